@@ -1,0 +1,94 @@
+# perfverdict - see README.md.  `make demo` and `make check` do all set-up.
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DESTDIR ?=
+CC ?= cc
+CFLAGS ?= -O2 -g
+PYTHON ?= /usr/bin/python3
+PKG_CONFIG ?= pkg-config
+VERSION = 0.1.0
+
+# Lazily expanded: pkg-config may only exist once `make deps` has run.
+PKGS = gsl jansson libxml-2.0 inih zlib
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
+CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
+CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
+
+# Warnings kept apart from the user's CFLAGS (after git's config.mak.dev).
+DEVFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+	-Wall -Wextra -pedantic -Wstrict-prototypes -Wmissing-prototypes \
+	-Wvla -Wwrite-strings -Wformat-security -Wshadow -fno-common \
+	-DPV_VERSION='"$(VERSION)"'
+
+# make SANITIZE=address,undefined check
+BUILD = build
+ifdef SANITIZE
+BUILD = build/sanitize
+SANFLAGS = -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+
+ALL_CFLAGS = $(DEVFLAGS) $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+
+LIB_SRC = $(filter-out src/main.c,$(wildcard src/*.c src/util/*.c src/readers/*.c src/writers/*.c))
+LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
+HDRS = $(wildcard src/*.h src/util/*.h src/readers/*.h src/writers/*.h)
+LIB = $(BUILD)/libperfverdict.a
+BIN = $(BUILD)/perfverdict
+
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+all: $(BIN)
+
+$(BUILD)/%.o: %.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $(LIB_OBJ)
+
+$(BIN): $(BUILD)/src/main.o $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(BUILD)/src/main.o $(LIB) $(PKG_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Isrc -o $@ $< $(LIB) \
+		$(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
+
+# Installs missing Debian packages (as root) or prints the command.
+deps:
+	@sh ci/scripts/install-deps.sh
+
+unit: $(UNIT_BIN)
+
+# The whole test suite; prints "N passed, N failed" last.
+check: deps
+	@$(MAKE) --no-print-directory all unit
+	@PV_BIN=$(BIN) PV_BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@echo '$$ perfverdict compare -c samples/netperf/perf.conf -s netperf samples/netperf/baseline samples/netperf/candidate'
+	@$(BIN) compare -c samples/netperf/perf.conf -s netperf \
+		samples/netperf/baseline samples/netperf/candidate; \
+	st=$$?; echo "(exit status $$st: 1 means the gate found a regression)"; \
+	test $$st -le 1
+
+install: $(BIN)
+	mkdir -p $(DESTDIR)$(BINDIR)
+	cp -f $(BIN) $(DESTDIR)$(BINDIR)/perfverdict
+	chmod 755 $(DESTDIR)$(BINDIR)/perfverdict
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/perfverdict
+
+clean:
+	rm -rf build
+
+.PHONY: all deps unit check demo install uninstall clean

@@ -1,0 +1,81 @@
+/*
+ * reader.h - the interface every input format implements.
+ *
+ * A reader turns the bytes of one result file into samples, through the
+ * read context.  It knows nothing of statistics or output and never
+ * prints: problems that are not fatal go to pv_warn(), fatal ones fill
+ * err with "file:line[:col]: what was expected" and return -1 (status
+ * PV_EINPUT).  The loader has already inflated gzip, checked the size
+ * limit and NUL-terminated the buffer (buf[len] == '\0').
+ */
+#ifndef PV_READER_H
+#define PV_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../config.h"
+#include "../table.h"
+#include "../util/err.h"
+
+struct pv_diag;
+
+struct pv_read_ctx {
+	struct pv_table *table;
+	enum pv_side side;
+	const struct pv_suite *suite;
+	const struct pv_config *cfg;
+	const char *test;       /* test id: relative path minus repeat token */
+	const char *path;       /* path as shown in messages */
+	const char *relpath;    /* path relative to the tree root */
+	const char *root;       /* the tree root, for readers that open siblings */
+	uint32_t file;          /* index of this file among the side's files */
+	struct pv_diag *diag;
+};
+
+/* One sample.  unit may be NULL or ""; dir is PV_DIR_UNSET unless the
+ * format states a direction (Go's better=higher, JMH's thrpt mode). */
+struct pv_sample {
+	const char *group, *benchmark, *metric, *unit;
+	enum pv_dir dir;
+	double value;
+};
+
+/* Add a sample.  Fails only when the metric limit is reached. */
+int pv_emit(struct pv_read_ctx *ctx, const struct pv_sample *s,
+	    struct pv_err *err);
+/* Declare a metric that has no usable samples on this side, with the
+ * reason ("only aggregates were saved"); its verdict is insufficient. */
+int pv_emit_note(struct pv_read_ctx *ctx, const struct pv_sample *s,
+		 const char *note, struct pv_err *err);
+/* avg_update: the mean shown for dst is mean(num)/mean(den). */
+int pv_emit_ratio(struct pv_read_ctx *ctx, const char *group,
+		  const char *benchmark, const char *dst, const char *num,
+		  const char *den, struct pv_err *err);
+/* A context key of this side (kernel, qemu version, cpu...). */
+void pv_context(struct pv_read_ctx *ctx, const char *key, const char *value);
+/* A warning that does not stop the run; line 0 means the whole file. */
+void pv_warn(struct pv_read_ctx *ctx, unsigned long line, const char *fmt,
+	     ...) __attribute__((format(printf, 3, 4)));
+
+struct pv_reader {
+	const char *name;
+	const char *detect;     /* one line for `perfverdict formats` */
+	/* How sure the reader is that this file is its format, 0..100.
+	 * head is the start of the content (NUL-terminated). */
+	int (*probe)(const char *relpath, const char *head, size_t len);
+	int (*read)(struct pv_read_ctx *ctx, const char *buf, size_t len,
+		    struct pv_err *err);
+};
+
+extern const struct pv_reader pv_reader_rhs;
+extern const struct pv_reader pv_reader_csv;
+
+/* NULL-terminated, in the order `perfverdict formats` lists them. */
+extern const struct pv_reader *const pv_readers[];
+
+const struct pv_reader *pv_reader_by_name(const char *name);
+/* The reader with the highest probe score above 0, or NULL. */
+const struct pv_reader *pv_reader_detect(const char *relpath,
+					 const char *head, size_t len);
+
+#endif

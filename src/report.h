@@ -1,0 +1,97 @@
+/*
+ * report.h - the verdict model.  Every writer (JSON, JUnit, Markdown,
+ * terminal text) reads only this, and `render` rebuilds it from an
+ * archived JSON report, so everything a writer needs is here.
+ *
+ * Strings and sample arrays are owned by the report's arena or borrowed
+ * from a pv_table that outlives the report.  Non-finite numbers are NAN
+ * and mean "not defined here"; the reason says why.
+ */
+#ifndef PV_REPORT_H
+#define PV_REPORT_H
+
+#include <stddef.h>
+#include "config.h"
+#include "stats.h"
+#include "table.h"
+#include "util/arena.h"
+
+#define PV_SCHEMA_VERSION 1
+
+enum pv_verdict {
+	PV_V_REGRESSION = 0,
+	PV_V_IMPROVEMENT,
+	PV_V_UNCHANGED,
+	PV_V_INCONCLUSIVE,
+	PV_V_NOISY,
+	PV_V_INSUFFICIENT,
+	PV_V_MISSING,
+	PV_V_NEW,
+	PV_V_WAIVED,
+	PV_V_COUNT
+};
+
+const char *pv_verdict_name(enum pv_verdict v);
+int pv_verdict_parse(const char *s, enum pv_verdict *out);
+/* Lower is more severe; used to rank rows in every report. */
+int pv_verdict_severity(enum pv_verdict v);
+
+struct pv_side_result {
+	struct pv_summary s;
+	const double *samples;
+	size_t nsamples;
+};
+
+struct pv_result {
+	const char *id;             /* suite/test/group/benchmark/metric */
+	const char *suite, *test, *group, *benchmark, *metric, *unit;
+	enum pv_dir direction;
+	struct pv_side_result side[2];
+	/* change: candidate mean - baseline mean; rel and the CI as
+	 * fractions of the baseline mean */
+	double change_abs, change_rel, ci_low, ci_high;
+	enum pv_test test_used;     /* the test actually run */
+	int tested;                 /* 0: no test ran (missing, new, ...) */
+	enum pv_sided sided;
+	double statistic, df, p, q;
+	double threshold;           /* relative, as a fraction */
+	double abs_threshold;       /* NAN when unset */
+	double alpha;
+	double mde;                 /* relative minimum detectable effect */
+	int gated;                  /* direction known and not ignored */
+	enum pv_verdict verdict;
+	const char *reason;
+};
+
+/* The settings that produced the report (the JSON "config" object). */
+struct pv_settings {
+	const char *config_path;    /* NULL: built-in defaults */
+	const char *suite;
+	const char *format;
+	struct pv_gate gate;
+	unsigned markdown_limit;
+};
+
+struct pv_report {
+	struct arena arena;
+	const char *tool_version;
+	const char *generated_at;   /* UTC ISO 8601; SOURCE_DATE_EPOCH honoured */
+	struct pv_settings settings;
+	struct pv_sidemeta side[2];
+	size_t count[PV_V_COUNT];
+	int fail;                   /* the gate's verdict */
+	struct pv_result *m;
+	size_t n;
+	const char **warnings;
+	size_t nwarnings;
+};
+
+void pv_report_init(struct pv_report *r);
+void pv_report_release(struct pv_report *r);
+/* Recount r->count and r->fail from the verdicts. */
+void pv_report_tally(struct pv_report *r);
+
+/* Indices of r->m ordered by severity, then by their order in r->m. */
+size_t *pv_report_ranked(const struct pv_report *r);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * table.h - the sample table: every metric of both sides, keyed by
+ * (suite, test, group, benchmark, metric) and never by position.
+ *
+ * Readers add samples through the read context (readers/reader.h); the
+ * table only stores them.  Samples are appended to one flat log while
+ * reading, so there is no allocation per sample; pv_table_finish() sorts
+ * them into one contiguous array per metric and side.  Strings live in
+ * the table's arena.  Metrics keep the order in which they were first
+ * seen, which is deterministic because files are read in sorted order.
+ */
+#ifndef PV_TABLE_H
+#define PV_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "config.h"
+#include "util/arena.h"
+#include "util/err.h"
+
+enum pv_side { PV_BASE = 0, PV_CAND = 1 };
+
+struct pv_key {
+	const char *suite, *test, *group, *benchmark, *metric;
+};
+
+struct pv_metric {
+	struct pv_key key;
+	const char *unit;           /* may be "" */
+	enum pv_dir dir_hint;       /* a direction the format itself states */
+	const char *note[2];        /* a reader's remark on this side, or NULL */
+	int32_t ratio_num, ratio_den; /* avg_update operands, or -1 */
+	/* Filled by pv_table_finish(): */
+	double *v[2];               /* samples, in the order read */
+	uint32_t n[2];
+	uint32_t files[2];          /* distinct files that gave samples */
+	uint32_t per_file[2];       /* >1: repeat means were taken (see below) */
+	int seen[2];                /* the side mentions this metric at all */
+};
+
+/* The context of one side: preamble keys, harness metadata. */
+struct pv_kv {
+	const char *key, *value;
+};
+
+struct pv_sidemeta {
+	const char *path;
+	size_t files;               /* result files read */
+	size_t runs;                /* distinct run indices (repeats) */
+	struct pv_kv *context;
+	size_t ncontext, alloc_context;
+};
+
+struct pv_table_log;
+
+struct pv_table {
+	struct arena arena;
+	struct pv_metric *m;
+	size_t n, alloc;
+	struct pv_sidemeta side[2];
+	size_t max_metrics;         /* 0: unlimited */
+	/* private */
+	uint32_t *slots;            /* open addressing: index+1, 0 empty */
+	size_t nslots;
+	struct pv_table_log *log;
+	int finished;
+};
+
+void pv_table_init(struct pv_table *t, size_t max_metrics);
+void pv_table_release(struct pv_table *t);
+
+/* Find or add a metric; returns its index, or -1 when max_metrics is
+ * exceeded.  Key strings are copied into the arena on first sight. */
+long pv_table_intern(struct pv_table *t, const struct pv_key *k,
+		     struct pv_err *err);
+/* Append one sample; file is the index of the file that gave it. */
+void pv_table_add(struct pv_table *t, size_t metric, enum pv_side side,
+		  uint32_t file, double v);
+/* Set a context key of a side (the first value of a key wins unless it
+ * differs between files, in which case they are joined with "; "). */
+void pv_table_context(struct pv_table *t, enum pv_side side,
+		      const char *key, const char *value);
+
+/*
+ * Group the samples per metric and side.  When a side has samples from
+ * several files and some file gave several samples of one metric, each
+ * file's mean becomes one sample (the repeat is the unit; per_file
+ * records how many samples a file held).
+ */
+void pv_table_finish(struct pv_table *t);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * err.h - the error value every library function fills on failure.
+ *
+ * Library functions return a negative value and fill a caller-supplied
+ * struct pv_err; the message is complete enough to print as it is
+ * ("file:line: what went wrong").  On success the struct is not touched.
+ * Only main.c prints errors and turns the status into an exit code.
+ */
+#ifndef PV_ERR_H
+#define PV_ERR_H
+
+#include <stddef.h>
+
+/* Exit statuses, as documented in the README. */
+enum pv_status {
+	PV_OK = 0,
+	PV_FAIL = 1,    /* the gate failed: a regression */
+	PV_EUSAGE = 2,  /* usage or config error */
+	PV_EINPUT = 3,  /* unreadable or malformed input */
+};
+
+struct pv_err {
+	enum pv_status status;  /* PV_EUSAGE or PV_EINPUT */
+	char msg[1024];
+};
+
+/* Fill err (if not NULL) with a printf-style message; returns -1. */
+int pv_error(struct pv_err *err, enum pv_status status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Same, prefixed with "file:line: " (line 0 omits the line). */
+int pv_error_at(struct pv_err *err, enum pv_status status, const char *file,
+		unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* Abort on allocation failure: callers never see NULL from these. */
+void *pv_malloc(size_t n);
+void *pv_calloc(size_t n, size_t size);
+void *pv_realloc(void *p, size_t n);
+void *pv_reallocarray(void *p, size_t n, size_t size);
+char *pv_strdup(const char *s);
+
+#endif

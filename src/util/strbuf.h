@@ -1,0 +1,41 @@
+/*
+ * strbuf.h - the one growable string of the program (after git's strbuf).
+ *
+ * Invariants: buf is never NULL and is always NUL-terminated; len is the
+ * length without the NUL.  Start from STRBUF_INIT.  After strbuf_detach()
+ * the caller owns the returned storage and the strbuf is empty again.
+ * Allocation failure aborts, so appends cannot fail.
+ */
+#ifndef PV_STRBUF_H
+#define PV_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct strbuf {
+	size_t alloc;
+	size_t len;
+	char *buf;
+};
+
+extern char strbuf_slopbuf[];
+#define STRBUF_INIT { 0, 0, strbuf_slopbuf }
+
+void strbuf_init(struct strbuf *sb, size_t hint);
+void strbuf_release(struct strbuf *sb);
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_setlen(struct strbuf *sb, size_t len);
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+
+/* Append a double in the C locale with printf format fmt ("%.3f"). */
+void strbuf_addnum(struct strbuf *sb, const char *fmt, double v);
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * text.h - making foreign text safe for the places we write it.
+ */
+#ifndef PV_TEXT_H
+#define PV_TEXT_H
+
+#include <stddef.h>
+#include "strbuf.h"
+
+/*
+ * Append s[0..len) to sb as valid UTF-8 that XML 1.0, JSON and Markdown
+ * can all carry: invalid sequences become U+FFFD, ANSI escape sequences
+ * are dropped, and C0 controls other than tab become a space.
+ */
+void pv_text_clean(struct strbuf *sb, const char *s, size_t len);
+
+/* True when s is valid UTF-8 with no control characters but tab. */
+int pv_text_is_clean(const char *s, size_t len);
+
+/* Shell-style glob match (fnmatch without FNM_PATHNAME). */
+int pv_glob_match(const char *pattern, const char *s);
+
+#endif

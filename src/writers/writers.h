@@ -1,0 +1,35 @@
+/*
+ * writers.h - the outputs.  Each writer reads only the report model and
+ * writes to an open stream; main.c wraps it in an atomic file
+ * (util/atomic.h) so no consumer ever sees half a report.  A writer
+ * returns 0, or -1 with err filled (a write error).
+ */
+#ifndef PV_WRITERS_H
+#define PV_WRITERS_H
+
+#include <stdio.h>
+#include "../report.h"
+#include "../util/err.h"
+
+int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err);
+int pv_write_junit(const struct pv_report *r, FILE *fp, struct pv_err *err);
+
+struct pv_md_opts {
+	size_t limit;           /* characters; the comment must fit */
+	const char *json_name;  /* where the full report is, or NULL */
+};
+int pv_write_markdown(const struct pv_report *r, const struct pv_md_opts *o,
+		      FILE *fp, struct pv_err *err);
+
+struct pv_text_opts {
+	int color;              /* ANSI colours (a terminal, no NO_COLOR) */
+	int quiet;              /* only the closing verdict line */
+};
+int pv_write_text(const struct pv_report *r, const struct pv_text_opts *o,
+		  FILE *fp, struct pv_err *err);
+
+/* render: rebuild the model from an archived JSON report. */
+int pv_read_report_json(struct pv_report *r, const char *path,
+			struct pv_err *err);
+
+#endif
