@@ -63,6 +63,7 @@ struct pv_table {
 	uint32_t *slots;            /* open addressing: index+1, 0 empty */
 	size_t nslots;
 	struct pv_table_log *log;
+	double *store;              /* every metric's samples */
 	int finished;
 };
 

@@ -1,0 +1,134 @@
+/*
+ * registry.c - the table of readers (after git's command table) and the
+ * calls through which readers hand their samples to the sample table.
+ */
+#include "reader.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include "../diag.h"
+#include "../util/strbuf.h"
+
+const struct pv_reader *const pv_readers[] = {
+	&pv_reader_rhs,
+	&pv_reader_csv,
+	NULL
+};
+
+const struct pv_reader *pv_reader_by_name(const char *name)
+{
+	for (size_t i = 0; pv_readers[i]; i++)
+		if (!strcmp(pv_readers[i]->name, name))
+			return pv_readers[i];
+	return NULL;
+}
+
+const struct pv_reader *pv_reader_detect(const char *relpath,
+					 const char *head, size_t len)
+{
+	const struct pv_reader *best = NULL;
+	int best_score = 0;
+
+	for (size_t i = 0; pv_readers[i]; i++) {
+		int score = pv_readers[i]->probe(relpath, head, len);
+
+		if (score > best_score) {
+			best = pv_readers[i];
+			best_score = score;
+		}
+	}
+	return best;
+}
+
+static long intern(struct pv_read_ctx *ctx, const char *group,
+		   const char *benchmark, const char *metric,
+		   struct pv_err *err)
+{
+	struct pv_key k = {
+		ctx->suite->name, ctx->test, group ? group : "",
+		benchmark ? benchmark : "", metric ? metric : "value",
+	};
+	long i = pv_table_intern(ctx->table, &k, err);
+
+	if (i < 0)
+		pv_error(err, PV_EINPUT, "%s: %s", ctx->path, err->msg);
+	return i;
+}
+
+static long intern_sample(struct pv_read_ctx *ctx, const struct pv_sample *s,
+			  struct pv_err *err)
+{
+	long i = intern(ctx, s->group, s->benchmark, s->metric, err);
+	struct pv_metric *m;
+
+	if (i < 0)
+		return -1;
+	m = &ctx->table->m[i];
+	if (s->unit && *s->unit && !*m->unit)
+		m->unit = arena_strdup(&ctx->table->arena, s->unit);
+	if (s->dir != PV_DIR_UNSET)
+		m->dir_hint = s->dir;
+	m->seen[ctx->side] = 1;
+	return i;
+}
+
+int pv_emit(struct pv_read_ctx *ctx, const struct pv_sample *s,
+	    struct pv_err *err)
+{
+	long i = intern_sample(ctx, s, err);
+
+	if (i < 0)
+		return -1;
+	pv_table_add(ctx->table, (size_t)i, ctx->side, ctx->file, s->value);
+	return 0;
+}
+
+int pv_emit_note(struct pv_read_ctx *ctx, const struct pv_sample *s,
+		 const char *note, struct pv_err *err)
+{
+	long i = intern_sample(ctx, s, err);
+
+	if (i < 0)
+		return -1;
+	if (!ctx->table->m[i].note[ctx->side])
+		ctx->table->m[i].note[ctx->side] =
+			arena_strdup(&ctx->table->arena, note);
+	return 0;
+}
+
+int pv_emit_ratio(struct pv_read_ctx *ctx, const char *group,
+		  const char *benchmark, const char *dst, const char *num,
+		  const char *den, struct pv_err *err)
+{
+	long d = intern(ctx, group, benchmark, dst, err), n, q;
+
+	if (d < 0 || (n = intern(ctx, group, benchmark, num, err)) < 0 ||
+	    (q = intern(ctx, group, benchmark, den, err)) < 0)
+		return -1;
+	ctx->table->m[d].ratio_num = (int32_t)n;
+	ctx->table->m[d].ratio_den = (int32_t)q;
+	return 0;
+}
+
+void pv_context(struct pv_read_ctx *ctx, const char *key, const char *value)
+{
+	pv_table_context(ctx->table, ctx->side, key, value);
+}
+
+void pv_warn(struct pv_read_ctx *ctx, unsigned long line, const char *fmt,
+	     ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!ctx->diag)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (line)
+		pv_diag_add(ctx->diag, "%s:%lu: %s", ctx->path, line, sb.buf);
+	else
+		pv_diag_add(ctx->diag, "%s: %s", ctx->path, sb.buf);
+	strbuf_release(&sb);
+}

@@ -1,0 +1,82 @@
+/* err.c - filling struct pv_err, and allocation that cannot return NULL. */
+#include "err.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pv_error(struct pv_err *err, enum pv_status status, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -1;
+	err->status = status;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int pv_error_at(struct pv_err *err, enum pv_status status, const char *file,
+		unsigned long line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!err)
+		return -1;
+	err->status = status;
+	if (line)
+		n = snprintf(err->msg, sizeof(err->msg), "%s:%lu: ", file, line);
+	else
+		n = snprintf(err->msg, sizeof(err->msg), "%s: ", file);
+	if (n < 0 || (size_t)n >= sizeof(err->msg))
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void *die_oom(size_t n)
+{
+	fprintf(stderr, "perfverdict: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *pv_malloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	return p ? p : die_oom(n);
+}
+
+void *pv_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	return p ? p : die_oom(n * size);
+}
+
+void *pv_realloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	return q ? q : die_oom(n);
+}
+
+void *pv_reallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > (size_t)-1 / size)
+		return die_oom((size_t)-1);
+	return pv_realloc(p, n * size);
+}
+
+char *pv_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(pv_malloc(n), s, n);
+}
