@@ -99,6 +99,9 @@ struct pv_config {
 	size_t nrules;
 	struct pv_waiver *waivers;
 	size_t nwaivers;
+	/* criterion.rs: read the baseline side from this saved baseline
+	 * directory (e.g. "base") instead of "new"; NULL when unset. */
+	char *criterion_baseline;
 };
 
 /* Built-in defaults, and one catch-all suite named "default". */
