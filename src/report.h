@@ -37,9 +37,13 @@ int pv_verdict_parse(const char *s, enum pv_verdict *out);
 int pv_verdict_severity(enum pv_verdict v);
 
 struct pv_side_result {
-	struct pv_summary s;
+	struct pv_summary s;        /* mean is mean(num)/mean(den) for ratios */
 	const double *samples;
 	size_t nsamples;
+	int present;                /* the side reports this metric at all */
+	unsigned files;             /* files that gave samples */
+	unsigned per_file;          /* >1: each sample is a repeat's mean */
+	const char *note;           /* a reader's remark, or NULL */
 };
 
 struct pv_result {
@@ -58,7 +62,9 @@ struct pv_result {
 	double abs_threshold;       /* NAN when unset */
 	double alpha;
 	double mde;                 /* relative minimum detectable effect */
-	int gated;                  /* direction known and not ignored */
+	int gated;                  /* direction lower or higher */
+	int dir_assumed;            /* direction guessed, not configured */
+	int ratio;                  /* mean shown is a ratio (avg_update) */
 	enum pv_verdict verdict;
 	const char *reason;
 };

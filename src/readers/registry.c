@@ -50,8 +50,12 @@ static long intern(struct pv_read_ctx *ctx, const char *group,
 	};
 	long i = pv_table_intern(ctx->table, &k, err);
 
-	if (i < 0)
-		pv_error(err, PV_EINPUT, "%s: %s", ctx->path, err->msg);
+	if (i < 0 && err) {
+		char msg[sizeof(err->msg)];
+
+		memcpy(msg, err->msg, sizeof(msg));
+		pv_error(err, PV_EINPUT, "%s: %s", ctx->path, msg);
+	}
 	return i;
 }
 

@@ -1,0 +1,440 @@
+/*
+ * main.c - the command line: subcommands, options, exit statuses.
+ *
+ * This is the only file that prints errors or exits.  Each subcommand
+ * parses argv into a struct, calls the library, and maps the outcome to
+ * the documented exit status: 0 pass, 1 regression, 2 usage or config
+ * error, 3 unreadable or malformed input.
+ *
+ * The program never calls setlocale(), so it stays in the C locale:
+ * numbers are read and written the same way under any LC_NUMERIC.
+ */
+#include <getopt.h>
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "config.h"
+#include "diag.h"
+#include "readers/reader.h"
+#include "report.h"
+#include "scan.h"
+#include "table.h"
+#include "verdict.h"
+#include "writers/writers.h"
+#include "util/atomic.h"
+#include "util/num.h"
+
+#ifndef PV_VERSION
+#define PV_VERSION "0.0.0"
+#endif
+
+static const char usage_text[] =
+"usage: perfverdict compare [options] BASELINE CANDIDATE\n"
+"       perfverdict render REPORT.json [--junit F] [--markdown F]\n"
+"       perfverdict formats\n"
+"       perfverdict --help | --version\n"
+"\n"
+"compare options:\n"
+"  -c, --config FILE       INI settings (autotest's perf.conf works)\n"
+"  -s, --suite NAME        the config section to use\n"
+"  -f, --format FMT        input format, or auto (default)\n"
+"      --json F            write the JSON report ('-' is stdout)\n"
+"      --junit F           write JUnit XML\n"
+"      --markdown F        write Markdown for a PR comment\n"
+"      --markdown-limit N  characters the Markdown must fit (65000)\n"
+"      --alpha A           significance level (0.05)\n"
+"      --threshold T       smallest change that counts, e.g. 5%\n"
+"      --test T            auto|welch|student|mannwhitney|moderated\n"
+"      --correction C      none|holm|bh\n"
+"      --sided S           worse|two\n"
+"      --min-samples N     fewer runs on a side is insufficient (3)\n"
+"      --criterion-baseline NAME  criterion.rs: baseline from NAME/\n"
+"  -q, --quiet             print only the closing verdict line\n"
+"\n"
+"exit status: 0 pass, 1 regression, 2 usage or config error, 3 input error\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "perfverdict: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'perfverdict --help'.\n");
+	return PV_EUSAGE;
+}
+
+static int report_error(const struct pv_err *err)
+{
+	fprintf(stderr, "perfverdict: error: %s\n", err->msg);
+	return err->status ? (int)err->status : PV_EINPUT;
+}
+
+static void print_warnings(const struct pv_diag *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		fprintf(stderr, "perfverdict: warning: %s\n", d->msg[i]);
+}
+
+/* SOURCE_DATE_EPOCH (reproducible builds) or now, as UTC strings. */
+static void now_utc(char *iso, size_t isolen, char *day, size_t daylen)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (sde && *sde) {
+		char *end;
+		long long v = strtoll(sde, &end, 10);
+
+		if (!*end && v >= 0)
+			t = (time_t)v;
+	}
+	gmtime_r(&t, &tm);
+	strftime(iso, isolen, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(day, daylen, "%Y-%m-%d", &tm);
+}
+
+/* The three report files, written together: all of them or none. */
+struct outputs {
+	const char *json, *junit, *markdown;
+	size_t markdown_limit;
+	int quiet;
+};
+
+static int write_reports(const struct pv_report *r, const struct outputs *o,
+			 struct pv_err *err)
+{
+	struct pv_atomic a[3];
+	const char *paths[3] = { o->json, o->junit, o->markdown };
+	int rc = 0, opened = 0;
+
+	memset(a, 0, sizeof(a));
+	for (int i = 0; i < 3 && !rc; i++, opened = i) {
+		struct pv_md_opts md = { o->markdown_limit, o->json };
+
+		if (!paths[i])
+			continue;
+		rc = pv_atomic_open(&a[i], paths[i], err);
+		if (rc)
+			break;
+		if (i == 0)
+			rc = pv_write_json(r, a[i].fp, err);
+		else if (i == 1)
+			rc = pv_write_junit(r, a[i].fp, err);
+		else
+			rc = pv_write_markdown(r, &md, a[i].fp, err);
+	}
+	for (int i = 0; i < 3; i++) {
+		if (!paths[i] || !a[i].fp)
+			continue;
+		if (rc || i >= opened + 1)
+			pv_atomic_abort(&a[i]);
+		else if (pv_atomic_commit(&a[i], err))
+			rc = -1;
+	}
+	return rc;
+}
+
+enum {
+	OPT_JSON = 256, OPT_JUNIT, OPT_MARKDOWN, OPT_MDLIMIT, OPT_ALPHA,
+	OPT_THRESHOLD, OPT_TEST, OPT_CORRECTION, OPT_SIDED, OPT_MINSAMPLES,
+	OPT_CRITERION,
+};
+
+static const struct option compare_opts[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "suite", required_argument, NULL, 's' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
+	{ "markdown-limit", required_argument, NULL, OPT_MDLIMIT },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "test", required_argument, NULL, OPT_TEST },
+	{ "correction", required_argument, NULL, OPT_CORRECTION },
+	{ "sided", required_argument, NULL, OPT_SIDED },
+	{ "min-samples", required_argument, NULL, OPT_MINSAMPLES },
+	{ "criterion-baseline", required_argument, NULL, OPT_CRITERION },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Command-line settings that override the config file's [gate]. */
+struct compare_args {
+	const char *config, *suite, *format, *criterion;
+	struct outputs out;
+	struct pv_gate gate;
+	unsigned set;               /* which gate fields were given */
+	const char *base, *cand;
+};
+
+enum { SET_ALPHA = 1, SET_THRESHOLD = 2, SET_TEST = 4, SET_CORRECTION = 8,
+       SET_SIDED = 16, SET_MIN = 32 };
+
+static int parse_compare(int argc, char **argv, struct compare_args *a)
+{
+	unsigned long u;
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->out.markdown_limit = 65000;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+c:s:f:qh", compare_opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': a->config = optarg; break;
+		case 's': a->suite = optarg; break;
+		case 'f': a->format = optarg; break;
+		case 'q': a->out.quiet = 1; break;
+		case 'h': fputs(usage_text, stdout); exit(0);
+		case OPT_JSON: a->out.json = optarg; break;
+		case OPT_JUNIT: a->out.junit = optarg; break;
+		case OPT_MARKDOWN: a->out.markdown = optarg; break;
+		case OPT_CRITERION: a->criterion = optarg; break;
+		case OPT_MDLIMIT:
+			if (pv_parse_uint(optarg, 100000000, &u) || u < 1000)
+				return usage_error("bad --markdown-limit '%s': expected a character count of at least 1000", optarg);
+			a->out.markdown_limit = u;
+			break;
+		case OPT_ALPHA:
+			if (pv_parse_alpha(optarg, &a->gate.alpha))
+				return usage_error("bad --alpha '%s': expected a number between 0 and 1", optarg);
+			a->set |= SET_ALPHA;
+			break;
+		case OPT_THRESHOLD:
+			if (pv_parse_fraction(optarg, &a->gate.threshold))
+				return usage_error("bad --threshold '%s': expected a non-negative fraction or percentage, e.g. 5%%", optarg);
+			a->set |= SET_THRESHOLD;
+			break;
+		case OPT_TEST:
+			if (pv_parse_test(optarg, &a->gate.test))
+				return usage_error("bad --test '%s': expected auto, welch, student, mannwhitney or moderated", optarg);
+			a->set |= SET_TEST;
+			break;
+		case OPT_CORRECTION:
+			if (pv_parse_correction(optarg, &a->gate.correction))
+				return usage_error("bad --correction '%s': expected none, holm or bh", optarg);
+			a->set |= SET_CORRECTION;
+			break;
+		case OPT_SIDED:
+			if (pv_parse_sided(optarg, &a->gate.sided))
+				return usage_error("bad --sided '%s': expected worse or two", optarg);
+			a->set |= SET_SIDED;
+			break;
+		case OPT_MINSAMPLES:
+			if (pv_parse_uint(optarg, 1000000, &u) || u < 2)
+				return usage_error("bad --min-samples '%s': expected a whole number of at least 2", optarg);
+			a->gate.min_samples = (unsigned)u;
+			a->set |= SET_MIN;
+			break;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 2)
+		return usage_error("%s", "compare needs two trees: BASELINE CANDIDATE");
+	a->base = argv[optind];
+	a->cand = argv[optind + 1];
+	return 0;
+}
+
+static void apply_overrides(struct pv_gate *g, const struct compare_args *a)
+{
+	if (a->set & SET_ALPHA) g->alpha = a->gate.alpha;
+	if (a->set & SET_THRESHOLD) g->threshold = a->gate.threshold;
+	if (a->set & SET_TEST) g->test = a->gate.test;
+	if (a->set & SET_CORRECTION) g->correction = a->gate.correction;
+	if (a->set & SET_SIDED) g->sided = a->gate.sided;
+	if (a->set & SET_MIN) g->min_samples = a->gate.min_samples;
+}
+
+/* The suite: -s, the only one in the config, or a catch-all. */
+static int choose_suite(struct pv_config *cfg, const char *name,
+			struct pv_suite *fallback, const struct pv_suite **out,
+			struct pv_err *err)
+{
+	if (name) {
+		*out = pv_config_suite(cfg, name);
+		if (!*out)
+			return pv_error(err, PV_EUSAGE,
+					"no suite [%s] in %s", name,
+					cfg->path ? cfg->path : "the built-in defaults");
+		return 0;
+	}
+	if (cfg->nsuites == 1) {
+		*out = &cfg->suites[0];
+		return 0;
+	}
+	if (cfg->nsuites > 1) {
+		struct pv_err e;
+		char list[512] = "";
+
+		for (size_t i = 0; i < cfg->nsuites; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s%s", i ? ", " : "", cfg->suites[i].name);
+		(void)e;
+		return pv_error(err, PV_EUSAGE,
+				"%s has several suites (%s): choose one with -s",
+				cfg->path, list);
+	}
+	memset(fallback, 0, sizeof(*fallback));
+	fallback->name = (char *)"default";
+	fallback->ignore_col = 1;
+	fallback->repeat_pattern = (char *)"repeat[0-9]+";
+	if (regcomp(&fallback->repeat_re, fallback->repeat_pattern, REG_EXTENDED))
+		return pv_error(err, PV_EUSAGE, "cannot compile the repeat pattern");
+	*out = fallback;
+	return 0;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct compare_args a;
+	struct pv_config cfg;
+	struct pv_suite fallback;
+	const struct pv_suite *suite = NULL;
+	struct pv_scan scan[2] = { { 0 }, { 0 } };
+	struct pv_table table;
+	struct pv_report r;
+	struct pv_diag diag = PV_DIAG_INIT;
+	struct pv_err err = { 0 };
+	char iso[32], today[16];
+	const char *format;
+	int st = 0, rc;
+
+	if ((rc = parse_compare(argc, argv, &a)))
+		return rc;
+	if (a.config) {
+		if (pv_config_load(&cfg, a.config, &err))
+			return report_error(&err);
+	} else {
+		pv_config_defaults(&cfg);
+	}
+	apply_overrides(&cfg.gate, &a);
+	if (a.criterion)
+		cfg.criterion_baseline = strdup(a.criterion);
+	memset(&fallback, 0, sizeof(fallback));
+	if (choose_suite(&cfg, a.suite, &fallback, &suite, &err)) {
+		pv_config_release(&cfg);
+		return report_error(&err);
+	}
+	format = a.format ? a.format : suite->format;
+	if (format && strcmp(format, "auto") && !pv_reader_by_name(format)) {
+		pv_error(&err, PV_EUSAGE, "unknown format '%s' (see 'perfverdict formats')",
+			 format);
+		goto fail;
+	}
+	pv_table_init(&table, cfg.limits.max_metrics);
+	pv_report_init(&r);
+	if (pv_scan_tree(a.base, suite, &cfg.limits, &scan[0], &err) ||
+	    pv_scan_tree(a.cand, suite, &cfg.limits, &scan[1], &err) ||
+	    pv_load_side(&table, PV_BASE, &scan[0], suite, format, &cfg, &diag, &err) ||
+	    pv_load_side(&table, PV_CAND, &scan[1], suite, format, &cfg, &diag, &err))
+		goto fail_all;
+	if (!table.n) {
+		pv_error(&err, PV_EINPUT,
+			 "no samples found in '%s' or '%s'%s", a.base, a.cand,
+			 suite->pattern ? " (check result_file_pattern)" :
+			 ": expected result files of a known format (see 'perfverdict formats')");
+		goto fail_all;
+	}
+	pv_table_finish(&table);
+
+	now_utc(iso, sizeof(iso), today, sizeof(today));
+	r.tool_version = PV_VERSION;
+	r.generated_at = iso;
+	r.settings.config_path = cfg.path;
+	r.settings.suite = suite->name;
+	r.settings.format = format ? format : "auto";
+	r.settings.gate = cfg.gate;
+	r.settings.markdown_limit = (unsigned)a.out.markdown_limit;
+	if (pv_decide(&table, &cfg, today, &r, &diag, &err))
+		goto fail_all;
+	r.warnings = (const char **)diag.msg;
+	r.nwarnings = diag.n;
+
+	print_warnings(&diag);
+	if (write_reports(&r, &a.out, &err))
+		goto fail_all;
+	{
+		int to_stdout = (a.out.json && !strcmp(a.out.json, "-")) ||
+				(a.out.junit && !strcmp(a.out.junit, "-")) ||
+				(a.out.markdown && !strcmp(a.out.markdown, "-"));
+		int any = a.out.json || a.out.junit || a.out.markdown;
+		const char *nc = getenv("NO_COLOR");
+		struct pv_text_opts to = {
+			isatty(STDOUT_FILENO) && !(nc && *nc),
+			a.out.quiet || any,
+		};
+
+		if (!to_stdout && pv_write_text(&r, &to, stdout, &err))
+			goto fail_all;
+		if (fflush(stdout)) {
+			pv_error(&err, PV_EUSAGE, "cannot write to standard output");
+			goto fail_all;
+		}
+	}
+	st = r.fail ? PV_FAIL : PV_OK;
+	goto done;
+
+fail_all:
+	print_warnings(&diag);
+	st = report_error(&err);
+done:
+	r.warnings = NULL;
+	pv_report_release(&r);
+	pv_table_release(&table);
+	pv_scan_release(&scan[0]);
+	pv_scan_release(&scan[1]);
+	pv_diag_release(&diag);
+	if (suite == &fallback)
+		regfree(&fallback.repeat_re);
+	pv_config_release(&cfg);
+	return st;
+fail:
+	st = report_error(&err);
+	pv_config_release(&cfg);
+	return st;
+}
+
+static int cmd_formats(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("%-12s %s\n", "FORMAT", "DETECTED BY");
+	for (size_t i = 0; pv_readers[i]; i++)
+		printf("%-12s %s\n", pv_readers[i]->name, pv_readers[i]->detect);
+	return fflush(stdout) ? PV_EUSAGE : PV_OK;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "compare", cmd_compare },
+	{ "formats", cmd_formats },
+};
+
+int main(int argc, char **argv)
+{
+	gsl_set_error_handler_off();
+	if (argc < 2)
+		return usage_error("%s", "a command is required: compare, render or formats");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage_text, stdout);
+		return fflush(stdout) ? PV_EUSAGE : PV_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("perfverdict %s\n", PV_VERSION);
+		return fflush(stdout) ? PV_EUSAGE : PV_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	return usage_error("unknown command '%s'", argv[1]);
+}

@@ -1,0 +1,107 @@
+/*
+ * report.c - the verdict model's own helpers: names, severity, counts.
+ */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const verdict_names[PV_V_COUNT] = {
+	"regression", "improvement", "unchanged", "inconclusive", "noisy",
+	"insufficient", "missing", "new", "waived",
+};
+
+/* Rank used by every report: what needs a human first comes first. */
+static const int verdict_rank[PV_V_COUNT] = {
+	[PV_V_REGRESSION] = 0,
+	[PV_V_MISSING] = 1,
+	[PV_V_INCONCLUSIVE] = 2,
+	[PV_V_NOISY] = 3,
+	[PV_V_INSUFFICIENT] = 4,
+	[PV_V_WAIVED] = 5,
+	[PV_V_IMPROVEMENT] = 6,
+	[PV_V_NEW] = 7,
+	[PV_V_UNCHANGED] = 8,
+};
+
+const char *pv_verdict_name(enum pv_verdict v)
+{
+	return v < PV_V_COUNT ? verdict_names[v] : "?";
+}
+
+int pv_verdict_parse(const char *s, enum pv_verdict *out)
+{
+	for (int i = 0; i < PV_V_COUNT; i++) {
+		if (!strcmp(s, verdict_names[i])) {
+			*out = (enum pv_verdict)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int pv_verdict_severity(enum pv_verdict v)
+{
+	return v < PV_V_COUNT ? verdict_rank[v] : PV_V_COUNT;
+}
+
+void pv_report_init(struct pv_report *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void pv_report_release(struct pv_report *r)
+{
+	free(r->m);
+	free(r->warnings);
+	free(r->side[0].context);
+	free(r->side[1].context);
+	arena_release(&r->arena);
+	memset(r, 0, sizeof(*r));
+}
+
+void pv_report_tally(struct pv_report *r)
+{
+	const struct pv_gate *g = &r->settings.gate;
+
+	memset(r->count, 0, sizeof(r->count));
+	for (size_t i = 0; i < r->n; i++)
+		r->count[r->m[i].verdict]++;
+	r->fail = r->count[PV_V_REGRESSION] > 0 ||
+		  (g->missing == PV_POLICY_FAIL && r->count[PV_V_MISSING]) ||
+		  (g->inconclusive == PV_POLICY_FAIL &&
+		   r->count[PV_V_INCONCLUSIVE]);
+}
+
+static const struct pv_report *rank_report;
+
+static int cmp_rank(const void *pa, const void *pb)
+{
+	const struct pv_result *a = &rank_report->m[*(const size_t *)pa];
+	const struct pv_result *b = &rank_report->m[*(const size_t *)pb];
+	int sa = pv_verdict_severity(a->verdict);
+	int sb = pv_verdict_severity(b->verdict);
+	double ca = fabs(a->change_rel), cb = fabs(b->change_rel);
+
+	if (sa != sb)
+		return sa < sb ? -1 : 1;
+	/* Larger moves first; undefined changes after defined ones. */
+	if (isnan(ca) != isnan(cb))
+		return isnan(ca) ? 1 : -1;
+	if (!isnan(ca) && ca != cb)
+		return ca > cb ? -1 : 1;
+	return *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
+}
+
+size_t *pv_report_ranked(const struct pv_report *r)
+{
+	size_t *idx = pv_malloc((r->n + 1) * sizeof(*idx));
+
+	for (size_t i = 0; i < r->n; i++)
+		idx[i] = i;
+	rank_report = r;  /* qsort has no context argument */
+	qsort(idx, r->n, sizeof(*idx), cmp_rank);
+	rank_report = NULL;
+	return idx;
+}

@@ -1,0 +1,654 @@
+/*
+ * verdict.c - statistics, family correction and rules; see verdict.h.
+ *
+ * pv_decide() copies each table metric into the model with its
+ * summaries (phase 1), then decide() works on the model alone (phase 2),
+ * which is also what `merge` reruns over the union of shards.
+ *
+ * The default rule (test auto) is the one measured best in
+ * research/decision-rules.md: the empirical-Bayes moderated t on log
+ * values (Smyth 2004), switching the whole family to the moderated Yuen
+ * test when gross outliers are common and n >= 8, one-sided in the worse
+ * direction, Benjamini-Hochberg over the gated metrics, and an observed
+ * change of at least the threshold.
+ */
+#include "verdict.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <gsl/gsl_cdf.h>
+#include "stats.h"
+#include "util/strbuf.h"
+
+#define POWER 0.8           /* for the minimum detectable effect */
+#define GROSS_MIN_N 8       /* Hogg switch: only with this many runs */
+#define GROSS_LIMIT 0.01
+
+/* Case-insensitive substring test (strcasestr is not POSIX). */
+static int has(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; *s; s++)
+		if (!strncasecmp(s, word, n))
+			return 1;
+	return 0;
+}
+
+enum pv_dir pv_guess_direction(const char *metric, const char *unit)
+{
+	static const char *const higher[] = {
+		"throughput", "bandwidth", "per_second", "per second", "/s",
+		"ops", "qps", "tps", "iops", "bops", "records", "score",
+		"speed", "rate", "hit",
+	};
+	static const char *const lower[] = {
+		"time", "latency", "elapsed", "duration", "cpu", "memory",
+		"rss", "alloc", "size", "ns", "us", "ms", "bytes", "miss",
+	};
+	static const char *const time_units[] = {
+		"ns", "us", "µs", "ms", "s", "sec", "second", "seconds", "B",
+		"ns/op", "B/op", "allocs/op",
+	};
+
+	for (size_t i = 0; i < sizeof(time_units) / sizeof(*time_units); i++)
+		if (unit && !strcmp(unit, time_units[i]))
+			return PV_DIR_LOWER;
+	for (size_t i = 0; i < sizeof(higher) / sizeof(*higher); i++)
+		if (has(metric, higher[i]) || (unit && has(unit, higher[i])))
+			return PV_DIR_HIGHER;
+	for (size_t i = 0; i < sizeof(lower) / sizeof(*lower); i++)
+		if (has(metric, lower[i]))
+			return PV_DIR_LOWER;
+	return PV_DIR_UNSET;
+}
+
+/* ---- phase 1: table -> model ---------------------------------------- */
+
+static void side_from_table(const struct pv_table *t,
+			    const struct pv_metric *m, int s,
+			    struct pv_side_result *out)
+{
+	out->samples = m->v[s];
+	out->nsamples = m->n[s];
+	out->present = m->seen[s];
+	out->files = m->files[s];
+	out->per_file = m->per_file[s];
+	out->note = m->note[s];
+	pv_summarize(m->v[s], m->n[s], &out->s);
+	/* avg_update: the mean shown is mean(num)/mean(den); the test and
+	 * the sd still use this column's own per-run values. */
+	if (m->ratio_num >= 0 && m->ratio_den >= 0) {
+		const struct pv_metric *num = &t->m[m->ratio_num];
+		const struct pv_metric *den = &t->m[m->ratio_den];
+		struct pv_summary sn, sd;
+
+		pv_summarize(num->v[s], num->n[s], &sn);
+		pv_summarize(den->v[s], den->n[s], &sd);
+		if (sn.n && sd.n && sd.mean != 0) {
+			out->s.mean = sn.mean / sd.mean;
+			out->s.cv = out->s.mean != 0 ?
+				out->s.sd / fabs(out->s.mean) : NAN;
+		}
+	}
+}
+
+static void copy_context(struct pv_report *r, const struct pv_table *t)
+{
+	for (int s = 0; s < 2; s++) {
+		const struct pv_sidemeta *src = &t->side[s];
+		struct pv_sidemeta *dst = &r->side[s];
+
+		*dst = *src;
+		dst->context = pv_malloc((src->ncontext + 1) *
+					 sizeof(*dst->context));
+		dst->alloc_context = src->ncontext + 1;
+		if (src->ncontext)
+			memcpy(dst->context, src->context,
+			       src->ncontext * sizeof(*dst->context));
+	}
+}
+
+/* ---- phase 2: tests, correction, verdicts ----------------------------- */
+
+/* The per-metric working state of phase 2. */
+struct work {
+	int testable;           /* a test runs (enough samples, both sides) */
+	int deterministic;      /* zero variance on both sides */
+	int logok;              /* every sample > 0: the log tests apply */
+	enum pv_test test;
+	struct pv_modvar mv;
+	struct pv_test_out worse, better, two;
+	double q_worse, q_better, q_two;
+	double se, df_mde;      /* for the minimum detectable effect */
+};
+
+static enum pv_alt worse_alt(enum pv_dir d)
+{
+	return d == PV_DIR_HIGHER ? PV_ALT_LESS : PV_ALT_GREATER;
+}
+
+static enum pv_alt better_alt(enum pv_dir d)
+{
+	return d == PV_DIR_HIGHER ? PV_ALT_GREATER : PV_ALT_LESS;
+}
+
+static int all_positive(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return 0;
+	return 1;
+}
+
+/* Run test w->test on one metric for the three alternatives. */
+static int run_test(const struct pv_result *res, struct work *w,
+		    const struct pv_prior *prior, double df_cap, double conf,
+		    struct pv_err *err)
+{
+	const double *a = res->side[0].samples, *b = res->side[1].samples;
+	size_t na = res->side[0].nsamples, nb = res->side[1].nsamples;
+	enum pv_alt alts[3] = { worse_alt(res->direction),
+				better_alt(res->direction), PV_ALT_TWO };
+	struct pv_test_out *outs[3] = { &w->worse, &w->better, &w->two };
+
+	for (int i = 0; i < 3; i++) {
+		switch (w->test) {
+		case PV_TEST_MODERATED:
+		case PV_TEST_YUEN:
+			pv_moderated_t(&w->mv, prior, df_cap, alts[i], conf,
+				       outs[i]);
+			break;
+		case PV_TEST_MANNWHITNEY:
+			if (pv_mannwhitney(a, na, b, nb, alts[i], conf, outs[i],
+					   err))
+				return -1;
+			break;
+		default:
+			if (pv_ttest(a, na, b, nb, w->test == PV_TEST_STUDENT,
+				     alts[i], conf, outs[i], err))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* The test `auto` and `moderated` use, family-wide; fills w[].mv. */
+static int prepare_moderated(struct pv_report *r, struct work *w,
+			     enum pv_test asked, struct pv_prior *prior,
+			     double *df_cap, struct pv_err *err)
+{
+	size_t nfam = 0, ngross = 0;
+	double *s2 = pv_malloc((r->n + 1) * sizeof(*s2));
+	double *d = pv_malloc((r->n + 1) * sizeof(*d));
+	const double **ga = pv_malloc((r->n + 1) * sizeof(*ga));
+	const double **gb = pv_malloc((r->n + 1) * sizeof(*gb));
+	size_t *gna = pv_malloc((r->n + 1) * sizeof(*gna));
+	size_t *gnb = pv_malloc((r->n + 1) * sizeof(*gnb));
+	int yuen = 0, rc = 0;
+	double dmax = 0;
+
+	/* Hogg-style selector: one decision per comparison. */
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pv_result *res = &r->m[i];
+
+		if (!w[i].testable || !w[i].logok ||
+		    res->side[0].nsamples < GROSS_MIN_N ||
+		    res->side[1].nsamples < GROSS_MIN_N)
+			continue;
+		ga[ngross] = res->side[0].samples;
+		gna[ngross] = res->side[0].nsamples;
+		gb[ngross] = res->side[1].samples;
+		gnb[ngross++] = res->side[1].nsamples;
+	}
+	if (asked == PV_TEST_AUTO && ngross &&
+	    pv_gross_fraction(ga, gna, gb, gnb, ngross) > GROSS_LIMIT)
+		yuen = 1;
+
+	for (size_t i = 0; i < r->n && !rc; i++) {
+		const struct pv_result *res = &r->m[i];
+		int trim;
+
+		if (!w[i].testable)
+			continue;
+		if (!w[i].logok) {
+			w[i].test = PV_TEST_WELCH;  /* logs need positive data */
+			continue;
+		}
+		trim = yuen && res->side[0].nsamples >= GROSS_MIN_N &&
+		       res->side[1].nsamples >= GROSS_MIN_N;
+		w[i].test = trim ? PV_TEST_YUEN : PV_TEST_MODERATED;
+		rc = pv_modvar_log(res->side[0].samples, res->side[0].nsamples,
+				   res->side[1].samples, res->side[1].nsamples,
+				   trim, &w[i].mv, err);
+		if (rc)
+			break;
+		if (res->gated) {
+			s2[nfam] = w[i].mv.s2;
+			d[nfam++] = w[i].mv.d;
+			if (w[i].mv.d > dmax)
+				dmax = w[i].mv.d;
+		}
+	}
+	if (!rc)
+		rc = pv_fit_prior(s2, d, nfam, prior, err);
+	/* The pooled-df cap: no more information than the family holds. */
+	*df_cap = nfam ? (double)nfam * dmax : INFINITY;
+	free(s2);
+	free(d);
+	free(ga);
+	free(gb);
+	free(gna);
+	free(gnb);
+	return rc;
+}
+
+static void adjust(enum pv_correction c, double *p, size_t n)
+{
+	if (c == PV_CORR_HOLM)
+		pv_adjust_holm(p, n, p);
+	else if (c == PV_CORR_BH)
+		pv_adjust_bh(p, n, p);
+}
+
+/* q-values over the gated, testable metrics, for one alternative. */
+static void correct(struct pv_report *r, struct work *w,
+		    enum pv_correction c)
+{
+	double *p = pv_malloc(3 * (r->n + 1) * sizeof(*p));
+	size_t *idx = pv_malloc((r->n + 1) * sizeof(*idx)), k = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		if (w[i].testable && r->m[i].gated)
+			idx[k++] = i;
+	for (size_t j = 0; j < k; j++) {
+		p[j] = w[idx[j]].worse.p;
+		p[k + j] = w[idx[j]].better.p;
+		p[2 * k + j] = w[idx[j]].two.p;
+	}
+	adjust(c, p, k);
+	adjust(c, p + k, k);
+	adjust(c, p + 2 * k, k);
+	for (size_t j = 0; j < k; j++) {
+		w[idx[j]].q_worse = p[j];
+		w[idx[j]].q_better = p[k + j];
+		w[idx[j]].q_two = p[2 * k + j];
+	}
+	/* Ungated metrics are not part of the family: q = p. */
+	for (size_t i = 0; i < r->n; i++) {
+		if (w[i].testable && !r->m[i].gated) {
+			w[i].q_worse = w[i].worse.p;
+			w[i].q_better = w[i].better.p;
+			w[i].q_two = w[i].two.p;
+		}
+	}
+	free(p);
+	free(idx);
+}
+
+static void pct(struct strbuf *sb, double frac)
+{
+	strbuf_addf(sb, "%+.2f%%", frac * 100);
+}
+
+static void add_pq(struct strbuf *sb, double p, double q,
+		   enum pv_correction c)
+{
+	strbuf_addf(sb, "p=%.3g", p);
+	if (c != PV_CORR_NONE)
+		strbuf_addf(sb, ", q=%.3g", q);
+}
+
+/* The remark every verdict carries when a side's samples all come from
+ * one process, whose in-process spread understates run-to-run noise. */
+static void add_unit_note(struct strbuf *sb, const struct pv_result *res)
+{
+	int one[2];
+
+	for (int s = 0; s < 2; s++)
+		one[s] = res->side[s].files == 1 && res->side[s].nsamples > 1;
+	if (one[0] || one[1])
+		strbuf_addf(sb, "; all %s samples come from one file (one process), whose spread understates run-to-run noise, so run repeats in separate processes",
+			    one[0] && one[1] ? "baseline and candidate" :
+			    one[0] ? "baseline" : "candidate");
+	else if (res->side[0].per_file > 1 || res->side[1].per_file > 1)
+		strbuf_addf(sb, "; each repeat's mean of up to %u samples is one sample",
+			    res->side[0].per_file > res->side[1].per_file ?
+			    res->side[0].per_file : res->side[1].per_file);
+}
+
+static void decide_one(struct pv_report *r, const struct pv_config *cfg,
+		       const char *today, struct pv_result *res,
+		       struct work *w, struct pv_diag *diag)
+{
+	const struct pv_gate *g = &r->settings.gate;
+	struct strbuf sb = STRBUF_INIT;
+	double rel = res->change_rel, thr = res->threshold;
+	int worse_move, better_move, beyond, sig_worse, sig_better;
+	const struct pv_test_out *used;
+	double q_used;
+
+	res->tested = w->testable;
+	res->sided = g->sided;
+	res->p = res->q = res->statistic = res->df = NAN;
+	res->ci_low = res->ci_high = res->mde = NAN;
+
+	if (!res->side[0].present) {
+		res->verdict = PV_V_NEW;
+		strbuf_addstr(&sb, "only the candidate reports this metric");
+		goto out;
+	}
+	if (!res->side[1].present) {
+		res->verdict = PV_V_MISSING;
+		strbuf_addf(&sb, "the candidate no longer reports this metric (missing = %s)",
+			    pv_policy_name(g->missing));
+		goto out;
+	}
+	for (int s = 0; s < 2; s++) {
+		if (res->side[s].note) {
+			res->verdict = PV_V_INSUFFICIENT;
+			strbuf_addf(&sb, "%s: %s", s ? "candidate" : "baseline",
+				    res->side[s].note);
+			goto out;
+		}
+	}
+	if (res->side[0].nsamples < g->min_samples ||
+	    res->side[1].nsamples < g->min_samples) {
+		res->verdict = PV_V_INSUFFICIENT;
+		strbuf_addf(&sb, "%zu baseline and %zu candidate samples, fewer than min_samples = %u",
+			    res->side[0].nsamples, res->side[1].nsamples,
+			    g->min_samples);
+		goto out;
+	}
+
+	worse_move = res->direction == PV_DIR_HIGHER ? rel < 0 : rel > 0;
+	better_move = res->direction == PV_DIR_HIGHER ? rel > 0 : rel < 0;
+	beyond = fabs(rel) >= thr && fabs(rel) > 0 &&
+		 (isnan(res->abs_threshold) ||
+		  fabs(res->change_abs) >= res->abs_threshold);
+
+	if (g->sided == PV_SIDED_TWO || !res->gated) {
+		sig_worse = sig_better = w->q_two < res->alpha;
+		sig_worse &= worse_move;
+		sig_better &= better_move;
+	} else {
+		sig_worse = w->q_worse < res->alpha;
+		sig_better = w->q_better < res->alpha;
+	}
+	/* The p reported is that of the test whose verdict it supports. */
+	if (g->sided == PV_SIDED_TWO || !res->gated)
+		used = &w->two, q_used = w->q_two, res->sided = PV_SIDED_TWO;
+	else if (sig_better && !sig_worse)
+		used = &w->better, q_used = w->q_better;
+	else
+		used = &w->worse, q_used = w->q_worse;
+	res->test_used = w->test;
+	res->statistic = used->statistic;
+	res->df = used->df;
+	res->p = used->p;
+	res->q = q_used;
+
+	if (w->deterministic) {
+		res->ci_low = res->ci_high = rel;
+		res->mde = 0;
+	} else if (w->test == PV_TEST_MODERATED || w->test == PV_TEST_YUEN) {
+		res->ci_low = expm1(w->two.ci_low);
+		res->ci_high = expm1(w->two.ci_high);
+	} else if (res->side[0].s.mean != 0) {
+		res->ci_low = w->two.ci_low / fabs(res->side[0].s.mean);
+		res->ci_high = w->two.ci_high / fabs(res->side[0].s.mean);
+	}
+	if (!w->deterministic && isfinite(w->se)) {
+		double m = pv_mde(w->se, w->df_mde, res->alpha,
+				  res->sided == PV_SIDED_TWO, POWER);
+
+		if (w->test == PV_TEST_MODERATED || w->test == PV_TEST_YUEN)
+			res->mde = expm1(m);
+		else if (res->side[0].s.mean != 0)
+			res->mde = m / fabs(res->side[0].s.mean);
+	}
+
+	if (!res->gated) {
+		res->verdict = PV_V_UNCHANGED;
+		strbuf_addf(&sb, "not gated (direction %s); moved ",
+			    res->dir_assumed ? "unknown" :
+			    pv_dir_name(res->direction));
+		pct(&sb, rel);
+		strbuf_addstr(&sb, " (");
+		add_pq(&sb, res->p, res->q, PV_CORR_NONE);
+		strbuf_addstr(&sb, ")");
+		goto note;
+	}
+	if (sig_worse && worse_move && beyond) {
+		const struct pv_waiver *wv = pv_config_waiver(
+			cfg, res->group, res->benchmark, res->metric);
+
+		res->verdict = PV_V_REGRESSION;
+		pct(&sb, rel);
+		strbuf_addstr(&sb, " is worse beyond the ");
+		strbuf_addf(&sb, "%g%% threshold (", thr * 100);
+		add_pq(&sb, res->p, res->q, g->correction);
+		strbuf_addstr(&sb, ")");
+		if (wv && today && strcmp(today, wv->until) <= 0) {
+			res->verdict = PV_V_WAIVED;
+			strbuf_addf(&sb, "; waived until %s: %s", wv->until,
+				    wv->reason);
+		} else if (wv && today) {
+			pv_diag_add(diag, "%s:%lu: waiver \"%s\" expired on %s; %s counts as a regression",
+				    cfg->path ? cfg->path : "config", wv->line,
+				    wv->glob, wv->until, res->id);
+		}
+		goto note;
+	}
+	if (sig_better && better_move && beyond) {
+		res->verdict = PV_V_IMPROVEMENT;
+		pct(&sb, rel);
+		strbuf_addf(&sb, " is better beyond the %g%% threshold (", thr * 100);
+		add_pq(&sb, res->p, res->q, g->correction);
+		strbuf_addstr(&sb, ")");
+		goto note;
+	}
+	if (g->max_cv > 0 && (res->side[0].s.cv > g->max_cv ||
+			      res->side[1].s.cv > g->max_cv)) {
+		res->verdict = PV_V_NOISY;
+		strbuf_addf(&sb, "too noisy to judge: CV %.1f%% (baseline) and %.1f%% (candidate), above max_cv = %g%%",
+			    res->side[0].s.cv * 100, res->side[1].s.cv * 100,
+			    g->max_cv * 100);
+		goto note;
+	}
+	if (sig_worse || sig_better) {
+		res->verdict = PV_V_UNCHANGED;
+		strbuf_addstr(&sb, "moved ");
+		pct(&sb, rel);
+		strbuf_addf(&sb, ", significant but within the %g%% threshold (",
+			    thr * 100);
+		add_pq(&sb, res->p, res->q, g->correction);
+		strbuf_addstr(&sb, ")");
+		goto note;
+	}
+	if (w->deterministic ||
+	    (res->ci_low >= -thr && res->ci_high <= thr && thr > 0)) {
+		res->verdict = PV_V_UNCHANGED;
+		if (w->deterministic)
+			strbuf_addstr(&sb, "identical on every run of both sides");
+		else
+			strbuf_addf(&sb, "equivalent: the %g%% interval [%+.2f%%, %+.2f%%] lies within the %g%% threshold",
+				    (1 - res->alpha) * 100, res->ci_low * 100,
+				    res->ci_high * 100, thr * 100);
+		goto note;
+	}
+	res->verdict = PV_V_INCONCLUSIVE;
+	strbuf_addstr(&sb, "moved ");
+	pct(&sb, rel);
+	strbuf_addstr(&sb, " (");
+	add_pq(&sb, res->p, res->q, g->correction);
+	strbuf_addstr(&sb, "), not significant and not shown within the threshold");
+	if (isfinite(res->mde) && res->mde > 0) {
+		size_t n = res->side[0].nsamples < res->side[1].nsamples ?
+			   res->side[0].nsamples : res->side[1].nsamples;
+
+		strbuf_addf(&sb, "; this run could detect about %.1f%%", res->mde * 100);
+		if (thr > 0 && res->mde > thr) {
+			double need = ceil((double)n * (res->mde / thr) *
+					   (res->mde / thr));
+
+			strbuf_addf(&sb, ", and about %.0f runs per side would detect %g%%",
+				    need, thr * 100);
+		}
+	}
+note:
+	add_unit_note(&sb, res);
+	if (res->dir_assumed && res->gated)
+		strbuf_addf(&sb, "; %s is better by assumption, set a [metric] direction",
+			    res->direction == PV_DIR_HIGHER ? "higher" : "lower");
+out:
+	res->reason = arena_strdup(&r->arena, sb.buf);
+	strbuf_release(&sb);
+}
+
+static int decide(struct pv_report *r, const struct pv_config *cfg,
+		  const char *today, struct pv_diag *diag, struct pv_err *err)
+{
+	const struct pv_gate *g = &r->settings.gate;
+	struct work *w = pv_calloc(r->n + 1, sizeof(*w));
+	struct pv_prior prior = { 0, 0 };
+	double df_cap = INFINITY;
+	int need_mod = g->test == PV_TEST_AUTO || g->test == PV_TEST_MODERATED;
+	int rc = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pv_result *res = &r->m[i];
+		const struct pv_side_result *a = &res->side[0], *b = &res->side[1];
+		size_t min = g->min_samples > 2 ? g->min_samples : 2;
+
+		w[i].testable = a->present && b->present && !a->note &&
+				!b->note && a->nsamples >= min &&
+				b->nsamples >= min;
+		w[i].deterministic = w[i].testable && a->s.sd == 0 &&
+				     b->s.sd == 0;
+		w[i].logok = all_positive(a->samples, a->nsamples) &&
+			     all_positive(b->samples, b->nsamples);
+		w[i].test = g->test == PV_TEST_AUTO ? PV_TEST_MODERATED : g->test;
+		if (w[i].deterministic)
+			w[i].testable = 1;
+	}
+	if (need_mod)
+		rc = prepare_moderated(r, w, g->test, &prior, &df_cap, err);
+
+	for (size_t i = 0; !rc && i < r->n; i++) {
+		struct pv_result *res = &r->m[i];
+		double conf = 1 - res->alpha;
+
+		if (!w[i].testable)
+			continue;
+		if (w[i].deterministic) {
+			/* No spread at all: equal means are unchanged (p=1),
+			 * different ones a certain change (p=0). */
+			double diff = res->side[1].s.mean - res->side[0].s.mean;
+			int up = diff > 0, down = diff < 0;
+			int worse = res->direction == PV_DIR_HIGHER ? down : up;
+			int better = res->direction == PV_DIR_HIGHER ? up : down;
+
+			w[i].two.p = diff != 0 ? 0 : 1;
+			w[i].worse.p = worse ? 0 : 1;
+			w[i].better.p = better ? 0 : 1;
+			w[i].two.statistic = w[i].worse.statistic =
+				w[i].better.statistic = diff == 0 ? 0 :
+				diff < 0 ? INFINITY : -INFINITY;
+			w[i].two.df = w[i].worse.df = w[i].better.df = NAN;
+			w[i].se = 0;
+			continue;
+		}
+		rc = run_test(res, &w[i], &prior, df_cap, conf, err);
+		if (rc)
+			break;
+		/* Recover the standard error from the interval's width. */
+		{
+			double width = w[i].two.ci_high - w[i].two.ci_low;
+			double df = w[i].two.df;
+			double zq = isfinite(df) && df > 0 ?
+				    gsl_cdf_tdist_Pinv(1 - res->alpha / 2, df) :
+				    gsl_cdf_ugaussian_Pinv(1 - res->alpha / 2);
+
+			w[i].se = isfinite(width) && zq > 0 ? width / (2 * zq) : NAN;
+			w[i].df_mde = isfinite(df) && df > 0 ? df : INFINITY;
+		}
+	}
+	if (!rc) {
+		correct(r, w, g->correction);
+		for (size_t i = 0; i < r->n; i++)
+			decide_one(r, cfg, today, &r->m[i], &w[i], diag);
+		pv_report_tally(r);
+	}
+	free(w);
+	return rc;
+}
+
+int pv_redecide(struct pv_report *r, const struct pv_config *cfg,
+		const char *today, struct pv_diag *diag, struct pv_err *err)
+{
+	return decide(r, cfg, today, diag, err);
+}
+
+int pv_decide(const struct pv_table *t, const struct pv_config *cfg,
+	      const char *today, struct pv_report *r, struct pv_diag *diag,
+	      struct pv_err *err)
+{
+	const struct pv_gate *g = &r->settings.gate;
+	size_t assumed = 0;
+
+	r->m = pv_calloc(t->n + 1, sizeof(*r->m));
+	r->n = 0;
+	copy_context(r, t);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pv_metric *m = &t->m[i];
+		struct pv_result *res = &r->m[r->n];
+		struct pv_rule rule;
+
+		pv_config_rule(cfg, m->key.group, m->key.benchmark,
+			       m->key.metric, &rule);
+		if (rule.ignore == 1)
+			continue;
+		r->n++;
+		res->suite = m->key.suite;
+		res->test = m->key.test;
+		res->group = m->key.group;
+		res->benchmark = m->key.benchmark;
+		res->metric = m->key.metric;
+		res->unit = m->unit;
+		res->id = arena_printf(&r->arena, "%s/%s/%s/%s/%s", m->key.suite,
+				       m->key.test, m->key.group,
+				       m->key.benchmark, m->key.metric);
+		res->direction = rule.direction;
+		if (res->direction == PV_DIR_UNSET)
+			res->direction = m->dir_hint;
+		if (res->direction == PV_DIR_UNSET)
+			res->direction = g->direction;
+		if (res->direction == PV_DIR_UNSET) {
+			res->direction = pv_guess_direction(m->key.metric, m->unit);
+			res->dir_assumed = 1;
+			if (res->direction == PV_DIR_UNSET)
+				res->direction = PV_DIR_LOWER;
+			assumed++;
+		}
+		res->gated = res->direction == PV_DIR_LOWER ||
+			     res->direction == PV_DIR_HIGHER;
+		res->threshold = isnan(rule.threshold) ? g->threshold : rule.threshold;
+		res->abs_threshold = rule.abs_threshold;
+		res->alpha = isnan(rule.alpha) ? g->alpha : rule.alpha;
+		res->ratio = m->ratio_num >= 0;
+		for (int s = 0; s < 2; s++)
+			side_from_table(t, m, s, &res->side[s]);
+		res->change_abs = res->side[1].s.mean - res->side[0].s.mean;
+		res->change_rel = res->side[0].s.mean != 0 ?
+			res->change_abs / fabs(res->side[0].s.mean) : NAN;
+		if (!res->side[0].nsamples || !res->side[1].nsamples)
+			res->change_abs = res->change_rel = NAN;
+	}
+	if (assumed)
+		pv_diag_add(diag, "%zu metric%s had no configured direction; it was inferred from the name and unit (see each reason); set direction in [gate] or [metric \"GLOB\"]",
+			    assumed, assumed == 1 ? "" : "s");
+	return decide(r, cfg, today, diag, err);
+}
