@@ -183,7 +183,7 @@ static int parse_compare(int argc, char **argv, struct compare_args *a)
 	a->out.markdown_limit = 65000;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:s:f:qh", compare_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:s:f:qh", compare_opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': a->config = optarg; break;
 		case 's': a->suite = optarg; break;

@@ -170,6 +170,20 @@ void pv_table_add(struct pv_table *t, size_t metric, enum pv_side side,
 	t->m[metric].seen[side] = 1;
 }
 
+/* Is value one of the "; "-separated parts of list? */
+static int has_part(const char *list, const char *value)
+{
+	size_t n = strlen(value);
+
+	for (const char *p = list; p; p = strstr(p, "; ")) {
+		if (p != list)
+			p += 2;
+		if (!strncmp(p, value, n) && (!p[n] || !strncmp(p + n, "; ", 2)))
+			return 1;
+	}
+	return 0;
+}
+
 void pv_table_context(struct pv_table *t, enum pv_side side,
 		      const char *key, const char *value)
 {
@@ -180,7 +194,7 @@ void pv_table_context(struct pv_table *t, enum pv_side side,
 
 		if (strcmp(kv->key, key))
 			continue;
-		if (!strstr(kv->value, value))
+		if (!has_part(kv->value, value))
 			kv->value = arena_printf(&t->arena, "%s; %s",
 						 kv->value, value);
 		return;

@@ -380,7 +380,7 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	/* The p reported is that of the test whose verdict it supports. */
 	if (g->sided == PV_SIDED_TWO || !res->gated)
 		used = &w->two, q_used = w->q_two, res->sided = PV_SIDED_TWO;
-	else if (sig_better && !sig_worse)
+	else if ((sig_better && !sig_worse) || (!sig_worse && better_move))
 		used = &w->better, q_used = w->q_better;
 	else
 		used = &w->worse, q_used = w->q_worse;

@@ -1,154 +1,273 @@
 /*
  * json.c - the archived JSON report (schemas/report.schema.json).
  *
- * The top-level object is written key by key and the metrics array is
- * streamed: each metric is built as a jansson object, dumped on its own
- * line and freed, so memory does not grow with the report.  Every value
- * is encoded by jansson.  Doubles use 17 significant digits so they read
- * back bit-exact; values that are not finite are written as null.
+ * jansson reads reports back (archive.c) but cannot print a double in
+ * its shortest round-trip form: at 17 digits 0.05 becomes
+ * 0.050000000000000003, and a report of 100,000 metrics would be built
+ * as one tree in memory.  So this writer streams the report through a
+ * small emitter: strings are already clean UTF-8 (pv_text_clean), so
+ * escaping is '"', '\\' and tab; each double is printed with the fewest
+ * digits (15, 16 or 17) that read back to the same bits.  Values that
+ * are not finite are written as null.  The top level is indented; each
+ * metric is one line, so reports grep and diff well.
  */
 #include "writers.h"
 
-#include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+#include "../util/num.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"
 
-#define DUMP_FLAGS (JSON_REAL_PRECISION(17) | JSON_ENCODE_ANY)
+struct jw {
+	struct strbuf *sb;
+	int depth;
+	int first[32];          /* no element written yet at this depth */
+	int pretty;             /* depth up to which elements get newlines */
+};
 
-/* A string jansson accepts: valid UTF-8, no control characters. */
-static json_t *jstr(const char *s)
+static void jw_sep(struct jw *w)
 {
-	struct strbuf sb = STRBUF_INIT;
-	json_t *j;
-
-	if (!s)
-		return json_null();
-	if (pv_text_is_clean(s, strlen(s)))
-		return json_string(s);
-	pv_text_clean(&sb, s, strlen(s));
-	j = json_string(sb.buf);
-	strbuf_release(&sb);
-	return j;
+	if (!w->first[w->depth])
+		strbuf_addch(w->sb, ',');
+	w->first[w->depth] = 0;
+	if (w->depth <= w->pretty) {
+		strbuf_addch(w->sb, '\n');
+		for (int i = 0; i < w->depth; i++)
+			strbuf_addstr(w->sb, "  ");
+	}
 }
 
-static json_t *jnum(double v)
+static void jw_raw_str(struct strbuf *sb, const char *s)
 {
-	return isfinite(v) ? json_real(v) : json_null();
+	struct strbuf clean = STRBUF_INIT;
+	size_t len = strlen(s);
+
+	if (!pv_text_is_clean(s, len)) {
+		pv_text_clean(&clean, s, len);
+		s = clean.buf;
+	}
+	strbuf_addch(sb, '"');
+	for (const char *p = s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			strbuf_addch(sb, '\\');
+		if (*p == '\t')
+			strbuf_addstr(sb, "\\t");
+		else
+			strbuf_addch(sb, *p);
+	}
+	strbuf_addch(sb, '"');
+	strbuf_release(&clean);
 }
 
-static json_t *jsize(size_t v)
+static void jw_open(struct jw *w, int c)
 {
-	return json_integer((json_int_t)v);
+	strbuf_addch(w->sb, (char)c);
+	w->first[++w->depth] = 1;
 }
 
-static json_t *side_json(const struct pv_side_result *s)
+static void jw_close(struct jw *w, int c)
 {
-	json_t *o = json_object(), *samples = json_array();
+	int empty = w->first[w->depth];
 
-	json_object_set_new(o, "n", jsize(s->s.n));
-	json_object_set_new(o, "mean", jnum(s->s.mean));
-	json_object_set_new(o, "sd", jnum(s->s.sd));
-	json_object_set_new(o, "cv", jnum(s->s.cv));
-	json_object_set_new(o, "median", jnum(s->s.median));
-	json_object_set_new(o, "min", jnum(s->s.min));
-	json_object_set_new(o, "max", jnum(s->s.max));
-	json_object_set_new(o, "present", json_boolean(s->present));
-	json_object_set_new(o, "files", jsize(s->files));
-	json_object_set_new(o, "per_file", jsize(s->per_file));
-	json_object_set_new(o, "note", jstr(s->note));
+	w->depth--;
+	if (!empty && w->depth < w->pretty) {
+		strbuf_addch(w->sb, '\n');
+		for (int i = 0; i < w->depth; i++)
+			strbuf_addstr(w->sb, "  ");
+	}
+	strbuf_addch(w->sb, (char)c);
+}
+
+static void jw_key(struct jw *w, const char *k)
+{
+	jw_sep(w);
+	jw_raw_str(w->sb, k);
+	strbuf_addstr(w->sb, w->depth <= w->pretty ? ": " : ":");
+	w->first[w->depth + 1] = 2;  /* the value follows: no separator */
+}
+
+/* Values are either after a key (no separator) or array elements. */
+static void jw_value_sep(struct jw *w)
+{
+	if (w->first[w->depth + 1] == 2)
+		w->first[w->depth + 1] = 0;
+	else
+		jw_sep(w);
+}
+
+static void jw_str(struct jw *w, const char *s)
+{
+	jw_value_sep(w);
+	if (s)
+		jw_raw_str(w->sb, s);
+	else
+		strbuf_addstr(w->sb, "null");
+}
+
+/* The shortest of %.15g, %.16g and %.17g that reads back exactly. */
+void pv_json_number(struct strbuf *sb, double v)
+{
+	char buf[40];
+
+	if (!isfinite(v)) {
+		strbuf_addstr(sb, "null");
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		double back;
+		int n = snprintf(buf, sizeof(buf), "%.*g", prec, v);
+
+		if (prec == 17 || (pv_parse_double(buf, (size_t)n, &back) ==
+				   PV_NUM_OK && back == v))
+			break;
+	}
+	/* Keep it a JSON number that reads back as a real. */
+	if (!strpbrk(buf, ".eEn"))
+		strcat(buf, ".0");
+	strbuf_addstr(sb, buf);
+}
+
+static void jw_num(struct jw *w, double v)
+{
+	jw_value_sep(w);
+	pv_json_number(w->sb, v);
+}
+
+static void jw_int(struct jw *w, size_t v)
+{
+	jw_value_sep(w);
+	strbuf_addf(w->sb, "%zu", v);
+}
+
+static void jw_bool(struct jw *w, int v)
+{
+	jw_value_sep(w);
+	strbuf_addstr(w->sb, v ? "true" : "false");
+}
+
+static void jw_begin(struct jw *w, int c)
+{
+	jw_value_sep(w);
+	jw_open(w, c);
+}
+
+#define KSTR(w, k, v) (jw_key(w, k), jw_str(w, v))
+#define KNUM(w, k, v) (jw_key(w, k), jw_num(w, v))
+#define KINT(w, k, v) (jw_key(w, k), jw_int(w, v))
+#define KBOOL(w, k, v) (jw_key(w, k), jw_bool(w, v))
+
+static void side_json(struct jw *w, const char *key,
+		      const struct pv_side_result *s)
+{
+	jw_key(w, key);
+	jw_begin(w, '{');
+	KINT(w, "n", s->s.n);
+	KNUM(w, "mean", s->s.mean);
+	KNUM(w, "sd", s->s.sd);
+	KNUM(w, "cv", s->s.cv);
+	KNUM(w, "median", s->s.median);
+	KNUM(w, "min", s->s.min);
+	KNUM(w, "max", s->s.max);
+	KBOOL(w, "present", s->present);
+	KINT(w, "files", s->files);
+	KINT(w, "per_file", s->per_file);
+	KSTR(w, "note", s->note);
+	jw_key(w, "samples");
+	jw_begin(w, '[');
 	for (size_t i = 0; i < s->nsamples; i++)
-		json_array_append_new(samples, jnum(s->samples[i]));
-	json_object_set_new(o, "samples", samples);
-	return o;
+		jw_num(w, s->samples[i]);
+	jw_close(w, ']');
+	jw_close(w, '}');
 }
 
-static json_t *metric_json(const struct pv_report *r, const struct pv_result *m)
+static void metric_json(struct jw *w, const struct pv_report *r,
+			const struct pv_result *m)
 {
-	json_t *o = json_object(), *ch = json_object(), *t = json_object();
-
-	json_object_set_new(o, "id", jstr(m->id));
-	json_object_set_new(o, "suite", jstr(m->suite));
-	json_object_set_new(o, "test", jstr(m->test));
-	json_object_set_new(o, "group", jstr(m->group));
-	json_object_set_new(o, "benchmark", jstr(m->benchmark));
-	json_object_set_new(o, "metric", jstr(m->metric));
-	json_object_set_new(o, "unit", jstr(m->unit));
-	json_object_set_new(o, "direction", jstr(pv_dir_name(m->direction)));
-	json_object_set_new(o, "direction_assumed", json_boolean(m->dir_assumed));
-	json_object_set_new(o, "gated", json_boolean(m->gated));
-	json_object_set_new(o, "ratio", json_boolean(m->ratio));
-	json_object_set_new(o, "baseline", side_json(&m->side[0]));
-	json_object_set_new(o, "candidate", side_json(&m->side[1]));
-	json_object_set_new(ch, "abs", jnum(m->change_abs));
-	json_object_set_new(ch, "rel", jnum(m->change_rel));
-	json_object_set_new(ch, "ci_low", jnum(m->ci_low));
-	json_object_set_new(ch, "ci_high", jnum(m->ci_high));
-	json_object_set_new(ch, "ci_level", jnum(1 - m->alpha));
-	json_object_set_new(ch, "mde", jnum(m->mde));
-	json_object_set_new(o, "change", ch);
-	json_object_set_new(t, "name", m->tested ?
-			    jstr(pv_test_name(m->test_used)) : json_null());
-	json_object_set_new(t, "sided", jstr(pv_sided_name(m->sided)));
-	json_object_set_new(t, "correction",
-			    jstr(pv_correction_name(r->settings.gate.correction)));
-	json_object_set_new(t, "statistic", jnum(m->statistic));
-	json_object_set_new(t, "df", jnum(m->df));
-	json_object_set_new(t, "p_value", jnum(m->p));
-	json_object_set_new(o, "test", t);
-	json_object_set_new(o, "q_value", jnum(m->q));
-	json_object_set_new(o, "threshold", jnum(m->threshold));
-	json_object_set_new(o, "abs_threshold", jnum(m->abs_threshold));
-	json_object_set_new(o, "alpha", jnum(m->alpha));
-	json_object_set_new(o, "verdict", jstr(pv_verdict_name(m->verdict)));
-	json_object_set_new(o, "reason", jstr(m->reason));
-	return o;
+	jw_begin(w, '{');
+	KSTR(w, "id", m->id);
+	KSTR(w, "suite", m->suite);
+	KSTR(w, "test_id", m->test);
+	KSTR(w, "group", m->group);
+	KSTR(w, "benchmark", m->benchmark);
+	KSTR(w, "metric", m->metric);
+	KSTR(w, "unit", m->unit);
+	KSTR(w, "direction", pv_dir_name(m->direction));
+	KBOOL(w, "direction_assumed", m->dir_assumed);
+	KBOOL(w, "gated", m->gated);
+	KBOOL(w, "ratio", m->ratio);
+	side_json(w, "baseline", &m->side[0]);
+	side_json(w, "candidate", &m->side[1]);
+	jw_key(w, "change");
+	jw_begin(w, '{');
+	KNUM(w, "abs", m->change_abs);
+	KNUM(w, "rel", m->change_rel);
+	KNUM(w, "ci_low", m->ci_low);
+	KNUM(w, "ci_high", m->ci_high);
+	KNUM(w, "ci_level", 1 - m->alpha);
+	KNUM(w, "mde", m->mde);
+	jw_close(w, '}');
+	jw_key(w, "test");
+	jw_begin(w, '{');
+	KSTR(w, "name", m->tested ? pv_test_name(m->test_used) : NULL);
+	KSTR(w, "sided", pv_sided_name(m->sided));
+	KSTR(w, "correction", pv_correction_name(r->settings.gate.correction));
+	KNUM(w, "statistic", m->statistic);
+	KNUM(w, "df", m->df);
+	KNUM(w, "p_value", m->p);
+	jw_close(w, '}');
+	KNUM(w, "q_value", m->q);
+	KNUM(w, "threshold", m->threshold);
+	KNUM(w, "abs_threshold", m->abs_threshold);
+	KNUM(w, "alpha", m->alpha);
+	KSTR(w, "verdict", pv_verdict_name(m->verdict));
+	KSTR(w, "reason", m->reason);
+	jw_close(w, '}');
 }
 
-static json_t *config_json(const struct pv_report *r)
+static void config_json(struct jw *w, const struct pv_report *r)
 {
 	const struct pv_settings *s = &r->settings;
 	const struct pv_gate *g = &s->gate;
-	json_t *o = json_object();
 
-	json_object_set_new(o, "path", jstr(s->config_path));
-	json_object_set_new(o, "suite", jstr(s->suite));
-	json_object_set_new(o, "format", jstr(s->format ? s->format : "auto"));
-	json_object_set_new(o, "alpha", json_real(g->alpha));
-	json_object_set_new(o, "test", jstr(pv_test_name(g->test)));
-	json_object_set_new(o, "correction", jstr(pv_correction_name(g->correction)));
-	json_object_set_new(o, "sided", jstr(pv_sided_name(g->sided)));
-	json_object_set_new(o, "threshold", json_real(g->threshold));
-	json_object_set_new(o, "min_samples", json_integer(g->min_samples));
-	json_object_set_new(o, "max_cv", json_real(g->max_cv));
-	json_object_set_new(o, "missing", jstr(pv_policy_name(g->missing)));
-	json_object_set_new(o, "new", jstr(pv_policy_name(g->new_)));
-	json_object_set_new(o, "inconclusive", jstr(pv_policy_name(g->inconclusive)));
-	json_object_set_new(o, "direction", jstr(pv_dir_name(g->direction)));
-	json_object_set_new(o, "markdown_limit", json_integer(s->markdown_limit));
-	return o;
+	jw_key(w, "config");
+	jw_begin(w, '{');
+	KSTR(w, "path", s->config_path);
+	KSTR(w, "suite", s->suite);
+	KSTR(w, "format", s->format ? s->format : "auto");
+	KNUM(w, "alpha", g->alpha);
+	KSTR(w, "test", pv_test_name(g->test));
+	KSTR(w, "correction", pv_correction_name(g->correction));
+	KSTR(w, "sided", pv_sided_name(g->sided));
+	KNUM(w, "threshold", g->threshold);
+	KINT(w, "min_samples", g->min_samples);
+	KNUM(w, "max_cv", g->max_cv);
+	KSTR(w, "missing", pv_policy_name(g->missing));
+	KSTR(w, "new", pv_policy_name(g->new_));
+	KSTR(w, "inconclusive", pv_policy_name(g->inconclusive));
+	KSTR(w, "direction", pv_dir_name(g->direction));
+	KINT(w, "markdown_limit", s->markdown_limit);
+	jw_close(w, '}');
 }
 
-static json_t *sidemeta_json(const struct pv_sidemeta *sm)
+static void sidemeta_json(struct jw *w, const char *key,
+			  const struct pv_sidemeta *sm)
 {
-	json_t *o = json_object(), *ctx = json_object();
-
-	json_object_set_new(o, "path", jstr(sm->path));
-	json_object_set_new(o, "files", jsize(sm->files));
-	json_object_set_new(o, "runs", jsize(sm->runs));
-	for (size_t i = 0; i < sm->ncontext; i++) {
-		struct strbuf key = STRBUF_INIT;
-
-		pv_text_clean(&key, sm->context[i].key, strlen(sm->context[i].key));
-		json_object_set_new(ctx, key.buf, jstr(sm->context[i].value));
-		strbuf_release(&key);
-	}
-	json_object_set_new(o, "context", ctx);
-	return o;
+	jw_key(w, key);
+	jw_begin(w, '{');
+	KSTR(w, "path", sm->path);
+	KINT(w, "files", sm->files);
+	KINT(w, "runs", sm->runs);
+	jw_key(w, "context");
+	jw_begin(w, '{');
+	for (size_t i = 0; i < sm->ncontext; i++)
+		KSTR(w, sm->context[i].key, sm->context[i].value);
+	jw_close(w, '}');
+	jw_close(w, '}');
 }
 
-static json_t *summary_json(const struct pv_report *r)
+static void summary_json(struct jw *w, const struct pv_report *r)
 {
 	static const struct { const char *key; enum pv_verdict v; } keys[] = {
 		{ "regressions", PV_V_REGRESSION },
@@ -161,71 +280,60 @@ static json_t *summary_json(const struct pv_report *r)
 		{ "new", PV_V_NEW },
 		{ "waived", PV_V_WAIVED },
 	};
-	json_t *o = json_object();
 
-	json_object_set_new(o, "metrics", jsize(r->n));
+	jw_key(w, "summary");
+	jw_begin(w, '{');
+	KINT(w, "metrics", r->n);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
-		json_object_set_new(o, keys[i].key, jsize(r->count[keys[i].v]));
-	return o;
+		KINT(w, keys[i].key, r->count[keys[i].v]);
+	jw_close(w, '}');
 }
 
-/* Write `"key": value` (dumped by jansson) and steal value. */
-static int put(FILE *fp, const char *key, json_t *value, int first)
+static int flush(struct strbuf *sb, FILE *fp)
 {
-	char *text = json_dumps(value, DUMP_FLAGS | JSON_INDENT(2));
-	int rc = -1;
+	int rc = sb->len && fwrite(sb->buf, 1, sb->len, fp) != sb->len;
 
-	if (text) {
-		/* Indent nested lines by one level to sit inside the object. */
-		fprintf(fp, "%s\n  \"%s\": ", first ? "" : ",", key);
-		for (const char *p = text; *p; p++) {
-			fputc(*p, fp);
-			if (*p == '\n')
-				fputs("  ", fp);
-		}
-		rc = 0;
-	}
-	free(text);
-	json_decref(value);
+	strbuf_reset(sb);
 	return rc;
 }
 
 int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err)
 {
-	json_t *tool = json_object(), *warnings = json_array();
+	struct strbuf sb = STRBUF_INIT;
+	struct jw w = { &sb, 0, { 1 }, 2 };
 	int rc = 0;
 
-	json_object_set_new(tool, "name", json_string("perfverdict"));
-	json_object_set_new(tool, "version", jstr(r->tool_version));
+	jw_open(&w, '{');
+	KINT(&w, "schema_version", PV_SCHEMA_VERSION);
+	jw_key(&w, "tool");
+	jw_begin(&w, '{');
+	KSTR(&w, "name", "perfverdict");
+	KSTR(&w, "version", r->tool_version);
+	jw_close(&w, '}');
+	KSTR(&w, "generated_at", r->generated_at);
+	config_json(&w, r);
+	sidemeta_json(&w, "baseline", &r->side[0]);
+	sidemeta_json(&w, "candidate", &r->side[1]);
+	summary_json(&w, r);
+	KSTR(&w, "verdict", r->fail ? "fail" : "pass");
+	jw_key(&w, "warnings");
+	jw_begin(&w, '[');
 	for (size_t i = 0; i < r->nwarnings; i++)
-		json_array_append_new(warnings, jstr(r->warnings[i]));
-
-	fputc('{', fp);
-	rc |= put(fp, "schema_version", json_integer(PV_SCHEMA_VERSION), 1);
-	rc |= put(fp, "tool", tool, 0);
-	rc |= put(fp, "generated_at", jstr(r->generated_at), 0);
-	rc |= put(fp, "config", config_json(r), 0);
-	rc |= put(fp, "baseline", sidemeta_json(&r->side[0]), 0);
-	rc |= put(fp, "candidate", sidemeta_json(&r->side[1]), 0);
-	rc |= put(fp, "summary", summary_json(r), 0);
-	rc |= put(fp, "verdict", json_string(r->fail ? "fail" : "pass"), 0);
-	rc |= put(fp, "warnings", warnings, 0);
-	fputs(",\n  \"metrics\": [", fp);
+		jw_str(&w, r->warnings[i]);
+	jw_close(&w, ']');
+	jw_key(&w, "metrics");
+	jw_begin(&w, '[');
 	for (size_t i = 0; i < r->n && !rc; i++) {
-		json_t *m = metric_json(r, &r->m[i]);
-		char *text = json_dumps(m, DUMP_FLAGS | JSON_COMPACT);
-
-		if (!text)
-			rc = -1;
-		else
-			fprintf(fp, "%s\n    %s", i ? "," : "", text);
-		free(text);
-		json_decref(m);
+		metric_json(&w, r, &r->m[i]);
+		if (sb.len > 1 << 16)
+			rc = flush(&sb, fp);
 	}
-	fputs(r->n ? "\n  ]\n}\n" : "]\n}\n", fp);
-	if (rc)
-		return pv_error(err, PV_EINPUT, "cannot encode the JSON report");
-	if (ferror(fp))
+	jw_close(&w, ']');
+	jw_close(&w, '}');
+	strbuf_addch(&sb, '\n');
+	rc |= flush(&sb, fp);
+	strbuf_release(&sb);
+	if (rc || ferror(fp))
 		return pv_error(err, PV_EUSAGE, "cannot write the JSON report");
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "../report.h"
 #include "../util/err.h"
+#include "../util/strbuf.h"
 
 int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err);
 int pv_write_junit(const struct pv_report *r, FILE *fp, struct pv_err *err);
@@ -29,6 +30,9 @@ int pv_write_text(const struct pv_report *r, const struct pv_text_opts *o,
 		  FILE *fp, struct pv_err *err);
 
 /* render: rebuild the model from an archived JSON report. */
+/* A double as the shortest JSON number that reads back bit-exact. */
+void pv_json_number(struct strbuf *sb, double v);
+
 int pv_read_report_json(struct pv_report *r, const char *path,
 			struct pv_err *err);
 

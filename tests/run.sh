@@ -1,0 +1,58 @@
+#!/bin/sh
+# The whole test suite (make check).  Every part prints its own lines;
+# the last line is "N passed, M failed" and the exit status is 0 only
+# when nothing failed.
+#   PV_BIN    the perfverdict binary (build/perfverdict)
+#   PV_BUILD  the build directory holding tests/ (build)
+#   PYTHON    Debian's python3 with scipy and jsonschema
+set -u
+LC_ALL=C
+export LC_ALL
+cd "$(dirname "$0")/.."
+PV_BIN=${PV_BIN:-build/perfverdict}
+PV_BUILD=${PV_BUILD:-build}
+PYTHON=${PYTHON:-/usr/bin/python3}
+export PV_BIN PV_BUILD PYTHON
+
+pass=0
+fail=0
+failed=""
+
+result() {  # result NAME STATUS
+	if [ "$2" -eq 0 ]; then
+		pass=$((pass + 1))
+		echo "ok   $1"
+	else
+		fail=$((fail + 1))
+		failed="$failed $1"
+		echo "FAIL $1"
+	fi
+}
+
+# Unit tests (cmocka): one binary per module.
+for t in "$PV_BUILD"/tests/test_*; do
+	[ -x "$t" ] || continue
+	out=$("$t" 2>&1)
+	st=$?
+	[ $st -eq 0 ] || printf '%s\n' "$out" | tail -n 30
+	result "unit/$(basename "$t")" $st
+done
+
+# End-to-end golden cases: tests/golden/<case>/.
+for dir in tests/golden/*/; do
+	[ -f "$dir/args" ] || continue
+	sh tests/golden.sh "$dir"
+	result "golden/$(basename "$dir")" $?
+done
+
+# Independent checks against scipy, schemas and consumers.
+for s in tests/check_*.sh; do
+	[ -f "$s" ] || continue
+	sh "$s"
+	result "$(basename "$s" .sh)" $?
+done
+
+echo
+[ -z "$failed" ] || echo "failed:$failed"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

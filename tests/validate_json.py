@@ -1,0 +1,60 @@
+#!/usr/bin/python3
+"""Validate perfverdict JSON reports against schemas/report.schema.json
+(JSON Schema 2020-12) and the contract's cross-field rules."""
+import json
+import os
+import sys
+
+from jsonschema import Draft202012Validator
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCHEMA = os.path.join(HERE, "..", "schemas", "report.schema.json")
+
+
+def check(path, validator):
+    with open(path, encoding="utf-8") as f:
+        report = json.load(f)
+    errors = sorted(validator.iter_errors(report), key=lambda e: list(e.path))
+    problems = [f"{'/'.join(map(str, e.path))}: {e.message}" for e in errors[:10]]
+    # Rules a schema cannot say: counts agree with the verdicts, the
+    # verdict follows from them, ids are unique.
+    metrics = report.get("metrics", [])
+    summary = report.get("summary", {})
+    keys = {"regression": "regressions", "improvement": "improvements"}
+    for v in ("regression", "improvement", "unchanged", "inconclusive",
+              "noisy", "insufficient", "missing", "new", "waived"):
+        n = sum(1 for m in metrics if m.get("verdict") == v)
+        if summary.get(keys.get(v, v), 0) != n:
+            problems.append(f"summary.{keys.get(v, v)} is "
+                            f"{summary.get(keys.get(v, v))}, metrics say {n}")
+    if summary.get("metrics") != len(metrics):
+        problems.append("summary.metrics differs from len(metrics)")
+    ids = [m.get("id") for m in metrics]
+    if len(ids) != len(set(ids)):
+        problems.append("metric ids are not unique")
+    if any(m.get("verdict") == "regression" for m in metrics) and \
+            report.get("verdict") != "fail":
+        problems.append("a regression but verdict is not fail")
+    for m in metrics:
+        for side in ("baseline", "candidate"):
+            s = m.get(side, {})
+            if s.get("n") != len(s.get("samples", [])):
+                problems.append(f"{m.get('id')}: {side}.n != len(samples)")
+    if problems:
+        for p in problems:
+            print(f"{path}: {p}", file=sys.stderr)
+        return False
+    return True
+
+
+def main():
+    with open(SCHEMA, encoding="utf-8") as f:
+        schema = json.load(f)
+    Draft202012Validator.check_schema(schema)
+    validator = Draft202012Validator(schema)
+    ok = all([check(p, validator) for p in sys.argv[1:]])
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
