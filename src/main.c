@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "archive.h"
 #include "config.h"
 #include "diag.h"
 #include "readers/reader.h"
@@ -34,6 +35,7 @@
 static const char usage_text[] =
 "usage: perfverdict compare [options] BASELINE CANDIDATE\n"
 "       perfverdict render REPORT.json [--junit F] [--markdown F]\n"
+"       perfverdict merge REPORT.json... --json F [--junit F] [--markdown F]\n"
 "       perfverdict formats\n"
 "       perfverdict --help | --version\n"
 "\n"
@@ -102,8 +104,20 @@ struct outputs {
 	int quiet;
 };
 
-static int write_reports(const struct pv_report *r, const struct outputs *o,
-			 struct pv_err *err)
+/* The JSON report's file name, as the Markdown mentions it. */
+static const char *json_name(const char *path)
+{
+	const char *slash;
+
+	if (!path || !strcmp(path, "-"))
+		return NULL;
+	slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static int write_reports_named(const struct pv_report *r,
+			       const struct outputs *o, const char *jname,
+			       struct pv_err *err)
 {
 	struct pv_atomic a[3];
 	const char *paths[3] = { o->json, o->junit, o->markdown };
@@ -111,7 +125,7 @@ static int write_reports(const struct pv_report *r, const struct outputs *o,
 
 	memset(a, 0, sizeof(a));
 	for (int i = 0; i < 3 && !rc; i++, opened = i) {
-		struct pv_md_opts md = { o->markdown_limit, o->json };
+		struct pv_md_opts md = { o->markdown_limit, jname };
 
 		if (!paths[i])
 			continue;
@@ -134,6 +148,12 @@ static int write_reports(const struct pv_report *r, const struct outputs *o,
 			rc = -1;
 	}
 	return rc;
+}
+
+static int write_reports(const struct pv_report *r, const struct outputs *o,
+			 struct pv_err *err)
+{
+	return write_reports_named(r, o, json_name(o->json), err);
 }
 
 enum {
@@ -402,6 +422,147 @@ fail:
 	return st;
 }
 
+static const struct option render_opts[] = {
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
+	{ "markdown-limit", required_argument, NULL, OPT_MDLIMIT },
+	{ "config", required_argument, NULL, 'c' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* render and merge: reports in, reports out. */
+static int parse_reports_args(int argc, char **argv, struct outputs *o,
+			      const char **config)
+{
+	unsigned long u;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	*config = NULL;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "c:h", render_opts, NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(usage_text, stdout); exit(0);
+		case 'c': *config = optarg; break;
+		case OPT_JSON: o->json = optarg; break;
+		case OPT_JUNIT: o->junit = optarg; break;
+		case OPT_MARKDOWN: o->markdown = optarg; break;
+		case OPT_MDLIMIT:
+			if (pv_parse_uint(optarg, 100000000, &u) || u < 1000)
+				return usage_error("bad --markdown-limit '%s': expected a character count of at least 1000", optarg);
+			o->markdown_limit = u;
+			break;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	return 0;
+}
+
+static int cmd_render(int argc, char **argv)
+{
+	struct outputs o;
+	struct pv_report r;
+	struct pv_err err = { 0 };
+	const char *config;
+	int rc;
+
+	if ((rc = parse_reports_args(argc, argv, &o, &config)))
+		return rc;
+	if (argc - optind != 1)
+		return usage_error("%s", "render needs one REPORT.json");
+	if (config || o.json)
+		return usage_error("%s", "render writes --junit and --markdown only");
+	if (!o.junit && !o.markdown)
+		return usage_error("%s", "render needs --junit F or --markdown F");
+	pv_report_init(&r);
+	if (pv_archive_read(&r, argv[optind], &err)) {
+		pv_report_release(&r);
+		return report_error(&err);
+	}
+	if (!o.markdown_limit)
+		o.markdown_limit = r.settings.markdown_limit ?
+				   r.settings.markdown_limit : 65000;
+	/* Name the JSON as compare did: by its file name. */
+	o.json = argv[optind];
+	{
+		struct outputs w = o;
+
+		w.json = NULL;
+		rc = write_reports_named(&r, &w, json_name(o.json), &err);
+	}
+	pv_report_release(&r);
+	return rc ? report_error(&err) : PV_OK;
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+	struct outputs o;
+	struct pv_report *rs;
+	struct pv_config cfg;
+	struct pv_diag diag = PV_DIAG_INIT;
+	struct pv_err err = { 0 };
+	const char *config;
+	char iso[32], today[16];
+	int rc, n, st = PV_OK;
+
+	if ((rc = parse_reports_args(argc, argv, &o, &config)))
+		return rc;
+	n = argc - optind;
+	if (n < 1)
+		return usage_error("%s", "merge needs at least one REPORT.json");
+	if (!o.json && !o.junit && !o.markdown)
+		return usage_error("%s", "merge needs --json F (and may add --junit, --markdown)");
+	if (config) {
+		if (pv_config_load(&cfg, config, &err))
+			return report_error(&err);
+	} else {
+		pv_config_defaults(&cfg);
+	}
+	rs = pv_calloc((size_t)n, sizeof(*rs));
+	for (int i = 0; i < n && !st; i++) {
+		pv_report_init(&rs[i]);
+		if (pv_archive_read(&rs[i], argv[optind + i], &err) ||
+		    (i && pv_archive_merge(&rs[0], &rs[i], argv[optind + i], &err)))
+			st = report_error(&err);
+	}
+	if (!st) {
+		struct pv_report *r = &rs[0];
+
+		/* The family correction and verdicts over the union. */
+		now_utc(iso, sizeof(iso), today, sizeof(today));
+		r->generated_at = iso;
+		r->tool_version = PV_VERSION;
+		if (!o.markdown_limit)
+			o.markdown_limit = r->settings.markdown_limit ?
+					   r->settings.markdown_limit : 65000;
+		r->settings.markdown_limit = (unsigned)o.markdown_limit;
+		if (pv_redecide(r, &cfg, today, &diag, &err)) {
+			st = report_error(&err);
+		} else {
+			print_warnings(&diag);
+			if (write_reports(r, &o, &err))
+				st = report_error(&err);
+			else
+				st = r->fail ? PV_FAIL : PV_OK;
+		}
+	}
+	for (int i = n - 1; i >= 0; i--) {
+		if (i)
+			rs[i].m = NULL, rs[i].n = 0;  /* now owned by rs[0] */
+		pv_report_release(&rs[i]);
+	}
+	free(rs);
+	pv_diag_release(&diag);
+	pv_config_release(&cfg);
+	return st;
+}
+
 static int cmd_formats(int argc, char **argv)
 {
 	(void)argc;
@@ -417,6 +578,8 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 } commands[] = {
 	{ "compare", cmd_compare },
+	{ "render", cmd_render },
+	{ "merge", cmd_merge },
 	{ "formats", cmd_formats },
 };
 
