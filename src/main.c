@@ -10,6 +10,7 @@
  * numbers are read and written the same way under any LC_NUMERIC.
  */
 #include <getopt.h>
+#include <math.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "archive.h"
+#include "calibrate.h"
 #include "config.h"
 #include "diag.h"
 #include "readers/reader.h"
@@ -36,6 +38,7 @@ static const char usage_text[] =
 "usage: perfverdict compare [options] BASELINE CANDIDATE\n"
 "       perfverdict render REPORT.json [--junit F] [--markdown F]\n"
 "       perfverdict merge REPORT.json... --json F [--junit F] [--markdown F]\n"
+"       perfverdict calibrate [options] TREE\n"
 "       perfverdict formats\n"
 "       perfverdict --help | --version\n"
 "\n"
@@ -55,6 +58,11 @@ static const char usage_text[] =
 "      --min-samples N     fewer runs on a side is insufficient (3)\n"
 "      --criterion-baseline NAME  criterion.rs: baseline from NAME/\n"
 "  -q, --quiet             print only the closing verdict line\n"
+"\n"
+"calibrate takes the compare options that decide (-c -s -f --alpha\n"
+"--threshold --test --correction --sided --min-samples) and:\n"
+"      --iterations N      random A/A splits (200)\n"
+"      --seed N            seed of the splits (1)\n"
 "\n"
 "exit status: 0 pass, 1 regression, 2 usage or config error, 3 input error\n";
 
@@ -159,7 +167,7 @@ static int write_reports(const struct pv_report *r, const struct outputs *o,
 enum {
 	OPT_JSON = 256, OPT_JUNIT, OPT_MARKDOWN, OPT_MDLIMIT, OPT_ALPHA,
 	OPT_THRESHOLD, OPT_TEST, OPT_CORRECTION, OPT_SIDED, OPT_MINSAMPLES,
-	OPT_CRITERION,
+	OPT_CRITERION, OPT_ITERATIONS, OPT_SEED,
 };
 
 static const struct option compare_opts[] = {
@@ -178,6 +186,8 @@ static const struct option compare_opts[] = {
 	{ "sided", required_argument, NULL, OPT_SIDED },
 	{ "min-samples", required_argument, NULL, OPT_MINSAMPLES },
 	{ "criterion-baseline", required_argument, NULL, OPT_CRITERION },
+	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
+	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -189,18 +199,22 @@ struct compare_args {
 	struct pv_gate gate;
 	unsigned set;               /* which gate fields were given */
 	const char *base, *cand;
+	unsigned long iterations, seed;   /* calibrate */
 };
 
 enum { SET_ALPHA = 1, SET_THRESHOLD = 2, SET_TEST = 4, SET_CORRECTION = 8,
        SET_SIDED = 16, SET_MIN = 32 };
 
-static int parse_compare(int argc, char **argv, struct compare_args *a)
+static int parse_compare(int argc, char **argv, struct compare_args *a,
+			 int calibrate)
 {
 	unsigned long u;
 	int c;
 
 	memset(a, 0, sizeof(*a));
 	a->out.markdown_limit = 65000;
+	a->iterations = 200;
+	a->seed = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "c:s:f:qh", compare_opts, NULL)) != -1) {
@@ -214,6 +228,15 @@ static int parse_compare(int argc, char **argv, struct compare_args *a)
 		case OPT_JUNIT: a->out.junit = optarg; break;
 		case OPT_MARKDOWN: a->out.markdown = optarg; break;
 		case OPT_CRITERION: a->criterion = optarg; break;
+		case OPT_ITERATIONS:
+			if (!calibrate || pv_parse_uint(optarg, 1000000, &a->iterations) ||
+			    !a->iterations)
+				return usage_error("bad --iterations '%s': expected a positive count (calibrate only)", optarg);
+			break;
+		case OPT_SEED:
+			if (!calibrate || pv_parse_uint(optarg, (unsigned long)-1, &a->seed))
+				return usage_error("bad --seed '%s': expected a whole number (calibrate only)", optarg);
+			break;
 		case OPT_MDLIMIT:
 			if (pv_parse_uint(optarg, 100000000, &u) || u < 1000)
 				return usage_error("bad --markdown-limit '%s': expected a character count of at least 1000", optarg);
@@ -255,6 +278,14 @@ static int parse_compare(int argc, char **argv, struct compare_args *a)
 		default:
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
+	}
+	if (calibrate) {
+		if (argc - optind != 1)
+			return usage_error("%s", "calibrate needs one tree: TREE");
+		if (a->out.json || a->out.junit || a->out.markdown)
+			return usage_error("%s", "calibrate writes no reports; it prints its findings");
+		a->base = argv[optind];
+		return 0;
 	}
 	if (argc - optind != 2)
 		return usage_error("%s", "compare needs two trees: BASELINE CANDIDATE");
@@ -327,7 +358,7 @@ static int cmd_compare(int argc, char **argv)
 	const char *format;
 	int st = 0, rc;
 
-	if ((rc = parse_compare(argc, argv, &a)))
+	if ((rc = parse_compare(argc, argv, &a, 0)))
 		return rc;
 	if (a.config) {
 		if (pv_config_load(&cfg, a.config, &err))
@@ -418,6 +449,121 @@ done:
 	return st;
 fail:
 	st = report_error(&err);
+	pv_config_release(&cfg);
+	return st;
+}
+
+static void print_calibration(const struct pv_calib *c, const char *tree,
+			      FILE *fp)
+{
+	const struct pv_report *r = &c->model;
+	double rate = (double)c->alarmed / c->iterations;
+	double se = sqrt(rate * (1 - rate) / c->iterations);
+	size_t shown = 0;
+
+	fprintf(fp, "perfverdict calibrate: %u random A/A splits of %s\n",
+		c->iterations, tree);
+	fprintf(fp, "  %zu metrics with %zu to %zu runs, split in halves", c->metrics,
+		c->min_runs, c->max_runs);
+	if (c->skipped)
+		fprintf(fp, " (%zu with fewer than 4 runs left out)", c->skipped);
+	fprintf(fp, "\n  settings: test %s, correction %s, sided %s, alpha %g, threshold %g%%\n",
+		pv_test_name(r->settings.gate.test),
+		pv_correction_name(r->settings.gate.correction),
+		pv_sided_name(r->settings.gate.sided), r->settings.gate.alpha,
+		r->settings.gate.threshold * 100);
+	fprintf(fp, "\nfamily false-alarm rate: %.1f%% (%u of %u splits raised a regression), standard error %.1f%%\n",
+		rate * 100, c->alarmed, c->iterations, se * 100);
+	for (unsigned pass = 0; pass < 1; pass++) {
+		size_t *idx = pv_malloc((r->n + 1) * sizeof(*idx));
+		size_t k = 0;
+
+		for (size_t i = 0; i < r->n; i++)
+			if (c->alarms[i])
+				idx[k++] = i;
+		/* Most alarms first (a small insertion sort: k is small). */
+		for (size_t i = 1; i < k; i++)
+			for (size_t j = i; j > 0 && c->alarms[idx[j]] >
+			     c->alarms[idx[j - 1]]; j--) {
+				size_t t = idx[j];
+
+				idx[j] = idx[j - 1];
+				idx[j - 1] = t;
+			}
+		if (k)
+			fprintf(fp, "\nmetrics that alarmed most:\n");
+		for (size_t i = 0; i < k && shown < 10; i++, shown++)
+			fprintf(fp, "  %5.1f%%  %s\n",
+				100.0 * c->alarms[idx[i]] / c->iterations,
+				r->m[idx[i]].id);
+		free(idx);
+	}
+	if (rate > r->settings.gate.alpha + 2 * se)
+		fprintf(fp, "\nThe gate would cry wolf more often than alpha on this data: raise the threshold, set max_cv, or run more repeats.\n");
+}
+
+static int cmd_calibrate(int argc, char **argv)
+{
+	struct compare_args a;
+	struct pv_config cfg;
+	struct pv_suite fallback;
+	const struct pv_suite *suite = NULL;
+	struct pv_scan scan = { 0 };
+	struct pv_table table;
+	struct pv_calib cal;
+	struct pv_diag diag = PV_DIAG_INIT;
+	struct pv_err err = { 0 };
+	const char *format;
+	int st = PV_OK, rc;
+
+	if ((rc = parse_compare(argc, argv, &a, 1)))
+		return rc;
+	if (a.config) {
+		if (pv_config_load(&cfg, a.config, &err))
+			return report_error(&err);
+	} else {
+		pv_config_defaults(&cfg);
+	}
+	apply_overrides(&cfg.gate, &a);
+	memset(&fallback, 0, sizeof(fallback));
+	memset(&cal, 0, sizeof(cal));
+	pv_table_init(&table, cfg.limits.max_metrics);
+	if (choose_suite(&cfg, a.suite, &fallback, &suite, &err)) {
+		st = report_error(&err);
+		goto out;
+	}
+	format = a.format ? a.format : suite->format;
+	if (pv_scan_tree(a.base, suite, &cfg.limits, &scan, &err) ||
+	    pv_load_side(&table, PV_BASE, &scan, suite, format, &cfg, &diag, &err)) {
+		st = report_error(&err);
+		goto out;
+	}
+	if (!table.n) {
+		pv_error(&err, PV_EINPUT, "no samples found in '%s'", a.base);
+		st = report_error(&err);
+		goto out;
+	}
+	pv_table_finish(&table);
+	pv_report_init(&cal.model);
+	cal.model.settings.config_path = cfg.path;
+	cal.model.settings.suite = suite->name;
+	cal.model.settings.gate = cfg.gate;
+	if (pv_calibrate(&table, &cfg, (unsigned)a.iterations, a.seed, &cal,
+			 &diag, &err)) {
+		st = report_error(&err);
+	} else {
+		print_warnings(&diag);
+		print_calibration(&cal, a.base, stdout);
+		if (fflush(stdout))
+			st = PV_EUSAGE;
+	}
+out:
+	pv_calib_release(&cal);
+	pv_table_release(&table);
+	pv_scan_release(&scan);
+	pv_diag_release(&diag);
+	if (suite == &fallback)
+		regfree(&fallback.repeat_re);
 	pv_config_release(&cfg);
 	return st;
 }
@@ -580,6 +726,7 @@ static const struct {
 	{ "compare", cmd_compare },
 	{ "render", cmd_render },
 	{ "merge", cmd_merge },
+	{ "calibrate", cmd_calibrate },
 	{ "formats", cmd_formats },
 };
 

@@ -592,9 +592,8 @@ int pv_redecide(struct pv_report *r, const struct pv_config *cfg,
 	return decide(r, cfg, today, diag, err);
 }
 
-int pv_decide(const struct pv_table *t, const struct pv_config *cfg,
-	      const char *today, struct pv_report *r, struct pv_diag *diag,
-	      struct pv_err *err)
+void pv_model_from_table(const struct pv_table *t, const struct pv_config *cfg,
+			 struct pv_report *r, struct pv_diag *diag)
 {
 	const struct pv_gate *g = &r->settings.gate;
 	size_t assumed = 0;
@@ -650,5 +649,12 @@ int pv_decide(const struct pv_table *t, const struct pv_config *cfg,
 	if (assumed)
 		pv_diag_add(diag, "%zu metric%s had no configured direction; it was inferred from the name and unit (see each reason); set direction in [gate] or [metric \"GLOB\"]",
 			    assumed, assumed == 1 ? "" : "s");
+}
+
+int pv_decide(const struct pv_table *t, const struct pv_config *cfg,
+	      const char *today, struct pv_report *r, struct pv_diag *diag,
+	      struct pv_err *err)
+{
+	pv_model_from_table(t, cfg, r, diag);
 	return decide(r, cfg, today, diag, err);
 }

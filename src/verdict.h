@@ -23,6 +23,11 @@ int pv_decide(const struct pv_table *t, const struct pv_config *cfg,
 	      const char *today, struct pv_report *r, struct pv_diag *diag,
 	      struct pv_err *err);
 
+/* Phase 1 alone: the model's metrics with identity, direction, rules
+ * and summaries, but no tests or verdicts yet. */
+void pv_model_from_table(const struct pv_table *t, const struct pv_config *cfg,
+			 struct pv_report *r, struct pv_diag *diag);
+
 /*
  * Recompute tests, correction and verdicts of r->m from the samples they
  * carry (merge does this over the union of shards).

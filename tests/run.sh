@@ -52,6 +52,13 @@ for s in tests/check_*.sh; do
 	result "$(basename "$s" .sh)" $?
 done
 
+# The CI integrations (ci/): shell scripts, YAML, simulated pipelines.
+sh tests/ci/run.sh >"${TMPDIR:-/tmp}/pv-ci.log" 2>&1
+st=$?
+tail -n 1 "${TMPDIR:-/tmp}/pv-ci.log"
+[ $st -eq 0 ] || grep -i "fail" "${TMPDIR:-/tmp}/pv-ci.log" | head -n 20
+result ci $st
+
 echo
 [ -z "$failed" ] || echo "failed:$failed"
 echo "$pass passed, $fail failed"

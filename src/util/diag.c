@@ -12,6 +12,8 @@ void pv_diag_add(struct pv_diag *d, const char *fmt, ...)
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
+	if (!d)
+		return;
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);

@@ -1,0 +1,169 @@
+/*
+ * calibrate.c - A/A splits of one tree; see calibrate.h.
+ *
+ * All metrics of one test share the same split in an iteration, so the
+ * correlation between metrics measured in the same run (one bad run
+ * moves many of them) is kept, as it would be in a real comparison.
+ * The random numbers come from a seeded xorshift64*, so a run is
+ * reproducible.
+ */
+#include "calibrate.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "verdict.h"
+
+#define MIN_RUNS 4
+
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dULL;
+}
+
+/* A uniform index below n (n small; the modulo bias is negligible). */
+static size_t below(uint64_t *s, size_t n)
+{
+	return (size_t)(next(s) % n);
+}
+
+void pv_calib_release(struct pv_calib *c)
+{
+	free(c->alarms);
+	pv_report_release(&c->model);
+}
+
+int pv_calibrate(const struct pv_table *t, const struct pv_config *cfg,
+		 unsigned iterations, uint64_t seed, struct pv_calib *c,
+		 struct pv_diag *diag, struct pv_err *err)
+{
+	struct pv_report *r = &c->model;
+	struct pv_report work;
+	size_t maxn = 0, *perm, *test_of, *orig, ntests = 0;
+	const char **tests;
+	double *buf;
+	uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
+	int rc = 0;
+
+	pv_model_from_table(t, cfg, r, diag);
+	c->iterations = iterations;
+	c->alarmed = 0;
+	c->alarms = pv_calloc(r->n + 1, sizeof(*c->alarms));
+	c->min_runs = (size_t)-1;
+	c->max_runs = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		size_t n = r->m[i].side[0].nsamples;
+
+		if (n > maxn)
+			maxn = n;
+		if (n < MIN_RUNS) {
+			c->skipped++;
+			continue;
+		}
+		c->metrics++;
+		if (n < c->min_runs)
+			c->min_runs = n;
+		if (n > c->max_runs)
+			c->max_runs = n;
+	}
+	if (!c->metrics)
+		return pv_error(err, PV_EINPUT,
+				"calibrate needs at least %d runs of a metric to split them in two; the most any metric has is %zu",
+				MIN_RUNS, maxn);
+
+	/* The working model: only the metrics with enough runs, both
+	 * sides present, samples pointing into one scratch buffer. */
+	pv_report_init(&work);
+	work.settings = r->settings;
+	/* Halves of 4 runs have 2: let the test run on them. */
+	work.settings.gate.min_samples = 2;
+	work.m = pv_calloc(c->metrics + 1, sizeof(*work.m));
+	test_of = pv_calloc(r->n + 1, sizeof(*test_of));
+	orig = pv_calloc(r->n + 1, sizeof(*orig));
+	tests = pv_calloc(r->n + 1, sizeof(*tests));
+	buf = pv_malloc((2 * maxn + 1) * (c->metrics + 1) * sizeof(*buf));
+	perm = pv_malloc((maxn + 1) * (r->n + 1) * sizeof(*perm));
+	for (size_t i = 0; i < r->n; i++) {
+		size_t k;
+
+		if (r->m[i].side[0].nsamples < MIN_RUNS)
+			continue;
+		for (k = 0; k < ntests; k++)
+			if (!strcmp(tests[k], r->m[i].test))
+				break;
+		if (k == ntests)
+			tests[ntests++] = r->m[i].test;
+		test_of[work.n] = k;
+		orig[work.n] = i;
+		work.m[work.n++] = r->m[i];
+	}
+
+	for (unsigned it = 0; it < iterations && !rc; it++) {
+		int any = 0;
+
+		/* One random order of run indices per test. */
+		for (size_t k = 0; k < ntests; k++) {
+			size_t *p = perm + k * (maxn + 1);
+
+			for (size_t j = 0; j < maxn; j++)
+				p[j] = j;
+			for (size_t j = maxn; j > 1; j--) {
+				size_t x = below(&rng, j), tmp = p[j - 1];
+
+				p[j - 1] = p[x];
+				p[x] = tmp;
+			}
+		}
+		for (size_t i = 0; i < work.n; i++) {
+			struct pv_result *m = &work.m[i];
+			const struct pv_side_result *src = &r->m[orig[i]].side[0];
+			const size_t *p = perm + test_of[i] * (maxn + 1);
+			double *a = buf + i * 2 * maxn, *b = a + maxn;
+			size_t n, na = 0, nb = 0, seen = 0;
+
+			n = src->nsamples;
+			for (size_t j = 0; j < maxn && seen < n; j++) {
+				if (p[j] >= n)
+					continue;
+				if (seen++ < n / 2)
+					a[na++] = src->samples[p[j]];
+				else
+					b[nb++] = src->samples[p[j]];
+			}
+			for (int s = 0; s < 2; s++) {
+				struct pv_side_result *sd = &m->side[s];
+
+				*sd = *src;
+				sd->samples = s ? b : a;
+				sd->nsamples = s ? nb : na;
+				pv_summarize(sd->samples, sd->nsamples, &sd->s);
+			}
+			m->ratio = 0;
+			m->change_abs = m->side[1].s.mean - m->side[0].s.mean;
+			m->change_rel = m->side[0].s.mean != 0 ?
+				m->change_abs / (m->side[0].s.mean < 0 ?
+						 -m->side[0].s.mean :
+						 m->side[0].s.mean) : 0;
+		}
+		arena_release(&work.arena);
+		rc = pv_redecide(&work, cfg, NULL, NULL, err);
+		for (size_t i = 0; i < work.n && !rc; i++) {
+			if (work.m[i].verdict != PV_V_REGRESSION)
+				continue;
+			any = 1;
+			c->alarms[orig[i]]++;
+		}
+		c->alarmed += any;
+	}
+	free(work.m);
+	work.m = NULL;
+	pv_report_release(&work);
+	free(test_of);
+	free(orig);
+	free(tests);
+	free(buf);
+	free(perm);
+	return rc;
+}
