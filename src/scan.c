@@ -317,8 +317,9 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 			break;
 		}
 		ctx = (struct pv_read_ctx){
-			t, side, suite, cfg, f->test, path.buf, f->relpath,
-			sc->root, file, diag,
+			.table = t, .side = side, .suite = suite, .cfg = cfg,
+			.test = f->test, .path = path.buf, .relpath = f->relpath,
+			.root = sc->root, .file = file, .diag = diag,
 		};
 		rc = rd->read(&ctx, content->buf, content->len, err);
 		file++;

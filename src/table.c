@@ -56,22 +56,23 @@ void pv_table_release(struct pv_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static uint64_t hash_str(uint64_t h, const char *s)
+/* FNV-1a over the key's fields, each followed by a separator byte. */
+uint64_t pv_hash_add(uint64_t h, const char *s)
 {
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return (h ^ 0xff) * 0x100000001b3ULL;  /* field separator */
+	return (h ^ 0xff) * 0x100000001b3ULL;
 }
 
 static uint64_t hash_key(const struct pv_key *k)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = PV_HASH_INIT;
 
-	h = hash_str(h, k->suite);
-	h = hash_str(h, k->test);
-	h = hash_str(h, k->group);
-	h = hash_str(h, k->benchmark);
-	return hash_str(h, k->metric);
+	h = pv_hash_add(h, k->suite);
+	h = pv_hash_add(h, k->test);
+	h = pv_hash_add(h, k->group);
+	h = pv_hash_add(h, k->benchmark);
+	return pv_hash_add(h, k->metric);
 }
 
 static int key_eq(const struct pv_key *a, const struct pv_key *b)
@@ -88,7 +89,7 @@ static void rehash(struct pv_table *t)
 	uint32_t *slots = pv_calloc(nslots, sizeof(*slots));
 
 	for (size_t i = 0; i < t->n; i++) {
-		size_t j = hash_key(&t->m[i].key) & (nslots - 1);
+		size_t j = t->m[i].hash & (nslots - 1);
 
 		while (slots[j])
 			j = (j + 1) & (nslots - 1);
@@ -112,15 +113,24 @@ static const char *intern_str(struct pv_table *t, const char *s,
 long pv_table_intern(struct pv_table *t, const struct pv_key *k,
 		     struct pv_err *err)
 {
+	return pv_table_intern_hashed(t, k, hash_key(k), err);
+}
+
+long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
+			    uint64_t hash, struct pv_err *err)
+{
 	struct pv_metric *m, *last;
 	size_t j;
 
 	if (t->n * 2 >= t->nslots)
 		rehash(t);
-	j = hash_key(k) & (t->nslots - 1);
-	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1))
-		if (key_eq(&t->m[t->slots[j] - 1].key, k))
+	j = hash & (t->nslots - 1);
+	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
+		const struct pv_metric *c = &t->m[t->slots[j] - 1];
+
+		if (c->hash == hash && key_eq(&c->key, k))
 			return (long)t->slots[j] - 1;
+	}
 
 	if (t->max_metrics && t->n >= t->max_metrics) {
 		pv_error(err, PV_EINPUT,
@@ -142,6 +152,7 @@ long pv_table_intern(struct pv_table *t, const struct pv_key *k,
 				      last ? last->key.benchmark : NULL);
 	m->key.metric = arena_strdup(&t->arena, k->metric);
 	m->unit = "";
+	m->hash = hash;
 	m->ratio_num = m->ratio_den = -1;
 	t->slots[j] = (uint32_t)t->n + 1;
 	return (long)t->n++;

@@ -26,6 +26,7 @@ struct pv_key {
 
 struct pv_metric {
 	struct pv_key key;
+	uint64_t hash;              /* of key, see pv_hash_add() */
 	const char *unit;           /* may be "" */
 	enum pv_dir dir_hint;       /* a direction the format itself states */
 	const char *note[2];        /* a reader's remark on this side, or NULL */
@@ -74,6 +75,13 @@ void pv_table_release(struct pv_table *t);
  * exceeded.  Key strings are copied into the arena on first sight. */
 long pv_table_intern(struct pv_table *t, const struct pv_key *k,
 		     struct pv_err *err);
+/* The same with the key's hash already computed by the caller, who can
+ * then hash a row's common prefix once for all of its cells:
+ * hash = pv_hash_add(...pv_hash_add(PV_HASH_INIT, suite)..., metric). */
+long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
+			    uint64_t hash, struct pv_err *err);
+#define PV_HASH_INIT 0xcbf29ce484222325ULL
+uint64_t pv_hash_add(uint64_t h, const char *s);
 /* Append one sample; file is the index of the file that gave it. */
 void pv_table_add(struct pv_table *t, size_t metric, enum pv_side side,
 		  uint32_t file, double v);

@@ -30,6 +30,11 @@ struct pv_read_ctx {
 	const char *root;       /* the tree root, for readers that open siblings */
 	uint32_t file;          /* index of this file among the side's files */
 	struct pv_diag *diag;
+	/* Private to registry.c (zero-initialise): the key hash of this
+	 * file's (suite, test) and of the last row's (group, benchmark). */
+	uint64_t h_file, h_row;
+	int h_file_ok, h_row_ok;
+	char h_group[96], h_bench[160];
 };
 
 /* One sample.  unit may be NULL or ""; dir is PV_DIR_UNSET unless the
@@ -69,6 +74,13 @@ struct pv_reader {
 
 extern const struct pv_reader pv_reader_rhs;
 extern const struct pv_reader pv_reader_csv;
+extern const struct pv_reader pv_reader_gbench;
+extern const struct pv_reader pv_reader_pyperf;
+extern const struct pv_reader pv_reader_hyperfine;
+extern const struct pv_reader pv_reader_gobench;
+extern const struct pv_reader pv_reader_pytest;
+extern const struct pv_reader pv_reader_criterion;
+extern const struct pv_reader pv_reader_jmh;
 
 /* NULL-terminated, in the order `perfverdict formats` lists them. */
 extern const struct pv_reader *const pv_readers[];

@@ -12,6 +12,13 @@
 const struct pv_reader *const pv_readers[] = {
 	&pv_reader_rhs,
 	&pv_reader_csv,
+	&pv_reader_gbench,
+	&pv_reader_pyperf,
+	&pv_reader_hyperfine,
+	&pv_reader_gobench,
+	&pv_reader_pytest,
+	&pv_reader_criterion,
+	&pv_reader_jmh,
 	NULL
 };
 
@@ -40,6 +47,32 @@ const struct pv_reader *pv_reader_detect(const char *relpath,
 	return best;
 }
 
+/* The hash of (suite, test, group, benchmark): a file's cells share the
+ * first two fields and a row's cells all four, so each is hashed once. */
+static uint64_t row_hash(struct pv_read_ctx *ctx, const char *group,
+			 const char *benchmark)
+{
+	uint64_t h;
+
+	if (!ctx->h_file_ok) {
+		ctx->h_file = pv_hash_add(pv_hash_add(PV_HASH_INIT,
+						      ctx->suite->name), ctx->test);
+		ctx->h_file_ok = 1;
+	}
+	if (ctx->h_row_ok && !strcmp(group, ctx->h_group) &&
+	    !strcmp(benchmark, ctx->h_bench))
+		return ctx->h_row;
+	h = pv_hash_add(pv_hash_add(ctx->h_file, group), benchmark);
+	ctx->h_row_ok = strlen(group) < sizeof(ctx->h_group) &&
+			strlen(benchmark) < sizeof(ctx->h_bench);
+	if (ctx->h_row_ok) {
+		strcpy(ctx->h_group, group);
+		strcpy(ctx->h_bench, benchmark);
+		ctx->h_row = h;
+	}
+	return h;
+}
+
 static long intern(struct pv_read_ctx *ctx, const char *group,
 		   const char *benchmark, const char *metric,
 		   struct pv_err *err)
@@ -48,7 +81,8 @@ static long intern(struct pv_read_ctx *ctx, const char *group,
 		ctx->suite->name, ctx->test, group ? group : "",
 		benchmark ? benchmark : "", metric ? metric : "value",
 	};
-	long i = pv_table_intern(ctx->table, &k, err);
+	uint64_t h = pv_hash_add(row_hash(ctx, k.group, k.benchmark), k.metric);
+	long i = pv_table_intern_hashed(ctx->table, &k, h, err);
 
 	if (i < 0 && err) {
 		char msg[sizeof(err->msg)];
