@@ -52,6 +52,7 @@ void pv_table_release(struct pv_table *t)
 	free(t->store);
 	free(t->m);
 	free(t->slots);
+	free(t->strs);
 	arena_release(&t->arena);
 	memset(t, 0, sizeof(*t));
 }
@@ -100,14 +101,34 @@ static void rehash(struct pv_table *t)
 	t->nslots = nslots;
 }
 
-/* Keys repeat across files, so most strings are shared with the
- * previous metric; reuse its copy when equal to save arena space. */
-static const char *intern_str(struct pv_table *t, const char *s,
-			      const char *prev)
+/* Key strings repeat a lot (every row has a "throughput"), so each
+ * distinct string is stored once, found through its own hash set. */
+static const char *intern_str(struct pv_table *t, const char *s)
 {
-	if (prev && !strcmp(prev, s))
-		return prev;
-	return arena_strdup(&t->arena, s);
+	size_t j;
+
+	if (t->nstrs * 2 >= t->nstrslots) {
+		size_t n = t->nstrslots ? t->nstrslots * 2 : 1024;
+		const char **slots = pv_calloc(n, sizeof(*slots));
+
+		for (size_t i = 0; i < t->nstrslots; i++) {
+			if (!t->strs[i])
+				continue;
+			j = pv_hash_add(PV_HASH_INIT, t->strs[i]) & (n - 1);
+			while (slots[j])
+				j = (j + 1) & (n - 1);
+			slots[j] = t->strs[i];
+		}
+		free(t->strs);
+		t->strs = slots;
+		t->nstrslots = n;
+	}
+	j = pv_hash_add(PV_HASH_INIT, s) & (t->nstrslots - 1);
+	for (; t->strs[j]; j = (j + 1) & (t->nstrslots - 1))
+		if (!strcmp(t->strs[j], s))
+			return t->strs[j];
+	t->nstrs++;
+	return t->strs[j] = arena_strdup(&t->arena, s);
 }
 
 long pv_table_intern(struct pv_table *t, const struct pv_key *k,
@@ -119,7 +140,7 @@ long pv_table_intern(struct pv_table *t, const struct pv_key *k,
 long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 			    uint64_t hash, struct pv_err *err)
 {
-	struct pv_metric *m, *last;
+	struct pv_metric *m;
 	size_t j;
 
 	if (t->n * 2 >= t->nslots)
@@ -142,15 +163,13 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 		t->alloc = t->alloc ? t->alloc * 2 : 256;
 		t->m = pv_reallocarray(t->m, t->alloc, sizeof(*t->m));
 	}
-	last = t->n ? &t->m[t->n - 1] : NULL;
 	m = &t->m[t->n];
 	memset(m, 0, sizeof(*m));
-	m->key.suite = intern_str(t, k->suite, last ? last->key.suite : NULL);
-	m->key.test = intern_str(t, k->test, last ? last->key.test : NULL);
-	m->key.group = intern_str(t, k->group, last ? last->key.group : NULL);
-	m->key.benchmark = intern_str(t, k->benchmark,
-				      last ? last->key.benchmark : NULL);
-	m->key.metric = arena_strdup(&t->arena, k->metric);
+	m->key.suite = intern_str(t, k->suite);
+	m->key.test = intern_str(t, k->test);
+	m->key.group = intern_str(t, k->group);
+	m->key.benchmark = intern_str(t, k->benchmark);
+	m->key.metric = intern_str(t, k->metric);
 	m->unit = "";
 	m->hash = hash;
 	m->ratio_num = m->ratio_den = -1;

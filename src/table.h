@@ -63,6 +63,8 @@ struct pv_table {
 	/* private */
 	uint32_t *slots;            /* open addressing: index+1, 0 empty */
 	size_t nslots;
+	const char **strs;          /* the set of key strings, each stored once */
+	size_t nstrs, nstrslots;
 	struct pv_table_log *log;
 	double *store;              /* every metric's samples */
 	int finished;
