@@ -2,54 +2,48 @@
  * table.c - the sample table; see table.h.
  *
  * Metric keys are interned in an open-addressing hash table (linear
- * probing, power-of-two size, at most half full).  Samples go to a log
- * of parallel arrays (metric index, value) per side, with the log
- * position where each file starts; pv_table_finish() groups them per
- * metric in two passes, like a counting sort, and frees the log.
+ * probing, power-of-two size, at most half full), and so are the key
+ * strings themselves.  While loading, each metric and side has a fill
+ * state: the array's capacity, the last file seen and, only for the rare
+ * metric a file reports more than once, where each file's samples start.
  */
 #include "table.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-struct side_log {
-	uint32_t *metric;
-	double *value;
-	size_t n, alloc;
-	size_t *file_start;     /* file_start[f]: first entry of file f */
-	uint32_t nfiles;        /* files seen so far (max index + 1) */
-};
-
-struct pv_table_log {
-	struct side_log side[2];
+struct pv_fill {
+	uint32_t cap;           /* room in the metric's array */
+	uint32_t last;          /* the last file seen + 1 */
+	uint32_t cur;           /* samples from that file */
+	uint32_t nstart;
+	uint32_t *fstart;       /* where each file's samples start, or NULL */
 };
 
 void pv_table_init(struct pv_table *t, size_t max_metrics)
 {
 	memset(t, 0, sizeof(*t));
 	t->max_metrics = max_metrics;
-	t->log = pv_calloc(1, sizeof(*t->log));
+	t->cap_hint = 1;
+	t->pool.block_size = 1 << 20;
 }
 
-static void log_release(struct pv_table *t)
+static void fill_release(struct pv_table *t)
 {
-	if (!t->log)
+	if (!t->fill)
 		return;
-	for (int s = 0; s < 2; s++) {
-		free(t->log->side[s].metric);
-		free(t->log->side[s].value);
-		free(t->log->side[s].file_start);
-	}
-	free(t->log);
-	t->log = NULL;
+	for (size_t i = 0; i < t->n * 2; i++)
+		free(t->fill[i].fstart);
+	free(t->fill);
+	t->fill = NULL;
 }
 
 void pv_table_release(struct pv_table *t)
 {
-	log_release(t);
+	fill_release(t);
 	for (int s = 0; s < 2; s++)
 		free(t->side[s].context);
-	free(t->store);
+	arena_release(&t->pool);
 	free(t->m);
 	free(t->slots);
 	free(t->strs);
@@ -162,7 +156,9 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 	if (t->n == t->alloc) {
 		t->alloc = t->alloc ? t->alloc * 2 : 256;
 		t->m = pv_reallocarray(t->m, t->alloc, sizeof(*t->m));
+		t->fill = pv_reallocarray(t->fill, t->alloc * 2, sizeof(*t->fill));
 	}
+	memset(&t->fill[t->n * 2], 0, 2 * sizeof(*t->fill));
 	m = &t->m[t->n];
 	memset(m, 0, sizeof(*m));
 	m->key.suite = intern_str(t, k->suite);
@@ -177,27 +173,57 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 	return (long)t->n++;
 }
 
+void pv_table_hint(struct pv_table *t, uint32_t files)
+{
+	t->cap_hint = files ? files : 1;
+}
+
+/* Make room for one more sample: twice the room, from the pool. */
+static void grow(struct pv_table *t, struct pv_metric *m, int side,
+		 struct pv_fill *f)
+{
+	uint32_t cap = f->cap ? f->cap * 2 : t->cap_hint;
+	double *v = arena_alloc(&t->pool, (size_t)cap * sizeof(*v));
+
+	if (m->n[side])
+		memcpy(v, m->v[side], m->n[side] * sizeof(*v));
+	m->v[side] = v;
+	f->cap = cap;
+}
+
+static void add_start(struct pv_fill *f, uint32_t at)
+{
+	/* Grow at powers of two. */
+	if (!(f->nstart & (f->nstart - 1)))
+		f->fstart = pv_reallocarray(f->fstart, f->nstart ? f->nstart * 2 : 4,
+					    sizeof(*f->fstart));
+	f->fstart[f->nstart++] = at;
+}
+
 void pv_table_add(struct pv_table *t, size_t metric, enum pv_side side,
 		  uint32_t file, double v)
 {
-	struct side_log *l = &t->log->side[side];
+	struct pv_metric *m = &t->m[metric];
+	struct pv_fill *f = &t->fill[metric * 2 + side];
 
-	if (l->n == l->alloc) {
-		l->alloc = l->alloc ? l->alloc * 2 : 4096;
-		l->metric = pv_reallocarray(l->metric, l->alloc,
-					    sizeof(*l->metric));
-		l->value = pv_reallocarray(l->value, l->alloc,
-					   sizeof(*l->value));
+	if (f->last != file + 1) {
+		f->last = file + 1;
+		f->cur = 0;
+		m->files[side]++;
+		if (f->fstart)
+			add_start(f, m->n[side]);
+	} else if (!f->fstart) {
+		/* A file's second sample of this metric: until now every
+		 * file gave one, so file j started at j. */
+		for (uint32_t j = 0; j < m->files[side]; j++)
+			add_start(f, j);
 	}
-	/* Files arrive in increasing order; remember where each starts. */
-	while (l->nfiles <= file) {
-		l->file_start = pv_reallocarray(l->file_start, l->nfiles + 1,
-						sizeof(*l->file_start));
-		l->file_start[l->nfiles++] = l->n;
-	}
-	l->metric[l->n] = (uint32_t)metric;
-	l->value[l->n++] = v;
-	t->m[metric].seen[side] = 1;
+	if (++f->cur > m->per_file[side])
+		m->per_file[side] = f->cur;
+	if (m->n[side] == f->cap)
+		grow(t, m, side, f);
+	m->v[side][m->n[side]++] = v;
+	m->seen[side] = 1;
 }
 
 /* Is value one of the "; "-separated parts of list? */
@@ -238,104 +264,48 @@ void pv_table_context(struct pv_table *t, enum pv_side side,
 	sm->context[sm->ncontext++].value = arena_strdup(&t->arena, value);
 }
 
-/* Per metric and side, while grouping. */
-struct tally {
-	uint32_t count;         /* samples */
-	uint32_t files;         /* files that gave samples */
-	uint32_t per_file;      /* most samples from one file */
-	uint32_t cur;           /* samples in the current file */
-	uint32_t last;          /* last file seen + 1 */
-	uint32_t fill;          /* slots filled so far */
-};
+/* Replace a side's samples by one mean per file. */
+static void collapse(struct pv_metric *m, int side, const struct pv_fill *f)
+{
+	double *v = m->v[side];
+
+	for (uint32_t j = 0; j < f->nstart; j++) {
+		uint32_t start = f->fstart[j];
+		uint32_t end = j + 1 < f->nstart ? f->fstart[j + 1] : m->n[side];
+		double sum = 0;
+
+		for (uint32_t i = start; i < end; i++)
+			sum += v[i];
+		v[j] = sum / (end - start);
+	}
+	m->n[side] = f->nstart;
+}
 
 void pv_table_finish(struct pv_table *t)
 {
-	struct tally *ty;
-	size_t total = 0;
-	double *store;
-
 	if (t->finished)
 		return;
 	t->finished = 1;
-	ty = pv_calloc(t->n * 2 + 1, sizeof(*ty));
-	for (int s = 0; s < 2; s++) {
-		struct side_log *l = &t->log->side[s];
-
-		for (uint32_t f = 0; f < l->nfiles; f++) {
-			size_t end = f + 1 < l->nfiles ? l->file_start[f + 1] : l->n;
-
-			for (size_t i = l->file_start[f]; i < end; i++) {
-				struct tally *y = &ty[l->metric[i] * 2 + s];
-
-				y->count++;
-				if (y->last != f + 1) {
-					y->last = f + 1;
-					y->files++;
-					y->cur = 0;
-				}
-				if (++y->cur > y->per_file)
-					y->per_file = y->cur;
-			}
-		}
-	}
-	/* A metric that several files report, some more than once, uses
-	 * one mean per file: the repeat (process) is the unit of noise. */
-	for (size_t i = 0; i < t->n * 2; i++) {
-		struct tally *y = &ty[i];
-
-		if (y->files > 1 && y->per_file > 1)
-			y->count = y->files;
-		else
-			y->per_file = y->per_file > 1 ? y->per_file : 1;
-		total += y->count;
-		y->last = 0;
-	}
-	store = pv_malloc((total ? total : 1) * sizeof(*store));
-	total = 0;
 	for (size_t i = 0; i < t->n; i++) {
+		struct pv_metric *m = &t->m[i];
+
 		for (int s = 0; s < 2; s++) {
-			struct pv_metric *m = &t->m[i];
-			struct tally *y = &ty[i * 2 + s];
-
-			m->v[s] = store + total;
-			m->n[s] = y->count;
-			m->files[s] = y->files;
-			m->per_file[s] = y->files > 1 ? y->per_file : 1;
-			total += y->count;
+			/* Several files, some with several samples: the
+			 * repeat (process) is the unit of noise. */
+			if (m->files[s] > 1 && m->per_file[s] > 1)
+				collapse(m, s, &t->fill[i * 2 + s]);
+			else
+				m->per_file[s] = 1;
 		}
 	}
-	t->store = store;
-	for (int s = 0; s < 2; s++) {
-		struct side_log *l = &t->log->side[s];
-
-		for (uint32_t f = 0; f < l->nfiles; f++) {
-			size_t end = f + 1 < l->nfiles ? l->file_start[f + 1] : l->n;
-
-			for (size_t i = l->file_start[f]; i < end; i++) {
-				struct pv_metric *m = &t->m[l->metric[i]];
-				struct tally *y = &ty[l->metric[i] * 2 + s];
-
-				if (m->per_file[s] <= 1) {
-					m->v[s][y->fill++] = l->value[i];
-					continue;
-				}
-				if (y->last != f + 1) {  /* new file: new slot */
-					if (y->last)
-						m->v[s][y->fill - 1] /= y->cur;
-					y->last = f + 1;
-					y->cur = 0;
-					m->v[s][y->fill++] = 0;
-				}
-				m->v[s][y->fill - 1] += l->value[i];
-				y->cur++;
-			}
-		}
+	fill_release(t);
+	free(t->slots);
+	free(t->strs);
+	t->slots = NULL;
+	t->strs = NULL;
+	t->nslots = t->nstrslots = 0;
+	if (t->n && t->n < t->alloc) {
+		t->m = pv_reallocarray(t->m, t->n, sizeof(*t->m));
+		t->alloc = t->n;
 	}
-	for (size_t i = 0; i < t->n; i++)
-		for (int s = 0; s < 2; s++)
-			if (t->m[i].per_file[s] > 1 && ty[i * 2 + s].last)
-				t->m[i].v[s][ty[i * 2 + s].fill - 1] /=
-					ty[i * 2 + s].cur;
-	free(ty);
-	log_release(t);
 }

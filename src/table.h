@@ -3,11 +3,13 @@
  * (suite, test, group, benchmark, metric) and never by position.
  *
  * Readers add samples through the read context (readers/reader.h); the
- * table only stores them.  Samples are appended to one flat log while
- * reading, so there is no allocation per sample; pv_table_finish() sorts
- * them into one contiguous array per metric and side.  Strings live in
- * the table's arena.  Metrics keep the order in which they were first
- * seen, which is deterministic because files are read in sorted order.
+ * table only stores them.  Each metric and side gets one array, sized by
+ * the number of files its test has on that side (the loader's hint), so
+ * the usual case (one sample per repeat file) never reallocates; arrays
+ * come from a pool, not one malloc each.  Strings live in the table's
+ * arena, each distinct string once.  Metrics keep the order in which
+ * they were first seen, which is deterministic because files are read
+ * in sorted order.
  */
 #ifndef PV_TABLE_H
 #define PV_TABLE_H
@@ -31,7 +33,6 @@ struct pv_metric {
 	enum pv_dir dir_hint;       /* a direction the format itself states */
 	const char *note[2];        /* a reader's remark on this side, or NULL */
 	int32_t ratio_num, ratio_den; /* avg_update operands, or -1 */
-	/* Filled by pv_table_finish(): */
 	double *v[2];               /* samples, in the order read */
 	uint32_t n[2];
 	uint32_t files[2];          /* distinct files that gave samples */
@@ -52,7 +53,7 @@ struct pv_sidemeta {
 	size_t ncontext, alloc_context;
 };
 
-struct pv_table_log;
+struct pv_fill;
 
 struct pv_table {
 	struct arena arena;
@@ -65,8 +66,9 @@ struct pv_table {
 	size_t nslots;
 	const char **strs;          /* the set of key strings, each stored once */
 	size_t nstrs, nstrslots;
-	struct pv_table_log *log;
-	double *store;              /* every metric's samples */
+	struct pv_fill *fill;       /* per metric and side, while loading */
+	struct arena pool;          /* the sample arrays */
+	uint32_t cap_hint;          /* files of the current test and side */
 	int finished;
 };
 
@@ -84,7 +86,11 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 			    uint64_t hash, struct pv_err *err);
 #define PV_HASH_INIT 0xcbf29ce484222325ULL
 uint64_t pv_hash_add(uint64_t h, const char *s);
-/* Append one sample; file is the index of the file that gave it. */
+/* The number of files of the test being read, on this side: the size
+ * new sample arrays get.  The loader sets it before each file. */
+void pv_table_hint(struct pv_table *t, uint32_t files);
+/* Append one sample; file is the index of the file that gave it.  Files
+ * of a side must come in increasing order. */
 void pv_table_add(struct pv_table *t, size_t metric, enum pv_side side,
 		  uint32_t file, double v);
 /* Set a context key of a side (the first value of a key wins unless it
@@ -93,10 +99,10 @@ void pv_table_context(struct pv_table *t, enum pv_side side,
 		      const char *key, const char *value);
 
 /*
- * Group the samples per metric and side.  When a side has samples from
- * several files and some file gave several samples of one metric, each
- * file's mean becomes one sample (the repeat is the unit; per_file
- * records how many samples a file held).
+ * End loading.  When a side has samples from several files and some file
+ * gave several samples of one metric, each file's mean becomes one
+ * sample (the repeat is the unit; per_file records how many samples a
+ * file held).  The lookup structures are freed: no more interning.
  */
 void pv_table_finish(struct pv_table *t);
 
