@@ -42,6 +42,8 @@ BIN = $(BUILD)/perfverdict
 
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# Test drivers: tests/tools/X.c -> $(BUILD)/tests/tools/X
+TOOL_BIN = $(patsubst %.c,$(BUILD)/%,$(wildcard tests/tools/*.c))
 
 all: $(BIN)
 
@@ -56,6 +58,10 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(BUILD)/src/main.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(BUILD)/src/main.o $(LIB) $(PKG_LIBS)
 
+$(BUILD)/tests/tools/%: tests/tools/%.c $(LIB) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS)
+
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Isrc -o $@ $< $(LIB) \
@@ -65,7 +71,7 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB) $(HDRS)
 deps:
 	@sh ci/scripts/install-deps.sh
 
-unit: $(UNIT_BIN)
+unit: $(UNIT_BIN) $(TOOL_BIN)
 
 # The whole test suite; prints "N passed, N failed" last.
 check: deps

@@ -1,0 +1,7 @@
+#!/bin/sh
+# The statistics against scipy, live: 1,200 random cases (unequal n from 2
+# to 30, ties, integer data, scales 1e-3..1e8, zero variance) through the
+# pvstat driver, each test and alternative to 1e-9 relative.
+set -u
+exec "${PYTHON:-/usr/bin/python3}" tests/stats_vs_scipy.py \
+	"${PV_BUILD:-build}/tests/tools/pvstat"
