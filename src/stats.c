@@ -167,7 +167,33 @@ static double t_sf(double t, double df)
  * that intervals are consistent with the p-values to the last digits
  * (it then agrees with R's qt to about 1e-15).
  */
+static double t_quantile_uncached(double p, double df);
+
+/*
+ * Quantiles are asked for again and again with the same (p, df): every
+ * metric of a moderated family shares its df, and every interval its
+ * level.  A small cache of recent answers keeps the Newton polishing
+ * off the hot path; the answers are the same, so the function stays
+ * pure in effect.
+ */
 static double t_quantile(double p, double df)
+{
+	static struct { double p, df, x; } cache[8];
+	static unsigned next;
+	double x;
+
+	for (unsigned i = 0; i < 8; i++)
+		if (cache[i].p == p && cache[i].df == df && (p != 0 || df != 0))
+			return cache[i].x;
+	x = t_quantile_uncached(p, df);
+	cache[next % 8].p = p;
+	cache[next % 8].df = df;
+	cache[next % 8].x = x;
+	next++;
+	return x;
+}
+
+static double t_quantile_uncached(double p, double df)
 {
 	double x, tail, step;
 	int i;

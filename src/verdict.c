@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <gsl/gsl_cdf.h>
 #include "stats.h"
 #include "util/strbuf.h"
 
@@ -115,14 +114,14 @@ static void copy_context(struct pv_report *r, const struct pv_table *t)
 
 /* The per-metric working state of phase 2. */
 struct work {
-	int testable;           /* a test runs (enough samples, both sides) */
-	int deterministic;      /* zero variance on both sides */
-	int logok;              /* every sample > 0: the log tests apply */
+	unsigned testable : 1;      /* a test runs (enough samples, both sides) */
+	unsigned deterministic : 1; /* zero variance on both sides */
+	unsigned logok : 1;         /* every sample > 0: the log tests apply */
 	enum pv_test test;
 	struct pv_modvar mv;
-	struct pv_test_out worse, better, two;
+	struct pv_test_out two;     /* the two-sided test, with its interval */
+	double p_worse, p_better;   /* one-sided p-values */
 	double q_worse, q_better, q_two;
-	double se, df_mde;      /* for the minimum detectable effect */
 };
 
 static enum pv_alt worse_alt(enum pv_dir d)
@@ -143,34 +142,53 @@ static int all_positive(const double *x, size_t n)
 	return 1;
 }
 
-/* Run test w->test on one metric for the three alternatives. */
+/*
+ * Run test w->test on one metric: two-sided, and both one-sided p-values.
+ * For the t-tests (moderated included) the one-sided p-values follow
+ * from the two-sided one, so one tail evaluation serves all three: the
+ * smaller one-sided p is half the two-sided p, in the direction of the
+ * statistic, and the other is its complement.  Mann-Whitney's discrete
+ * p-values are asked for separately.
+ */
 static int run_test(const struct pv_result *res, struct work *w,
 		    const struct pv_prior *prior, double df_cap, double conf,
 		    struct pv_err *err)
 {
 	const double *a = res->side[0].samples, *b = res->side[1].samples;
 	size_t na = res->side[0].nsamples, nb = res->side[1].nsamples;
-	enum pv_alt alts[3] = { worse_alt(res->direction),
-				better_alt(res->direction), PV_ALT_TWO };
-	struct pv_test_out *outs[3] = { &w->worse, &w->better, &w->two };
+	struct pv_test_out one;
 
-	for (int i = 0; i < 3; i++) {
-		switch (w->test) {
-		case PV_TEST_MODERATED:
-		case PV_TEST_YUEN:
-			pv_moderated_t(&w->mv, prior, df_cap, alts[i], conf,
-				       outs[i]);
-			break;
-		case PV_TEST_MANNWHITNEY:
-			if (pv_mannwhitney(a, na, b, nb, alts[i], conf, outs[i],
-					   err))
-				return -1;
-			break;
-		default:
-			if (pv_ttest(a, na, b, nb, w->test == PV_TEST_STUDENT,
-				     alts[i], conf, outs[i], err))
-				return -1;
-		}
+	switch (w->test) {
+	case PV_TEST_MODERATED:
+	case PV_TEST_YUEN:
+		pv_moderated_t(&w->mv, prior, df_cap, PV_ALT_TWO, conf, &w->two);
+		break;
+	case PV_TEST_MANNWHITNEY:
+		if (pv_mannwhitney(a, na, b, nb, PV_ALT_TWO, conf, &w->two, err) ||
+		    pv_mannwhitney(a, na, b, nb, worse_alt(res->direction), conf,
+				   &one, err))
+			return -1;
+		w->p_worse = one.p;
+		if (pv_mannwhitney(a, na, b, nb, better_alt(res->direction), conf,
+				   &one, err))
+			return -1;
+		w->p_better = one.p;
+		return 0;
+	default:
+		if (pv_ttest(a, na, b, nb, w->test == PV_TEST_STUDENT, PV_ALT_TWO,
+			     conf, &w->two, err))
+			return -1;
+	}
+	{
+		/* scipy's t is (mean a - mean b)/se: negative when the
+		 * candidate is larger. */
+		double half = w->two.p / 2, t = w->two.statistic;
+		double p_up = t < 0 ? half : t > 0 ? 1 - half : 0.5;
+		double p_down = t > 0 ? half : t < 0 ? 1 - half : 0.5;
+		int up_is_worse = worse_alt(res->direction) == PV_ALT_GREATER;
+
+		w->p_worse = up_is_worse ? p_up : p_down;
+		w->p_better = up_is_worse ? p_down : p_up;
 	}
 	return 0;
 }
@@ -264,8 +282,8 @@ static void correct(struct pv_report *r, struct work *w,
 		if (w[i].testable && r->m[i].gated)
 			idx[k++] = i;
 	for (size_t j = 0; j < k; j++) {
-		p[j] = w[idx[j]].worse.p;
-		p[k + j] = w[idx[j]].better.p;
+		p[j] = w[idx[j]].p_worse;
+		p[k + j] = w[idx[j]].p_better;
 		p[2 * k + j] = w[idx[j]].two.p;
 	}
 	adjust(c, p, k);
@@ -279,8 +297,8 @@ static void correct(struct pv_report *r, struct work *w,
 	/* Ungated metrics are not part of the family: q = p. */
 	for (size_t i = 0; i < r->n; i++) {
 		if (w[i].testable && !r->m[i].gated) {
-			w[i].q_worse = w[i].worse.p;
-			w[i].q_better = w[i].better.p;
+			w[i].q_worse = w[i].p_worse;
+			w[i].q_better = w[i].p_better;
 			w[i].q_two = w[i].two.p;
 		}
 	}
@@ -327,8 +345,6 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	struct strbuf sb = STRBUF_INIT;
 	double rel = res->change_rel, thr = res->threshold;
 	int worse_move, better_move, beyond, sig_worse, sig_better;
-	const struct pv_test_out *used;
-	double q_used;
 
 	res->tested = w->testable;
 	res->sided = g->sided;
@@ -378,17 +394,17 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		sig_better = w->q_better < res->alpha;
 	}
 	/* The p reported is that of the test whose verdict it supports. */
-	if (g->sided == PV_SIDED_TWO || !res->gated)
-		used = &w->two, q_used = w->q_two, res->sided = PV_SIDED_TWO;
-	else if ((sig_better && !sig_worse) || (!sig_worse && better_move))
-		used = &w->better, q_used = w->q_better;
-	else
-		used = &w->worse, q_used = w->q_worse;
 	res->test_used = w->test;
-	res->statistic = used->statistic;
-	res->df = used->df;
-	res->p = used->p;
-	res->q = q_used;
+	res->statistic = w->two.statistic;
+	res->df = w->two.df;
+	if (g->sided == PV_SIDED_TWO || !res->gated) {
+		res->p = w->two.p, res->q = w->q_two;
+		res->sided = PV_SIDED_TWO;
+	} else if ((sig_better && !sig_worse) || (!sig_worse && better_move)) {
+		res->p = w->p_better, res->q = w->q_better;
+	} else {
+		res->p = w->p_worse, res->q = w->q_worse;
+	}
 
 	if (w->deterministic) {
 		res->ci_low = res->ci_high = rel;
@@ -400,8 +416,9 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		res->ci_low = w->two.ci_low / fabs(res->side[0].s.mean);
 		res->ci_high = w->two.ci_high / fabs(res->side[0].s.mean);
 	}
-	if (!w->deterministic && isfinite(w->se)) {
-		double m = pv_mde(w->se, w->df_mde, res->alpha,
+	if (!w->deterministic && isfinite(w->two.se)) {
+		double df = isfinite(w->two.df) && w->two.df > 0 ? w->two.df : INFINITY;
+		double m = pv_mde(w->two.se, df, res->alpha,
 				  res->sided == PV_SIDED_TWO, POWER);
 
 		if (w->test == PV_TEST_MODERATED || w->test == PV_TEST_YUEN)
@@ -552,29 +569,15 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 			int better = res->direction == PV_DIR_HIGHER ? up : down;
 
 			w[i].two.p = diff != 0 ? 0 : 1;
-			w[i].worse.p = worse ? 0 : 1;
-			w[i].better.p = better ? 0 : 1;
-			w[i].two.statistic = w[i].worse.statistic =
-				w[i].better.statistic = diff == 0 ? 0 :
+			w[i].p_worse = worse ? 0 : 1;
+			w[i].p_better = better ? 0 : 1;
+			w[i].two.statistic = diff == 0 ? 0 :
 				diff < 0 ? INFINITY : -INFINITY;
-			w[i].two.df = w[i].worse.df = w[i].better.df = NAN;
-			w[i].se = 0;
+			w[i].two.df = NAN;
+			w[i].two.se = 0;
 			continue;
 		}
 		rc = run_test(res, &w[i], &prior, df_cap, conf, err);
-		if (rc)
-			break;
-		/* Recover the standard error from the interval's width. */
-		{
-			double width = w[i].two.ci_high - w[i].two.ci_low;
-			double df = w[i].two.df;
-			double zq = isfinite(df) && df > 0 ?
-				    gsl_cdf_tdist_Pinv(1 - res->alpha / 2, df) :
-				    gsl_cdf_ugaussian_Pinv(1 - res->alpha / 2);
-
-			w[i].se = isfinite(width) && zq > 0 ? width / (2 * zq) : NAN;
-			w[i].df_mde = isfinite(df) && df > 0 ? df : INFINITY;
-		}
 	}
 	if (!rc) {
 		correct(r, w, g->correction);
