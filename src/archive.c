@@ -3,10 +3,18 @@
  */
 #include "archive.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "util/strbuf.h"
+
+/* Reports are read whole; like limits.max_file_size's default. */
+#define PV_ARCHIVE_MAX ((size_t)1 << 30)
 
 struct rd {
 	struct pv_report *r;
@@ -207,7 +215,8 @@ static void read_metric(struct rd *d, json_t *m, size_t i,
 		bad(d, NULL, "an object");
 		return;
 	}
-	res->id = get_str(d, m, "id", 0);
+	if (!get_str(d, m, "id", 0))
+		return;
 	res->suite = get_str(d, m, "suite", 0);
 	res->test = get_str(d, m, "test_id", 0);
 	res->group = get_str(d, m, "group", 0);
@@ -259,15 +268,64 @@ static void read_metric(struct rd *d, json_t *m, size_t i,
 	res->alpha = get_num(d, m, "alpha");
 	ENUM(d, m, "verdict", pv_verdict_parse, &res->verdict);
 	res->reason = get_str(d, m, "reason", 0);
+	res->why = PV_WHY_TEXT;
+}
+
+/*
+ * The whole report, from a regular file only: a directory or a FIFO
+ * named like a report must neither block nor read as "empty" (the open
+ * is non-blocking, so a FIFO with no writer cannot hang it).
+ */
+static int read_file(const char *path, struct strbuf *out, struct pv_err *err)
+{
+	struct stat st;
+	char chunk[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return pv_error(err, PV_EINPUT, "cannot read '%s': %s", path,
+				strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		const char *why = strerror(errno);
+
+		if (!fstat(fd, &st))
+			why = S_ISDIR(st.st_mode) ? "it is a directory" :
+			      "not a regular file";
+		close(fd);
+		return pv_error(err, PV_EINPUT,
+				"cannot read '%s': %s (expected a JSON report)",
+				path, why);
+	}
+	strbuf_grow(out, (size_t)st.st_size);
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || out->len + (size_t)n > PV_ARCHIVE_MAX) {
+			int e = n < 0 ? errno : EFBIG;
+
+			close(fd);
+			strbuf_release(out);
+			return pv_error(err, PV_EINPUT, "cannot read '%s': %s",
+					path, strerror(e));
+		}
+		strbuf_add(out, chunk, (size_t)n);
+	}
+	close(fd);
+	return 0;
 }
 
 int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 {
 	struct rd d = { r, path, err, "", 0 };
+	struct strbuf buf = STRBUF_INIT;
 	json_error_t je;
 	json_t *root, *metrics, *warnings, *tool, *o;
 
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (read_file(path, &buf, err))
+		return -1;
+	root = json_loadb(buf.buf, buf.len, JSON_REJECT_DUPLICATES, &je);
+	strbuf_release(&buf);
 	if (!root)
 		return pv_error(err, PV_EINPUT, "%s:%d:%d: %s", path, je.line,
 				je.column, je.text);
@@ -359,17 +417,16 @@ static void merge_context(struct pv_report *dst, struct pv_sidemeta *d,
 	}
 }
 
-static int cmp_id(const void *a, const void *b)
+static int cmp_str(const void *a, const void *b)
 {
-	return strcmp(**(const char *const *const *)a,
-		      **(const char *const *const *)b);
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int pv_archive_merge(struct pv_report *dst, const struct pv_report *src,
 		     const char *src_path, struct pv_err *err)
 {
-	const char ***ids;
-	size_t n = dst->n + src->n;
+	char **ids;
+	size_t n = dst->n + src->n, dup = 0;
 
 	if (!same_gate(&dst->settings.gate, &src->settings.gate))
 		return pv_error(err, PV_EUSAGE,
@@ -378,21 +435,26 @@ int pv_archive_merge(struct pv_report *dst, const struct pv_report *src,
 	dst->m = pv_reallocarray(dst->m, n + 1, sizeof(*dst->m));
 	memcpy(dst->m + dst->n, src->m, src->n * sizeof(*src->m));
 	dst->n = n;
-	/* A metric in two shards: sort pointers to the ids to find it. */
+	/* A metric in two shards: sort the ids to find it. */
 	ids = pv_malloc((n + 1) * sizeof(*ids));
-	for (size_t i = 0; i < n; i++)
-		ids[i] = &dst->m[i].id;
-	qsort(ids, n, sizeof(*ids), cmp_id);
-	for (size_t i = 1; i < n; i++) {
-		if (!strcmp(*ids[i], *ids[i - 1])) {
-			pv_error(err, PV_EINPUT,
-				 "%s: metric '%s' is already in another report; each metric must come from one shard",
-				 src_path, *ids[i]);
-			free(ids);
-			return -1;
-		}
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		ids[i] = strbuf_detach((pv_result_id(&dst->m[i], &sb), &sb), NULL);
 	}
+	qsort(ids, n, sizeof(*ids), cmp_str);
+	for (size_t i = 1; i < n && !dup; i++)
+		if (!strcmp(ids[i], ids[i - 1]))
+			dup = i;
+	if (dup)
+		pv_error(err, PV_EINPUT,
+			 "%s: metric '%s' is already in another report; each metric must come from one shard",
+			 src_path, ids[dup]);
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
 	free(ids);
+	if (dup)
+		return -1;
 	for (int s = 0; s < 2; s++) {
 		dst->side[s].files += src->side[s].files;
 		if (src->side[s].runs > dst->side[s].runs)

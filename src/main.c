@@ -129,10 +129,18 @@ static int write_reports_named(const struct pv_report *r,
 {
 	struct pv_atomic a[3];
 	const char *paths[3] = { o->json, o->junit, o->markdown };
-	int rc = 0, opened = 0;
+	int rc = 0;
 
 	memset(a, 0, sizeof(a));
-	for (int i = 0; i < 3 && !rc; i++, opened = i) {
+	/* Two reports in one file would leave only the last one. */
+	for (int i = 0; i < 3; i++)
+		for (int j = i + 1; j < 3; j++)
+			if (paths[i] && paths[j] && strcmp(paths[i], "-") &&
+			    !strcmp(paths[i], paths[j]))
+				return pv_error(err, PV_EUSAGE,
+						"'%s' is given for two reports: each report needs its own file",
+						paths[i]);
+	for (int i = 0; i < 3 && !rc; i++) {
 		struct pv_md_opts md = { o->markdown_limit, jname };
 
 		if (!paths[i])
@@ -147,15 +155,13 @@ static int write_reports_named(const struct pv_report *r,
 		else
 			rc = pv_write_markdown(r, &md, a[i].fp, err);
 	}
-	for (int i = 0; i < 3; i++) {
-		if (!paths[i] || !a[i].fp)
-			continue;
-		if (rc || i >= opened + 1)
+	if (rc) {
+		for (int i = 0; i < 3; i++)
 			pv_atomic_abort(&a[i]);
-		else if (pv_atomic_commit(&a[i], err))
-			rc = -1;
+		return rc;
 	}
-	return rc;
+	/* All of them or none. */
+	return pv_atomic_commit_all(a, 3, err);
 }
 
 static int write_reports(const struct pv_report *r, const struct outputs *o,
@@ -410,8 +416,10 @@ static int cmd_compare(int argc, char **argv)
 	r.nwarnings = diag.n;
 
 	print_warnings(&diag);
+	if (a.out.json || a.out.junit || a.out.markdown)
+		pv_report_medians(&r);
 	if (write_reports(&r, &a.out, &err))
-		goto fail_all;
+		goto fail_printed;
 	{
 		int to_stdout = (a.out.json && !strcmp(a.out.json, "-")) ||
 				(a.out.junit && !strcmp(a.out.junit, "-")) ||
@@ -424,10 +432,10 @@ static int cmd_compare(int argc, char **argv)
 		};
 
 		if (!to_stdout && pv_write_text(&r, &to, stdout, &err))
-			goto fail_all;
+			goto fail_printed;
 		if (fflush(stdout)) {
 			pv_error(&err, PV_EUSAGE, "cannot write to standard output");
-			goto fail_all;
+			goto fail_printed;
 		}
 	}
 	st = r.fail ? PV_FAIL : PV_OK;
@@ -435,6 +443,7 @@ static int cmd_compare(int argc, char **argv)
 
 fail_all:
 	print_warnings(&diag);
+fail_printed:
 	st = report_error(&err);
 done:
 	r.warnings = NULL;
@@ -492,10 +501,14 @@ static void print_calibration(const struct pv_calib *c, const char *tree,
 			}
 		if (k)
 			fprintf(fp, "\nmetrics that alarmed most:\n");
-		for (size_t i = 0; i < k && shown < 10; i++, shown++)
+		for (size_t i = 0; i < k && shown < 10; i++, shown++) {
+			struct strbuf id = STRBUF_INIT;
+
 			fprintf(fp, "  %5.1f%%  %s\n",
 				100.0 * c->alarms[idx[i]] / c->iterations,
-				r->m[idx[i]].id);
+				pv_result_id(&r->m[idx[i]], &id));
+			strbuf_release(&id);
+		}
 		free(idx);
 	}
 	if (rate > r->settings.gate.alpha + 2 * se)

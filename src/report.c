@@ -74,6 +74,17 @@ void pv_report_tally(struct pv_report *r)
 		   r->count[PV_V_INCONCLUSIVE]);
 }
 
+void pv_report_medians(struct pv_report *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		for (int s = 0; s < 2; s++) {
+			struct pv_side_result *sd = &r->m[i].side[s];
+
+			if (isnan(sd->s.median) && sd->nsamples)
+				sd->s.median = pv_median(sd->samples, sd->nsamples);
+		}
+}
+
 static const struct pv_report *rank_report;
 
 static int cmp_rank(const void *pa, const void *pb)

@@ -15,6 +15,7 @@
 #include "stats.h"
 #include "table.h"
 #include "util/arena.h"
+#include "util/strbuf.h"
 
 #define PV_SCHEMA_VERSION 1
 
@@ -29,6 +30,14 @@ enum pv_verdict {
 	PV_V_NEW,
 	PV_V_WAIVED,
 	PV_V_COUNT
+};
+
+/* Why a metric got its verdict: the facts the reason sentence states. */
+enum pv_why {
+	PV_WHY_TEXT = 0,            /* reason holds the sentence (archived) */
+	PV_WHY_NEW, PV_WHY_MISSING, PV_WHY_NOTE, PV_WHY_FEW, PV_WHY_UNGATED,
+	PV_WHY_WORSE, PV_WHY_BETTER, PV_WHY_NOISY, PV_WHY_WITHIN,
+	PV_WHY_IDENTICAL, PV_WHY_EQUIVALENT, PV_WHY_INCONCLUSIVE,
 };
 
 const char *pv_verdict_name(enum pv_verdict v);
@@ -47,7 +56,6 @@ struct pv_side_result {
 };
 
 struct pv_result {
-	const char *id;             /* suite/test/group/benchmark/metric */
 	const char *suite, *test, *group, *benchmark, *metric, *unit;
 	enum pv_dir direction;
 	struct pv_side_result side[2];
@@ -66,7 +74,9 @@ struct pv_result {
 	int dir_assumed;            /* direction guessed, not configured */
 	int ratio;                  /* mean shown is a ratio (avg_update) */
 	enum pv_verdict verdict;
-	const char *reason;
+	enum pv_why why;
+	const struct pv_waiver *waiver;  /* the waiver that holds, or NULL */
+	const char *reason;         /* set when read back from JSON */
 };
 
 /* The settings that produced the report (the JSON "config" object). */
@@ -96,6 +106,18 @@ void pv_report_init(struct pv_report *r);
 void pv_report_release(struct pv_report *r);
 /* Recount r->count and r->fail from the verdicts. */
 void pv_report_tally(struct pv_report *r);
+
+/*
+ * The one human sentence that explains m's verdict: m->reason when the
+ * report was read back, otherwise written into sb from the facts the
+ * decision kept (reason.c).  The result lives as long as sb or m.
+ */
+const char *pv_result_reason(const struct pv_report *r,
+			     const struct pv_result *m, struct strbuf *sb);
+/* m's id, suite/test/group/benchmark/metric, into sb. */
+const char *pv_result_id(const struct pv_result *m, struct strbuf *sb);
+/* Fill each side's median, which only the reports need (a sort). */
+void pv_report_medians(struct pv_report *r);
 
 /* Indices of r->m ordered by severity, then by their order in r->m. */
 size_t *pv_report_ranked(const struct pv_report *r);

@@ -34,6 +34,12 @@ struct pv_summary {
  * everywhere except n.  x is left untouched. */
 void pv_summarize(const double *x, size_t n, struct pv_summary *s);
 
+/* The same without the median (NAN), which needs a sort: the decision
+ * needs only the moments, min and max. */
+void pv_summarize_fast(const double *x, size_t n, struct pv_summary *s);
+/* The median of x (x untouched); NAN when n = 0. */
+double pv_median(const double *x, size_t n);
+
 enum pv_alt { PV_ALT_TWO = 0, PV_ALT_GREATER, PV_ALT_LESS };
 
 struct pv_test_out {

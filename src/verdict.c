@@ -76,7 +76,7 @@ static void side_from_table(const struct pv_table *t,
 	out->files = m->files[s];
 	out->per_file = m->per_file[s];
 	out->note = m->note[s];
-	pv_summarize(m->v[s], m->n[s], &out->s);
+	pv_summarize_fast(m->v[s], m->n[s], &out->s);
 	/* avg_update: the mean shown is mean(num)/mean(den); the test and
 	 * the sd still use this column's own per-run values. */
 	if (m->ratio_num >= 0 && m->ratio_den >= 0) {
@@ -84,8 +84,8 @@ static void side_from_table(const struct pv_table *t,
 		const struct pv_metric *den = &t->m[m->ratio_den];
 		struct pv_summary sn, sd;
 
-		pv_summarize(num->v[s], num->n[s], &sn);
-		pv_summarize(den->v[s], den->n[s], &sd);
+		pv_summarize_fast(num->v[s], num->n[s], &sn);
+		pv_summarize_fast(den->v[s], den->n[s], &sd);
 		if (sn.n && sd.n && sd.mean != 0) {
 			out->s.mean = sn.mean / sd.mean;
 			out->s.cv = out->s.mean != 0 ?
@@ -306,43 +306,11 @@ static void correct(struct pv_report *r, struct work *w,
 	free(idx);
 }
 
-static void pct(struct strbuf *sb, double frac)
-{
-	strbuf_addf(sb, "%+.2f%%", frac * 100);
-}
-
-static void add_pq(struct strbuf *sb, double p, double q,
-		   enum pv_correction c)
-{
-	strbuf_addf(sb, "p=%.3g", p);
-	if (c != PV_CORR_NONE)
-		strbuf_addf(sb, ", q=%.3g", q);
-}
-
-/* The remark every verdict carries when a side's samples all come from
- * one process, whose in-process spread understates run-to-run noise. */
-static void add_unit_note(struct strbuf *sb, const struct pv_result *res)
-{
-	int one[2];
-
-	for (int s = 0; s < 2; s++)
-		one[s] = res->side[s].files == 1 && res->side[s].nsamples > 1;
-	if (one[0] || one[1])
-		strbuf_addf(sb, "; all %s samples come from one file (one process), whose spread understates run-to-run noise, so run repeats in separate processes",
-			    one[0] && one[1] ? "baseline and candidate" :
-			    one[0] ? "baseline" : "candidate");
-	else if (res->side[0].per_file > 1 || res->side[1].per_file > 1)
-		strbuf_addf(sb, "; each repeat's mean of up to %u samples is one sample",
-			    res->side[0].per_file > res->side[1].per_file ?
-			    res->side[0].per_file : res->side[1].per_file);
-}
-
 static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		       const char *today, struct pv_result *res,
 		       struct work *w, struct pv_diag *diag)
 {
 	const struct pv_gate *g = &r->settings.gate;
-	struct strbuf sb = STRBUF_INIT;
 	double rel = res->change_rel, thr = res->threshold;
 	int worse_move, better_move, beyond, sig_worse, sig_better;
 
@@ -353,30 +321,24 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 
 	if (!res->side[0].present) {
 		res->verdict = PV_V_NEW;
-		strbuf_addstr(&sb, "only the candidate reports this metric");
-		goto out;
+		res->why = PV_WHY_NEW;
+		return;
 	}
 	if (!res->side[1].present) {
 		res->verdict = PV_V_MISSING;
-		strbuf_addf(&sb, "the candidate no longer reports this metric (missing = %s)",
-			    pv_policy_name(g->missing));
-		goto out;
+		res->why = PV_WHY_MISSING;
+		return;
 	}
-	for (int s = 0; s < 2; s++) {
-		if (res->side[s].note) {
-			res->verdict = PV_V_INSUFFICIENT;
-			strbuf_addf(&sb, "%s: %s", s ? "candidate" : "baseline",
-				    res->side[s].note);
-			goto out;
-		}
+	if (res->side[0].note || res->side[1].note) {
+		res->verdict = PV_V_INSUFFICIENT;
+		res->why = PV_WHY_NOTE;
+		return;
 	}
 	if (res->side[0].nsamples < g->min_samples ||
 	    res->side[1].nsamples < g->min_samples) {
 		res->verdict = PV_V_INSUFFICIENT;
-		strbuf_addf(&sb, "%zu baseline and %zu candidate samples, fewer than min_samples = %u",
-			    res->side[0].nsamples, res->side[1].nsamples,
-			    g->min_samples);
-		goto out;
+		res->why = PV_WHY_FEW;
+		return;
 	}
 
 	worse_move = res->direction == PV_DIR_HIGHER ? rel < 0 : rel > 0;
@@ -429,100 +391,50 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 
 	if (!res->gated) {
 		res->verdict = PV_V_UNCHANGED;
-		strbuf_addf(&sb, "not gated (direction %s); moved ",
-			    res->dir_assumed ? "unknown" :
-			    pv_dir_name(res->direction));
-		pct(&sb, rel);
-		strbuf_addstr(&sb, " (");
-		add_pq(&sb, res->p, res->q, PV_CORR_NONE);
-		strbuf_addstr(&sb, ")");
-		goto note;
+		res->why = PV_WHY_UNGATED;
+		return;
 	}
 	if (sig_worse && worse_move && beyond) {
 		const struct pv_waiver *wv = pv_config_waiver(
 			cfg, res->group, res->benchmark, res->metric);
 
 		res->verdict = PV_V_REGRESSION;
-		pct(&sb, rel);
-		strbuf_addstr(&sb, " is worse beyond the ");
-		strbuf_addf(&sb, "%g%% threshold (", thr * 100);
-		add_pq(&sb, res->p, res->q, g->correction);
-		strbuf_addstr(&sb, ")");
+		res->why = PV_WHY_WORSE;
 		if (wv && today && strcmp(today, wv->until) <= 0) {
 			res->verdict = PV_V_WAIVED;
-			strbuf_addf(&sb, "; waived until %s: %s", wv->until,
-				    wv->reason);
+			res->waiver = wv;
 		} else if (wv && today) {
-			pv_diag_add(diag, "%s:%lu: waiver \"%s\" expired on %s; %s counts as a regression",
+			pv_diag_add(diag, "%s:%lu: waiver \"%s\" expired on %s; %s/%s/%s counts as a regression",
 				    cfg->path ? cfg->path : "config", wv->line,
-				    wv->glob, wv->until, res->id);
+				    wv->glob, wv->until, res->group,
+				    res->benchmark, res->metric);
 		}
-		goto note;
+		return;
 	}
 	if (sig_better && better_move && beyond) {
 		res->verdict = PV_V_IMPROVEMENT;
-		pct(&sb, rel);
-		strbuf_addf(&sb, " is better beyond the %g%% threshold (", thr * 100);
-		add_pq(&sb, res->p, res->q, g->correction);
-		strbuf_addstr(&sb, ")");
-		goto note;
+		res->why = PV_WHY_BETTER;
+		return;
 	}
 	if (g->max_cv > 0 && (res->side[0].s.cv > g->max_cv ||
 			      res->side[1].s.cv > g->max_cv)) {
 		res->verdict = PV_V_NOISY;
-		strbuf_addf(&sb, "too noisy to judge: CV %.1f%% (baseline) and %.1f%% (candidate), above max_cv = %g%%",
-			    res->side[0].s.cv * 100, res->side[1].s.cv * 100,
-			    g->max_cv * 100);
-		goto note;
+		res->why = PV_WHY_NOISY;
+		return;
 	}
 	if (sig_worse || sig_better) {
 		res->verdict = PV_V_UNCHANGED;
-		strbuf_addstr(&sb, "moved ");
-		pct(&sb, rel);
-		strbuf_addf(&sb, ", significant but within the %g%% threshold (",
-			    thr * 100);
-		add_pq(&sb, res->p, res->q, g->correction);
-		strbuf_addstr(&sb, ")");
-		goto note;
+		res->why = PV_WHY_WITHIN;
+		return;
 	}
 	if (w->deterministic ||
 	    (res->ci_low >= -thr && res->ci_high <= thr && thr > 0)) {
 		res->verdict = PV_V_UNCHANGED;
-		if (w->deterministic)
-			strbuf_addstr(&sb, "identical on every run of both sides");
-		else
-			strbuf_addf(&sb, "equivalent: the %g%% interval [%+.2f%%, %+.2f%%] lies within the %g%% threshold",
-				    (1 - res->alpha) * 100, res->ci_low * 100,
-				    res->ci_high * 100, thr * 100);
-		goto note;
+		res->why = w->deterministic ? PV_WHY_IDENTICAL : PV_WHY_EQUIVALENT;
+		return;
 	}
 	res->verdict = PV_V_INCONCLUSIVE;
-	strbuf_addstr(&sb, "moved ");
-	pct(&sb, rel);
-	strbuf_addstr(&sb, " (");
-	add_pq(&sb, res->p, res->q, g->correction);
-	strbuf_addstr(&sb, "), not significant and not shown within the threshold");
-	if (isfinite(res->mde) && res->mde > 0) {
-		size_t n = res->side[0].nsamples < res->side[1].nsamples ?
-			   res->side[0].nsamples : res->side[1].nsamples;
-
-		strbuf_addf(&sb, "; this run could detect about %.1f%%", res->mde * 100);
-		if (thr > 0 && res->mde > thr) {
-			double need = ceil((double)n * (res->mde / thr) *
-					   (res->mde / thr));
-
-			strbuf_addf(&sb, ", and about %.0f runs per side would detect %g%%",
-				    need, thr * 100);
-		}
-	}
-note:
-	add_unit_note(&sb, res);
-	if (res->dir_assumed && res->gated)
-		strbuf_addf(&sb, "; %s is better by assumption, set a [metric] direction",
-			    res->direction == PV_DIR_HIGHER ? "higher" : "lower");
-out:
-	res->reason = arena_strdup(&r->arena, sb.buf);
-	strbuf_release(&sb);
+	res->why = PV_WHY_INCONCLUSIVE;
 }
 
 static int decide(struct pv_report *r, const struct pv_config *cfg,
@@ -620,9 +532,6 @@ void pv_model_from_table(const struct pv_table *t, const struct pv_config *cfg,
 		res->benchmark = m->key.benchmark;
 		res->metric = m->key.metric;
 		res->unit = m->unit;
-		res->id = arena_printf(&r->arena, "%s/%s/%s/%s/%s", m->key.suite,
-				       m->key.test, m->key.group,
-				       m->key.benchmark, m->key.metric);
 		res->direction = rule.direction;
 		if (res->direction == PV_DIR_UNSET)
 			res->direction = m->dir_hint;

@@ -26,6 +26,7 @@ struct jw {
 	int depth;
 	int first[32];          /* no element written yet at this depth */
 	int pretty;             /* depth up to which elements get newlines */
+	struct strbuf *tmp;     /* scratch for ids and reasons */
 };
 
 static void jw_sep(struct jw *w)
@@ -234,7 +235,7 @@ static void metric_json(struct jw *w, const struct pv_report *r,
 			const struct pv_result *m)
 {
 	jw_begin(w, '{');
-	KSTR(w, "id", m->id);
+	KSTR(w, "id", pv_result_id(m, w->tmp));
 	KSTR(w, "suite", m->suite);
 	KSTR(w, "test_id", m->test);
 	KSTR(w, "group", m->group);
@@ -270,7 +271,7 @@ static void metric_json(struct jw *w, const struct pv_report *r,
 	KNUM(w, "abs_threshold", m->abs_threshold);
 	KNUM(w, "alpha", m->alpha);
 	KSTR(w, "verdict", pv_verdict_name(m->verdict));
-	KSTR(w, "reason", m->reason);
+	KSTR(w, "reason", pv_result_reason(r, m, w->tmp));
 	jw_close(w, '}');
 }
 
@@ -347,8 +348,8 @@ static int flush(struct strbuf *sb, FILE *fp)
 
 int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err)
 {
-	struct strbuf sb = STRBUF_INIT;
-	struct jw w = { &sb, 0, { 1 }, 2 };
+	struct strbuf sb = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct jw w = { &sb, 0, { 1 }, 2, &tmp };
 	int rc = 0;
 
 	jw_open(&w, '{');
@@ -381,6 +382,7 @@ int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err)
 	strbuf_addch(&sb, '\n');
 	rc |= flush(&sb, fp);
 	strbuf_release(&sb);
+	strbuf_release(&tmp);
 	if (rc || ferror(fp))
 		return pv_error(err, PV_EUSAGE, "cannot write the JSON report");
 	return 0;

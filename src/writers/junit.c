@@ -494,15 +494,20 @@ static void detail_text(struct strbuf *sb, const struct pv_report *r,
 {
 	const char *unit = str(m->unit);
 
+	struct strbuf tmp = STRBUF_INIT;
+	const char *reason;
+
 	strbuf_addstr(sb, "metric: ");
-	add_clean(sb, m->id);
+	add_clean(sb, pv_result_id(m, &tmp));
 	strbuf_addf(sb, " (%s%s)\n", dir_words(m->direction),
 		    m->dir_assumed ? ", assumed" : "");
 	strbuf_addf(sb, "verdict: %s", pv_verdict_name(m->verdict));
-	if (m->reason && *m->reason) {
+	reason = pv_result_reason(r, m, &tmp);
+	if (*reason) {
 		strbuf_addstr(sb, ": ");
-		add_clean(sb, m->reason);
+		add_clean(sb, reason);
 	}
+	strbuf_release(&tmp);
 	strbuf_addch(sb, '\n');
 	side_line(sb, "baseline", &m->side[0], unit);
 	side_line(sb, "candidate", &m->side[1], unit);
@@ -562,13 +567,18 @@ static void detail_text(struct strbuf *sb, const struct pv_report *r,
 }
 
 /* "<verdict>: <reason>", the message of an error or skipped element. */
-static void reason_message(struct strbuf *sb, const struct pv_result *m)
+static void reason_message(struct strbuf *sb, const struct pv_report *r,
+			   const struct pv_result *m)
 {
+	struct strbuf tmp = STRBUF_INIT;
+	const char *reason = pv_result_reason(r, m, &tmp);
+
 	strbuf_addstr(sb, pv_verdict_name(m->verdict));
-	if (m->reason && *m->reason) {
+	if (*reason) {
 		strbuf_addstr(sb, ": ");
-		add_clean(sb, m->reason);
+		add_clean(sb, reason);
 	}
+	strbuf_release(&tmp);
 }
 
 static int testcase(struct jw *j, const struct pv_report *r,
@@ -595,11 +605,11 @@ static int testcase(struct jw *j, const struct pv_report *r,
 		elem = "error";
 		type = m->verdict == PV_V_MISSING ? "MissingMetric" :
 		       "InconclusiveResult";
-		reason_message(&j->a, m);
+		reason_message(&j->a, r, m);
 		break;
 	case OUT_SKIPPED:
 		elem = "skipped";
-		reason_message(&j->a, m);
+		reason_message(&j->a, r, m);
 		break;
 	case OUT_PASS:
 		break;

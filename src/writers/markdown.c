@@ -246,10 +246,16 @@ static void other_row(struct strbuf *sb, struct md *d,
 	cell_next(sb);
 	pv_fmt_change(sb, m);
 	cell_next(sb);
-	if (m->reason && *m->reason)
-		md_text(sb, m->reason, REASON_CHARS);
-	else
-		strbuf_addstr(sb, DASH);
+	{
+		struct strbuf why = STRBUF_INIT;
+		const char *reason = pv_result_reason(d->r, m, &why);
+
+		if (*reason)
+			md_text(sb, reason, REASON_CHARS);
+		else
+			strbuf_addstr(sb, DASH);
+		strbuf_release(&why);
+	}
 	cell_end(sb);
 }
 

@@ -130,8 +130,6 @@ static struct pv_result *add(struct pv_report *r, const char *suite,
 	m->group = group;
 	m->benchmark = bench;
 	m->metric = metric;
-	m->id = arena_printf(&r->arena, "%s/%s/%s/%s/%s", suite, test, group,
-			     bench, metric);
 	m->unit = "Mbit/s";
 	m->direction = PV_DIR_HIGHER;
 	m->gated = 1;
@@ -1064,7 +1062,12 @@ static json_t *contract_json(const struct pv_report *r)
 		const struct pv_result *m = &r->m[i];
 		json_t *o = json_object();
 
-		json_object_set_new(o, "id", CLEAN(m->id));
+		{
+			struct strbuf id = STRBUF_INIT;
+
+			json_object_set_new(o, "id", CLEAN(pv_result_id(m, &id)));
+			strbuf_release(&id);
+		}
 		json_object_set_new(o, "suite", CLEAN(m->suite));
 		json_object_set_new(o, "test", CLEAN(m->test));
 		json_object_set_new(o, "group", CLEAN(m->group));
