@@ -410,7 +410,9 @@ static int cmd_compare(int argc, char **argv)
 	r.settings.format = format ? format : "auto";
 	r.settings.gate = cfg.gate;
 	r.settings.markdown_limit = (unsigned)a.out.markdown_limit;
-	if (pv_decide(&table, &cfg, today, &r, &diag, &err))
+	pv_model_from_table(&table, &cfg, &r, &diag);
+	pv_table_drop_metrics(&table);
+	if (pv_redecide(&r, &cfg, today, &diag, &err))
 		goto fail_all;
 	r.warnings = (const char **)diag.msg;
 	r.nwarnings = diag.n;

@@ -70,12 +70,18 @@ static uint64_t hash_key(const struct pv_key *k)
 	return pv_hash_add(h, k->metric);
 }
 
+/* Keys from the registry carry the table's own copies of the common
+ * strings, so most comparisons end at a pointer test. */
+static int same(const char *a, const char *b)
+{
+	return a == b || !strcmp(a, b);
+}
+
 static int key_eq(const struct pv_key *a, const struct pv_key *b)
 {
-	return !strcmp(a->metric, b->metric) &&
-	       !strcmp(a->benchmark, b->benchmark) &&
-	       !strcmp(a->group, b->group) && !strcmp(a->test, b->test) &&
-	       !strcmp(a->suite, b->suite);
+	return same(a->metric, b->metric) && same(a->benchmark, b->benchmark) &&
+	       same(a->group, b->group) && same(a->test, b->test) &&
+	       same(a->suite, b->suite);
 }
 
 static void rehash(struct pv_table *t)
@@ -97,7 +103,7 @@ static void rehash(struct pv_table *t)
 
 /* Key strings repeat a lot (every row has a "throughput"), so each
  * distinct string is stored once, found through its own hash set. */
-static const char *intern_str(struct pv_table *t, const char *s)
+const char *pv_table_str(struct pv_table *t, const char *s)
 {
 	size_t j;
 
@@ -161,11 +167,11 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 	memset(&t->fill[t->n * 2], 0, 2 * sizeof(*t->fill));
 	m = &t->m[t->n];
 	memset(m, 0, sizeof(*m));
-	m->key.suite = intern_str(t, k->suite);
-	m->key.test = intern_str(t, k->test);
-	m->key.group = intern_str(t, k->group);
-	m->key.benchmark = intern_str(t, k->benchmark);
-	m->key.metric = intern_str(t, k->metric);
+	m->key.suite = pv_table_str(t, k->suite);
+	m->key.test = pv_table_str(t, k->test);
+	m->key.group = pv_table_str(t, k->group);
+	m->key.benchmark = pv_table_str(t, k->benchmark);
+	m->key.metric = pv_table_str(t, k->metric);
 	m->unit = "";
 	m->hash = hash;
 	m->ratio_num = m->ratio_den = -1;
@@ -279,6 +285,14 @@ static void collapse(struct pv_metric *m, int side, const struct pv_fill *f)
 		v[j] = sum / (end - start);
 	}
 	m->n[side] = f->nstart;
+}
+
+void pv_table_drop_metrics(struct pv_table *t)
+{
+	fill_release(t);
+	free(t->m);
+	t->m = NULL;
+	t->n = t->alloc = 0;
 }
 
 void pv_table_finish(struct pv_table *t)

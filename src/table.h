@@ -84,6 +84,8 @@ long pv_table_intern(struct pv_table *t, const struct pv_key *k,
  * hash = pv_hash_add(...pv_hash_add(PV_HASH_INIT, suite)..., metric). */
 long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 			    uint64_t hash, struct pv_err *err);
+/* The table's own copy of s (each distinct string is stored once). */
+const char *pv_table_str(struct pv_table *t, const char *s);
 #define PV_HASH_INIT 0xcbf29ce484222325ULL
 uint64_t pv_hash_add(uint64_t h, const char *s);
 /* The number of files of the test being read, on this side: the size
@@ -105,5 +107,8 @@ void pv_table_context(struct pv_table *t, enum pv_side side,
  * file held).  The lookup structures are freed: no more interning.
  */
 void pv_table_finish(struct pv_table *t);
+/* Free the metric array once the verdict model has taken what it needs;
+ * the strings, samples and contexts stay until pv_table_release(). */
+void pv_table_drop_metrics(struct pv_table *t);
 
 #endif
