@@ -86,6 +86,10 @@ demo: deps
 	st=$$?; echo "(exit status $$st: 1 means the gate found a regression)"; \
 	test $$st -le 1
 
+# Speed and memory against the strtod floor (tests/bench/run.sh); not a test.
+bench: all
+	@PV_BIN=$(BIN) PYTHON=$(PYTHON) sh tests/bench/run.sh
+
 install: $(BIN)
 	mkdir -p $(DESTDIR)$(BINDIR)
 	cp -f $(BIN) $(DESTDIR)$(BINDIR)/perfverdict
@@ -97,4 +101,4 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all deps unit check demo install uninstall clean
+.PHONY: all deps unit check demo bench install uninstall clean

@@ -142,8 +142,8 @@ static void put_fixed(struct strbuf *sb, int neg, uint64_t m, int k)
  * fewest decimals k such that m / 10^k, with m an integer of at most
  * 15 digits, is exactly v: that division is what pv_parse_double (and a correct
  * strtod) computes for the digits printed, so they read back as v.
- * Other values (computed means and the like) print with %.15g when that
- * reads back exactly, else with %.17g, which always does.
+ * Other values (computed means and the like) print with %.17g, which
+ * always reads back exactly.
  */
 void pv_json_number(struct strbuf *sb, double v)
 {
@@ -167,11 +167,17 @@ void pv_json_number(struct strbuf *sb, double v)
 			}
 		}
 	}
-	/* Past the fixed form most doubles need 17 digits; small and huge
-	 * ones may need fewer. */
-	n = snprintf(buf, sizeof(buf), "%.15g", v);
-	if (pv_parse_double(buf, (size_t)n, &back) != PV_NUM_OK || back != v)
+	/* Past the fixed form, 17 digits always read back, and are at most
+	 * one digit more than the shortest form; very small and huge
+	 * values try 15 first. */
+	if (a < 1e15 && a >= 1e-7) {
 		snprintf(buf, sizeof(buf), "%.17g", v);
+	} else {
+		n = snprintf(buf, sizeof(buf), "%.15g", v);
+		if (pv_parse_double(buf, (size_t)n, &back) != PV_NUM_OK ||
+		    back != v)
+			snprintf(buf, sizeof(buf), "%.17g", v);
+	}
 	/* Keep it a JSON number that reads back as a real. */
 	if (!strpbrk(buf, ".eEn"))
 		strcat(buf, ".0");

@@ -1,0 +1,53 @@
+#!/bin/sh
+# make bench: perfverdict against the strtod floor on generated autotest
+# trees of 10k, 100k and 1M metrics x 10 runs (tests/bench/gen.py).
+# Each figure is the median of 5 runs after a warm-up, from
+# /usr/bin/time -v.  A benchmark, not a test: nothing here can fail on
+# speed, and `make check` never runs it.
+#   BENCH_SIZES="10000 100000 1000000"   BENCH_RUNS=5
+set -eu
+cd "$(dirname "$0")/../.."
+PV=${PV_BIN:-build/perfverdict}
+FLOOR=build/bench/floor
+PYTHON=${PYTHON:-/usr/bin/python3}
+SIZES=${BENCH_SIZES:-10000 100000 1000000}
+RUNS=${BENCH_RUNS:-5}
+[ -x /usr/bin/time ] || { echo "bench: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
+mkdir -p build/bench
+${CC:-cc} -O2 -o "$FLOOR" tests/bench/floor.c
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT INT TERM
+
+# median wall seconds and peak RSS (KiB) of RUNS runs of a command
+measure() {
+	"$@" >/dev/null 2>&1 || true       # warm-up (page cache)
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		/usr/bin/time -f "%e %M" -o "$out/t.$i" "$@" >/dev/null 2>&1 || true
+		i=$((i + 1))
+	done
+	cat "$out"/t.* | grep -v "^Command" | sort -n | awk -v n="$RUNS" '
+		{ w[NR] = $1; if ($2 > m) m = $2 }
+		END { printf "%s %d\n", w[int((n + 1) / 2)], m }'
+	rm -f "$out"/t.*
+}
+
+printf '| metrics | floor s | decision (-q) s | x floor | with --json s | x floor | peak RSS MiB |\n'
+printf '|---:|---:|---:|---:|---:|---:|---:|\n'
+prev=""
+for n in $SIZES; do
+	t=build/bench/t$n
+	[ -f "$t/perf.conf" ] || "$PYTHON" tests/bench/gen.py "$n" "$t"
+	set -- compare -c "$t/perf.conf" "$t/baseline" "$t/candidate"
+	f=$(measure "$FLOOR" "$t/baseline" "$t/candidate")
+	q=$(measure "$PV" "$@" -q)
+	j=$(measure "$PV" "$@" -q --json "$out/r.json")
+	echo "$n $f $q $j" | awk '{
+		printf "| %d | %.2f | %.2f | %.1f | %.2f | %.1f | %.0f |\n",
+			$1, $2, $4, $4 / $2, $6, $6 / $2,
+			($5 > $7 ? $5 : $7) / 1024 }'
+	echo "$n $(echo "$j" | cut -d' ' -f1)" >>"$out/scale"
+done
+awk 'NR == 1 { n0 = $1; t0 = $2 } { n = $1; t = $2 }
+     END { if (NR > 1) printf "\nscaling %d -> %d metrics: %.1fx time for %.0fx metrics\n",
+			n0, n, t / t0, n / n0 }' "$out/scale"
