@@ -316,6 +316,7 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 
 	res->tested = w->testable;
 	res->sided = g->sided;
+	res->waiver = NULL;
 	res->p = res->q = res->statistic = res->df = NAN;
 	res->ci_low = res->ci_high = res->mde = NAN;
 
