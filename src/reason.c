@@ -130,6 +130,9 @@ const char *pv_result_reason(const struct pv_report *r,
 		}
 		break;
 	}
+	if (m->held)
+		strbuf_addf(sb, "; q < %g, but held back by the family gate: no metric reached q < %g and no more metrics had p < %g than chance explains",
+			    m->alpha, PV_GATE_FRAC * g->alpha, g->alpha);
 	add_unit_note(sb, m);
 	if (m->dir_assumed && m->gated)
 		strbuf_addf(sb, "; %s is better by assumption, set a [metric] direction",

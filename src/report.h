@@ -19,6 +19,10 @@
 
 #define PV_SCHEMA_VERSION 1
 
+/* The level of the default rule's family gate, as a fraction of alpha
+ * (verdict.c's family_gate(); the reasons quote it). */
+#define PV_GATE_FRAC 0.4
+
 enum pv_verdict {
 	PV_V_REGRESSION = 0,
 	PV_V_IMPROVEMENT,
@@ -73,6 +77,7 @@ struct pv_result {
 	int gated;                  /* direction lower or higher */
 	int dir_assumed;            /* direction guessed, not configured */
 	int ratio;                  /* mean shown is a ratio (avg_update) */
+	int held;                   /* significant, held back by the family gate */
 	enum pv_verdict verdict;
 	enum pv_why why;
 	const struct pv_waiver *waiver;  /* the waiver that holds, or NULL */

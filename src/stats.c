@@ -863,7 +863,15 @@ static int sf_fail(struct pv_err *err, const char *what, double x, int st)
 int pv_fit_prior(const double *s2, const double *d, size_t n,
 		 struct pv_prior *prior, struct pv_err *err)
 {
+	return pv_fit_prior_shrunk(s2, d, n, 0, prior, err);
+}
+
+int pv_fit_prior_shrunk(const double *s2, const double *d, size_t n,
+			double shrink, struct pv_prior *prior,
+			struct pv_err *err)
+{
 	double *x, *dd, *tmp, med, emean = 0, evar = 0, trimean = 0, xmean;
+	double m4 = 0, m2 = 0;
 	gsl_sf_result r;
 	size_t i, k = 0;
 	int st;
@@ -912,7 +920,23 @@ int pv_fit_prior(const double *s2, const double *d, size_t n,
 	trimean /= (double)k;
 	for (i = 0; i < k; i++)
 		evar += (tmp[i] - emean) * (tmp[i] - emean);
+	/* The sampling sd of var(e), from the e values themselves:
+	 * sqrt((m4 - m2^2) / k) with central moments m2, m4 (divisor k).
+	 * shrink > 0 subtracts that many sds from the excess spread, so
+	 * that spread within sampling noise is not read as heterogeneity. */
+	if (shrink > 0) {
+		for (i = 0; i < k; i++) {
+			double c2 = (tmp[i] - emean) * (tmp[i] - emean);
+
+			m2 += c2;
+			m4 += c2 * c2;
+		}
+		m2 /= (double)k;
+		m4 /= (double)k;
+	}
 	evar = evar / (double)(k - 1) - trimean;
+	if (shrink > 0 && m4 > m2 * m2)
+		evar -= shrink * sqrt((m4 - m2 * m2) / (double)k);
 	xmean = 0;
 	for (i = 0; i < k; i++)
 		xmean += x[i];
@@ -1075,6 +1099,47 @@ double pv_gross_fraction(const double *const *a, const size_t *na,
 	}
 	free(buf);
 	return total ? (double)gross / (double)total : NAN;
+}
+
+double pv_tail_kurtosis(const double *const *a, const size_t *na,
+			const double *const *b, const size_t *nb, size_t m)
+{
+	double sum = 0;
+	size_t k, i, used = 0;
+
+	for (k = 0; k < m; k++) {
+		double ma = 0, mb = 0, m2 = 0, m4 = 0, r;
+		size_t n = na[k] + nb[k];
+		int ok = 1;
+
+		if (na[k] < PV_GROSS_MIN_N || nb[k] < PV_GROSS_MIN_N)
+			continue;
+		for (i = 0; i < n && ok; i++) {
+			double v = i < na[k] ? a[k][i] : b[k][i - na[k]];
+
+			ok = isfinite(v) && v > 0;
+			if (ok && i < na[k])
+				ma += log(v);
+			else if (ok)
+				mb += log(v);
+		}
+		if (!ok)
+			continue;
+		ma /= (double)na[k];
+		mb /= (double)nb[k];
+		for (i = 0; i < n; i++) {
+			r = i < na[k] ? log(a[k][i]) - ma : log(b[k][i - na[k]]) - mb;
+			m2 += r * r;
+			m4 += r * r * r * r;
+		}
+		m2 /= (double)n;
+		m4 /= (double)n;
+		if (!(m2 > 0))
+			continue;
+		sum += m4 / (m2 * m2);
+		used++;
+	}
+	return used ? sum / (double)used : NAN;
 }
 
 /* ---- Minimum detectable effect -------------------------------------- */

@@ -114,6 +114,17 @@ struct pv_prior {
 int pv_fit_prior(const double *s2, const double *d, size_t n,
 		 struct pv_prior *prior, struct pv_err *err);
 
+/*
+ * pv_fit_prior with a guard against reading sampling noise as
+ * heterogeneity: the excess spread evar is reduced by shrink times its
+ * own sampling sd, sqrt((m4 - m2^2)/k) from the central moments of the
+ * k log-variance terms e, before d0 is solved for (d0 = INFINITY when
+ * nothing is left).  shrink = 0 is pv_fit_prior.
+ */
+int pv_fit_prior_shrunk(const double *s2, const double *d, size_t n,
+			double shrink, struct pv_prior *prior,
+			struct pv_err *err);
+
 /* y with trigamma(y) = x (limma's trigammaInverse): Newton from
  * 0.5 + 1/x to a relative step below 1e-8; 1/sqrt(x) for x > 1e7 and
  * 1/x for x < 1e-6.  NAN for a negative or NaN x or a GSL failure. */
@@ -172,6 +183,17 @@ void pv_moderated_t(const struct pv_modvar *mv, const struct pv_prior *prior,
  */
 double pv_gross_fraction(const double *const *a, const size_t *na,
 			 const double *const *b, const size_t *nb, size_t m);
+
+/*
+ * Tail weight of a family (Hogg's selector idea): the mean over metrics
+ * of the kurtosis m4/m2^2 of the log residuals from each side's mean,
+ * pooled over both sides.  About 2.7 for normal noise with 10 runs per
+ * side, below 2 for two-mode (bimodal) noise, above 3 with rare gross
+ * outliers.  Same inputs and exclusions as pv_gross_fraction (a zero
+ * m2 also excludes a metric); NAN when no metric is left.
+ */
+double pv_tail_kurtosis(const double *const *a, const size_t *na,
+			const double *const *b, const size_t *nb, size_t m);
 
 /*
  * Minimum detectable effect: the smallest true difference of means (in
