@@ -13,11 +13,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "util/num.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -229,6 +232,8 @@ struct loader {
 };
 
 static int begin_section(struct loader *ld, const char *section);
+static int fail(struct loader *ld, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* inih's line reader: count lines and keep over-long values aside. */
 static char *read_line(char *buf, int size, void *stream)
@@ -237,7 +242,10 @@ static char *read_line(char *buf, int size, void *stream)
 	struct strbuf sb = STRBUF_INIT;
 	int ch;
 
+	int nul = 0;
+
 	while ((ch = getc(ld->fp)) != EOF) {
+		nul |= ch == '\0';
 		strbuf_addch(&sb, ch);
 		if (ch == '\n')
 			break;
@@ -247,12 +255,26 @@ static char *read_line(char *buf, int size, void *stream)
 		return NULL;
 	}
 	ld->line++;
+	if (nul) {
+		/* inih would silently cut the line there. */
+		fail(ld, "unexpected NUL byte: not a text file");
+		strbuf_release(&sb);
+		return NULL;
+	}
+	if (ld->line == 1 && sb.len >= 3 && !memcmp(sb.buf, "\xEF\xBB\xBF", 3)) {
+		/* A UTF-8 BOM: drop it here, so that a section on the first
+		 * line is seen below (inih would drop it only later). */
+		memmove(sb.buf, sb.buf + 3, sb.len - 2);
+		sb.len -= 3;
+	}
 	ld->indented = sb.buf[0] == ' ' || sb.buf[0] == '\t';
 	free(ld->long_value);
 	ld->long_value = NULL;
 	{
 		const char *t = sb.buf + strspn(sb.buf, " \t");
 
+		if (*t == '[' && !strchr(t, ']') && !ld->failed)
+			fail(ld, "cannot parse this line: a [section] needs its closing ']'");
 		if (*t == '[' && strchr(t, ']')) {
 			/* Sections start here, so they know their line and
 			 * an empty one is still seen. */
@@ -290,9 +312,6 @@ static char *read_line(char *buf, int size, void *stream)
 	strbuf_release(&sb);
 	return buf;
 }
-
-static int fail(struct loader *ld, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 static int fail(struct loader *ld, const char *fmt, ...)
 {
@@ -339,7 +358,9 @@ static int begin_section(struct loader *ld, const char *section)
 	snprintf(ld->section, sizeof(ld->section), "%s", section);
 	ld->seen = 0;
 	ld->last_key[0] = '\0';
-	if (!strcmp(section, "gate")) {
+	if (!*section) {
+		return fail(ld, "empty section name []: expected a suite name, [gate], [limits], [metric \"GLOB\"] or [waiver \"GLOB\"]");
+	} else if (!strcmp(section, "gate")) {
 		ld->kind = SEC_GATE;
 	} else if (!strcmp(section, "limits")) {
 		ld->kind = SEC_LIMITS;
@@ -770,6 +791,39 @@ static int finish(struct loader *ld)
 	return 1;
 }
 
+/* The config must be a regular file: a directory reads as empty, and a
+ * FIFO would block (O_NONBLOCK makes the open itself return at once). */
+static FILE *open_regular(const char *path, struct pv_err *err)
+{
+	struct stat st;
+	FILE *fp;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		pv_error(err, PV_EUSAGE, "cannot read config '%s': %s", path,
+			 strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		const char *why = strerror(errno);
+
+		if (!fstat(fd, &st))
+			why = S_ISDIR(st.st_mode) ? "it is a directory" :
+			      "not a regular file";
+		pv_error(err, PV_EUSAGE, "cannot read config '%s': %s", path,
+			 why);
+		close(fd);
+		return NULL;
+	}
+	fp = fdopen(fd, "r");
+	if (!fp) {
+		pv_error(err, PV_EUSAGE, "cannot read config '%s': %s", path,
+			 strerror(errno));
+		close(fd);
+	}
+	return fp;
+}
+
 int pv_config_load(struct pv_config *c, const char *path, struct pv_err *err)
 {
 	struct loader ld = { 0 };
@@ -780,14 +834,14 @@ int pv_config_load(struct pv_config *c, const char *path, struct pv_err *err)
 	ld.c = c;
 	ld.path = path;
 	ld.err = err;
-	ld.fp = fopen(path, "r");
+	ld.fp = open_regular(path, err);
 	if (!ld.fp) {
-		pv_error(err, PV_EUSAGE, "cannot read config '%s': %s", path,
-			 strerror(errno));
 		pv_config_release(c);
 		return -1;
 	}
 	rc = ini_parse_stream(read_line, &ld, handler, &ld);
+	if (!ld.failed && ferror(ld.fp))
+		fail(&ld, "cannot read the config file: %s", strerror(errno));
 	fclose(ld.fp);
 	free(ld.long_value);
 	if (!ld.failed && rc > 0) {

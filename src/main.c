@@ -460,6 +460,8 @@ done:
 	return st;
 fail:
 	st = report_error(&err);
+	if (suite == &fallback)
+		regfree(&fallback.repeat_re);
 	pv_config_release(&cfg);
 	return st;
 }
@@ -713,11 +715,10 @@ static int cmd_merge(int argc, char **argv)
 				st = r->fail ? PV_FAIL : PV_OK;
 		}
 	}
-	for (int i = n - 1; i >= 0; i--) {
-		if (i)
-			rs[i].m = NULL, rs[i].n = 0;  /* now owned by rs[0] */
+	/* rs[0] holds copies of the others' entries, whose strings live in
+	 * their arenas: release them only now, each its own array. */
+	for (int i = n - 1; i >= 0; i--)
 		pv_report_release(&rs[i]);
-	}
 	free(rs);
 	pv_diag_release(&diag);
 	pv_config_release(&cfg);

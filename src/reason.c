@@ -100,7 +100,18 @@ const char *pv_result_reason(const struct pv_report *r,
 		strbuf_addf(sb, ", significant but within the %g%% threshold (",
 			    thr * 100);
 		add_pq(sb, m->p, m->q, g->correction);
-		strbuf_addstr(sb, ")");
+		strbuf_addf(sb, "), and the %g%% interval [%+.2f%%, %+.2f%%] stays within it",
+			    (1 - m->alpha) * 100, m->ci_low * 100,
+			    m->ci_high * 100);
+		break;
+	case PV_WHY_SMALL:
+		strbuf_addstr(sb, "moved ");
+		pct(sb, rel);
+		strbuf_addf(sb, ", significant (");
+		add_pq(sb, m->p, m->q, g->correction);
+		strbuf_addf(sb, ") but below the %g%% threshold, while the %g%% interval [%+.2f%%, %+.2f%%] reaches beyond it",
+			    thr * 100, (1 - m->alpha) * 100, m->ci_low * 100,
+			    m->ci_high * 100);
 		break;
 	case PV_WHY_IDENTICAL:
 		strbuf_addstr(sb, "identical on every run of both sides");

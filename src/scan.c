@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,10 +25,55 @@ struct walk {
 	struct pv_err *err;
 };
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *xstrdup_printf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static char *xstrdup_printf(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb, NULL);
+}
+
 static int cmp_file(const void *a, const void *b)
 {
 	return strcmp(((const struct pv_file *)a)->relpath,
 		      ((const struct pv_file *)b)->relpath);
+}
+
+/*
+ * w->path names something the suite would take that is not a regular
+ * file.  Symlinks are never followed (no loops, nothing outside the
+ * tree); the rest cannot be read as a file without blocking.
+ */
+static int skip(struct walk *w, const struct stat *st)
+{
+	const char *what = S_ISLNK(st->st_mode) ? "a symbolic link" :
+			   S_ISFIFO(st->st_mode) ? "a FIFO" :
+			   S_ISSOCK(st->st_mode) ? "a socket" : "a device";
+
+	if (!S_ISLNK(st->st_mode) && w->suite->pattern)
+		return pv_error(w->err, PV_EINPUT,
+				"%s: %s, not a regular file: cannot read it as a result file (it matches result_file_pattern)",
+				w->path.buf, what);
+	w->out->skipped++;
+	w->out->notes = pv_reallocarray(w->out->notes, w->out->nnotes + 1,
+					sizeof(*w->out->notes));
+	w->out->notes[w->out->nnotes++] = S_ISLNK(st->st_mode) ?
+		xstrdup_printf("%s: ignoring a symbolic link: links are not followed",
+				 w->path.buf) :
+		xstrdup_printf("%s: ignoring %s: not a regular file",
+				 w->path.buf, what);
+	return 0;
 }
 
 static int walk_dir(struct walk *w, unsigned depth)
@@ -65,7 +111,7 @@ static int walk_dir(struct walk *w, unsigned depth)
 			struct pv_file *f;
 
 			if (!S_ISREG(st.st_mode)) {
-				w->out->skipped++;  /* symlink, FIFO, device */
+				rc = skip(w, &st);
 				continue;
 			}
 			if (w->out->n == w->alloc) {
@@ -78,9 +124,13 @@ static int walk_dir(struct walk *w, unsigned depth)
 			f->test = pv_test_id(rel, &w->suite->repeat_re);
 		}
 	}
-	if (!rc && errno)
+	if (!rc && errno) {
+		int e = errno;
+
+		strbuf_setlen(&w->path, len);
 		rc = pv_error(w->err, PV_EINPUT, "cannot read directory '%s': %s",
-			      w->path.buf, strerror(errno));
+			      w->path.buf, strerror(e));
+	}
 	closedir(d);
 	strbuf_setlen(&w->path, len);
 	return rc;
@@ -113,7 +163,12 @@ int pv_scan_tree(const char *root, const struct pv_suite *suite,
 		pv_scan_release(out);
 		return -1;
 	}
-	qsort(out->f, out->n, sizeof(*out->f), cmp_file);
+	/* Files, and warnings, in path order, never readdir order.
+	 * (qsort's base may not be NULL, even for no elements.) */
+	if (out->n)
+		qsort(out->f, out->n, sizeof(*out->f), cmp_file);
+	if (out->nnotes)
+		qsort(out->notes, out->nnotes, sizeof(*out->notes), cmp_str);
 	return 0;
 }
 
@@ -124,6 +179,9 @@ void pv_scan_release(struct pv_scan *s)
 		free(s->f[i].test);
 	}
 	free(s->f);
+	for (size_t i = 0; i < s->nnotes; i++)
+		free(s->notes[i]);
+	free(s->notes);
 	free(s->root);
 	memset(s, 0, sizeof(*s));
 }
@@ -145,8 +203,12 @@ char *pv_test_id(const char *relpath, const regex_t *repeat_re)
 		int before = start == relpath || start[-1] == '/' ||
 			     is_sep(start[-1]);
 
+		/* "repeat1/r.RHS" -> "r.RHS", "a/repeat1/r" -> "a/r": a
+		 * whole path component goes with its slash. */
+		if ((start == relpath || start[-1] == '/') && *end == '/')
+			end++;
 		/* "kvm.repeat1.smp2" -> "kvm.smp2": drop one separator. */
-		if (before && is_sep(*end))
+		else if (before && is_sep(*end))
 			end++;
 		else if (*end == '/' || !*end)
 			while (sb.len && start > p && is_sep(start[-1]))
@@ -239,26 +301,36 @@ static int gunzip(const char *path, const struct strbuf *in, size_t max,
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
+static const struct pv_scan *count_scan;  /* qsort has no context */
+
+static int cmp_idx_test(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const struct pv_file *f = count_scan->f;
+	int c = strcmp(f[*(const size_t *)a].test, f[*(const size_t *)b].test);
+
+	return c ? c : (*(const size_t *)a < *(const size_t *)b ? -1 : 1);
 }
 
-/* The most files any one test has: the side's number of repeats. */
-static size_t max_runs(const struct pv_scan *sc)
+/* How many files each file's test has (its repeats); returns the most. */
+static size_t count_runs(const struct pv_scan *sc, uint32_t *runs)
 {
-	char **ids = pv_malloc((sc->n + 1) * sizeof(*ids));
-	size_t best = 0, cur = 0;
+	size_t *idx = pv_malloc((sc->n + 1) * sizeof(*idx)), best = 0;
 
 	for (size_t i = 0; i < sc->n; i++)
-		ids[i] = sc->f[i].test;
-	qsort(ids, sc->n, sizeof(*ids), cmp_str);
-	for (size_t i = 0; i < sc->n; i++) {
-		cur = i && !strcmp(ids[i], ids[i - 1]) ? cur + 1 : 1;
-		if (cur > best)
-			best = cur;
+		idx[i] = i;
+	count_scan = sc;
+	qsort(idx, sc->n, sizeof(*idx), cmp_idx_test);
+	count_scan = NULL;
+	for (size_t i = 0, j; i < sc->n; i = j) {
+		for (j = i; j < sc->n && !strcmp(sc->f[idx[j]].test,
+						  sc->f[idx[i]].test); j++)
+			;
+		for (size_t k = i; k < j; k++)
+			runs[idx[k]] = (uint32_t)(j - i);
+		if (j - i > best)
+			best = j - i;
 	}
-	free(ids);
+	free(idx);
 	return best;
 }
 
@@ -270,7 +342,7 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 	const struct pv_reader *forced = NULL;
 	struct strbuf path = STRBUF_INIT, raw = STRBUF_INIT, text = STRBUF_INIT;
 	struct pv_sidemeta *sm = &t->side[side];
-	uint32_t file = 0;
+	uint32_t file = 0, *runs;
 	int rc = 0;
 
 	if (format && strcmp(format, "auto")) {
@@ -281,6 +353,10 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 					format);
 	}
 	sm->path = arena_strdup(&t->arena, sc->root);
+	runs = pv_malloc((sc->n + 1) * sizeof(*runs));
+	sm->runs = count_runs(sc, runs);
+	for (size_t i = 0; i < sc->nnotes; i++)
+		pv_diag_add(diag, "%s", sc->notes[i]);
 	for (size_t i = 0; !rc && i < sc->n; i++) {
 		const struct pv_file *f = &sc->f[i];
 		const struct pv_reader *rd = forced;
@@ -321,11 +397,12 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 			.test = f->test, .path = path.buf, .relpath = f->relpath,
 			.root = sc->root, .file = file, .diag = diag,
 		};
+		pv_table_hint(t, runs[i]);
 		rc = rd->read(&ctx, content->buf, content->len, err);
 		file++;
 	}
 	sm->files = file;
-	sm->runs = max_runs(sc);
+	free(runs);
 	strbuf_release(&path);
 	strbuf_release(&raw);
 	strbuf_release(&text);

@@ -25,10 +25,18 @@ struct pv_scan {
 	struct pv_file *f;
 	size_t n;
 	size_t skipped;     /* symlinks, FIFOs and other non-files */
+	char **notes;       /* one warning per skipped entry, sorted */
+	size_t nnotes;
 };
 
-/* Files under root whose relative path matches suite->pattern (all
- * regular files when the suite has no pattern). */
+/*
+ * Files under root whose relative path matches suite->pattern (all
+ * regular files when the suite has no pattern).  A symlink that would
+ * be taken is left out with a warning (pv_load_side() gives it); so is
+ * a FIFO, socket or device when the suite has no pattern, while one that
+ * the suite's pattern names is an input error: the user said it is a
+ * result file, and it cannot be read as one.
+ */
 int pv_scan_tree(const char *root, const struct pv_suite *suite,
 		 const struct pv_limits *lim, struct pv_scan *out,
 		 struct pv_err *err);

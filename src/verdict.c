@@ -502,19 +502,19 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		res->why = PV_WHY_NOISY;
 		return;
 	}
-	if (sig_worse || sig_better) {
+	/* Unchanged only when shown: the interval inside +-threshold. */
+	if (w->deterministic && rel == 0) {
 		res->verdict = PV_V_UNCHANGED;
-		res->why = PV_WHY_WITHIN;
-		return;
-	}
-	if (w->deterministic ||
-	    (res->ci_low >= -thr && res->ci_high <= thr && thr > 0)) {
+		res->why = PV_WHY_IDENTICAL;
+	} else if (thr > 0 && res->ci_low >= -thr && res->ci_high <= thr) {
 		res->verdict = PV_V_UNCHANGED;
-		res->why = w->deterministic ? PV_WHY_IDENTICAL : PV_WHY_EQUIVALENT;
-		return;
+		res->why = sig_worse || sig_better ? PV_WHY_WITHIN :
+			   PV_WHY_EQUIVALENT;
+	} else {
+		res->verdict = PV_V_INCONCLUSIVE;
+		res->why = sig_worse || sig_better ? PV_WHY_SMALL :
+			   PV_WHY_INCONCLUSIVE;
 	}
-	res->verdict = PV_V_INCONCLUSIVE;
-	res->why = PV_WHY_INCONCLUSIVE;
 }
 
 static int decide(struct pv_report *r, const struct pv_config *cfg,
@@ -577,6 +577,11 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 		for (size_t i = 0; i < r->n; i++)
 			decide_one(r, cfg, today, &r->m[i], &w[i], diag);
 		pv_report_tally(r);
+		if (r->count[PV_V_NOISY])
+			pv_diag_add(diag, "%zu metric%s too noisy to judge (CV above max_cv = %g%%): run more repeats or raise max_cv",
+				    r->count[PV_V_NOISY],
+				    r->count[PV_V_NOISY] == 1 ? " is" : "s are",
+				    g->max_cv * 100);
 	}
 	free(w);
 	return rc;

@@ -318,7 +318,7 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 			struct unitmap *units, struct strbuf *key)
 {
 	long idx[NCOLS];
-	size_t ncols = 0;
+	size_t ncols = 0, records = 0;
 	int header = 0, blank, r;
 
 	while ((r = next_record(c, &blank)) > 0) {
@@ -390,11 +390,37 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 		}
 		if (pv_emit(ctx, &s, c->err))
 			return -1;
+		records++;
 	}
 	if (r < 0)
 		return -1;
 	if (!header)
 		pv_warn(ctx, 0, "empty file: no header");
+	else if (!records)
+		pv_warn(ctx, 0, "a header but no records");
+	return 0;
+}
+
+/* limits.max_line bounds every physical line, quoted or not. */
+static int check_lines(struct pv_read_ctx *ctx, const char *p,
+		       const char *end, struct pv_err *err)
+{
+	size_t max = ctx->cfg ? ctx->cfg->limits.max_line : 0;
+	unsigned long line = 1;
+
+	if (!max || (size_t)(end - p) <= max)
+		return 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *stop = nl ? nl : end;
+
+		if ((size_t)(stop - p) > max)
+			return pv_error_at(err, PV_EINPUT, ctx->path, line,
+					   "line is longer than max_line (%zu bytes)",
+					   max);
+		line++;
+		p = nl ? nl + 1 : end;
+	}
 	return 0;
 }
 
@@ -421,6 +447,8 @@ static int csv_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 		return pv_error_at(err, PV_EINPUT, ctx->path, l,
 				   "unexpected NUL byte: not a text file");
 	}
+	if (check_lines(ctx, c.p, c.end, err))
+		return -1;
 	ret = read_records(ctx, &c, &units, &key);
 	strbuf_release(&c.fields);
 	free(c.f);

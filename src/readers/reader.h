@@ -34,7 +34,7 @@ struct pv_read_ctx {
 	 * file's (suite, test) and of the last row's (group, benchmark). */
 	uint64_t h_file, h_row;
 	int h_file_ok, h_row_ok;
-	char h_group[96], h_bench[160];
+	const char *h_suite, *h_test, *h_group_s, *h_bench_s;
 };
 
 /* One sample.  unit may be NULL or ""; dir is PV_DIR_UNSET unless the

@@ -52,37 +52,36 @@ const struct pv_reader *pv_reader_detect(const char *relpath,
 static uint64_t row_hash(struct pv_read_ctx *ctx, const char *group,
 			 const char *benchmark)
 {
-	uint64_t h;
-
 	if (!ctx->h_file_ok) {
-		ctx->h_file = pv_hash_add(pv_hash_add(PV_HASH_INIT,
-						      ctx->suite->name), ctx->test);
+		ctx->h_suite = pv_table_str(ctx->table, ctx->suite->name);
+		ctx->h_test = pv_table_str(ctx->table, ctx->test);
+		ctx->h_file = pv_hash_add(pv_hash_add(PV_HASH_INIT, ctx->h_suite),
+					  ctx->h_test);
 		ctx->h_file_ok = 1;
 	}
-	if (ctx->h_row_ok && !strcmp(group, ctx->h_group) &&
-	    !strcmp(benchmark, ctx->h_bench))
-		return ctx->h_row;
-	h = pv_hash_add(pv_hash_add(ctx->h_file, group), benchmark);
-	ctx->h_row_ok = strlen(group) < sizeof(ctx->h_group) &&
-			strlen(benchmark) < sizeof(ctx->h_bench);
-	if (ctx->h_row_ok) {
-		strcpy(ctx->h_group, group);
-		strcpy(ctx->h_bench, benchmark);
-		ctx->h_row = h;
+	if (!ctx->h_row_ok || strcmp(group, ctx->h_group_s) ||
+	    strcmp(benchmark, ctx->h_bench_s)) {
+		ctx->h_group_s = pv_table_str(ctx->table, group);
+		ctx->h_bench_s = pv_table_str(ctx->table, benchmark);
+		ctx->h_row = pv_hash_add(pv_hash_add(ctx->h_file, group), benchmark);
+		ctx->h_row_ok = 1;
 	}
-	return h;
+	return ctx->h_row;
 }
 
 static long intern(struct pv_read_ctx *ctx, const char *group,
 		   const char *benchmark, const char *metric,
 		   struct pv_err *err)
 {
+	uint64_t h = row_hash(ctx, group ? group : "", benchmark ? benchmark : "");
 	struct pv_key k = {
-		ctx->suite->name, ctx->test, group ? group : "",
-		benchmark ? benchmark : "", metric ? metric : "value",
+		ctx->h_suite, ctx->h_test, ctx->h_group_s, ctx->h_bench_s,
+		metric ? metric : "value",
 	};
-	uint64_t h = pv_hash_add(row_hash(ctx, k.group, k.benchmark), k.metric);
-	long i = pv_table_intern_hashed(ctx->table, &k, h, err);
+	long i;
+
+	h = pv_hash_add(h, k.metric);
+	i = pv_table_intern_hashed(ctx->table, &k, h, err);
 
 	if (i < 0 && err) {
 		char msg[sizeof(err->msg)];

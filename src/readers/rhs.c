@@ -323,6 +323,15 @@ static int check_ratio_col(struct rhs *r, int c, unsigned long lineno)
 	return 0;
 }
 
+/* A header with no rows under it (a benchmark that died after
+ * printing it) says nothing, but it should not pass unnoticed. */
+static void warn_empty_table(struct rhs *r)
+{
+	if (r->tables && !r->rowno)
+		pv_warn(r->ctx, r->header_line,
+			"the table has a header but no rows");
+}
+
 /* line[0..n) is a whole line, from its first byte. */
 static int read_header(struct rhs *r, const char *line, size_t n,
 		       unsigned long lineno)
@@ -352,6 +361,7 @@ static int read_header(struct rhs *r, const char *line, size_t n,
 	}
 	for (size_t i = 0; i < k; i++)
 		r->title[i] = r->names.buf + r->name_off[i];
+	warn_empty_table(r);
 	r->ncols = k;
 	r->header_line = lineno;
 	r->rowno = 0;
@@ -564,6 +574,7 @@ static int rhs_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 		p = nl ? nl + 1 : end;
 	}
 
+	warn_empty_table(&r);
 	if (r.need_header && r.group_line)
 		pv_warn(ctx, r.group_line, "ignoring '%.*s': no table follows it",
 			(int)(r.group.len > QUOTE_MAX ? QUOTE_MAX : r.group.len),

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "err.h"
 #include "strbuf.h"
+#include "text.h"
 
 void pv_diag_add(struct pv_diag *d, const char *fmt, ...)
 {
@@ -17,6 +18,16 @@ void pv_diag_add(struct pv_diag *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
+	/* One printable line, whatever foreign text it quotes. */
+	{
+		struct strbuf out = STRBUF_INIT;
+
+		strbuf_grow(&out, 4 * sb.len);
+		out.len = pv_text_escape_buf(out.buf, out.alloc, sb.buf,
+					     sb.len);
+		strbuf_release(&sb);
+		sb = out;
+	}
 	if (d->n == d->alloc) {
 		d->alloc = d->alloc ? d->alloc * 2 : 8;
 		d->msg = pv_reallocarray(d->msg, d->alloc, sizeof(*d->msg));

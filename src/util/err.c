@@ -5,6 +5,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "text.h"
+
+/* Messages quote foreign text (names, cells, parser context): make them
+ * one line of valid UTF-8 with no control characters, whatever it held. */
+static void make_printable(struct pv_err *err)
+{
+	char raw[sizeof(err->msg)];
+	size_t n = strlen(err->msg);
+
+	memcpy(raw, err->msg, n + 1);
+	pv_text_escape_buf(err->msg, sizeof(err->msg), raw, n);
+}
 
 int pv_error(struct pv_err *err, enum pv_status status, const char *fmt, ...)
 {
@@ -16,6 +28,7 @@ int pv_error(struct pv_err *err, enum pv_status status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	make_printable(err);
 	return -1;
 }
 
@@ -32,11 +45,14 @@ int pv_error_at(struct pv_err *err, enum pv_status status, const char *file,
 		n = snprintf(err->msg, sizeof(err->msg), "%s:%lu: ", file, line);
 	else
 		n = snprintf(err->msg, sizeof(err->msg), "%s: ", file);
-	if (n < 0 || (size_t)n >= sizeof(err->msg))
+	if (n < 0 || (size_t)n >= sizeof(err->msg)) {
+		make_printable(err);
 		return -1;
+	}
 	va_start(ap, fmt);
 	vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
 	va_end(ap);
+	make_printable(err);
 	return -1;
 }
 

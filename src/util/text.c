@@ -9,6 +9,7 @@
 #include "text.h"
 
 #include <fnmatch.h>
+#include <string.h>
 
 /* Length of a valid UTF-8 sequence at s (1..4) with its code point, or 0. */
 static size_t utf8_seq(const unsigned char *s, size_t len, unsigned *cp)
@@ -97,6 +98,43 @@ void pv_text_clean(struct strbuf *sb, const char *str, size_t len)
 			i += n;
 		}
 	}
+}
+
+size_t pv_text_escape_buf(char *dst, size_t size, const char *str,
+			  size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, o = 0, n;
+	unsigned cp;
+
+	if (!size)
+		return 0;
+	while (i < len) {
+		n = utf8_seq(s + i, len - i, &cp);
+		if (n && !(cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))) {
+			if (o + n >= size)
+				break;
+			memcpy(dst + o, s + i, n);
+			o += n;
+			i += n;
+			continue;
+		}
+		/* A control character or a byte that is not UTF-8: escape
+		 * each of its bytes. */
+		if (!n)
+			n = 1;
+		if (o + 4 * n >= size)
+			break;
+		for (size_t k = 0; k < n; k++, i++) {
+			dst[o++] = '\\';
+			dst[o++] = 'x';
+			dst[o++] = hex[s[i] >> 4];
+			dst[o++] = hex[s[i] & 15];
+		}
+	}
+	dst[o] = '\0';
+	return o;
 }
 
 int pv_text_is_clean(const char *str, size_t len)
