@@ -1,0 +1,5 @@
+//go:build slowdown
+
+package pvsample
+
+const sortWork = 1.2

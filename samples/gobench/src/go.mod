@@ -1,0 +1,3 @@
+module example.com/pvsample
+
+go 1.19
