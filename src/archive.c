@@ -135,6 +135,8 @@ static void read_config(struct rd *d, json_t *c)
 	ENUM(d, c, "missing", parse_policy_any, &g->missing);
 	ENUM(d, c, "new", parse_policy_any, &g->new_);
 	ENUM(d, c, "inconclusive", parse_policy_any, &g->inconclusive);
+	if (json_object_get(c, "insufficient"))
+		ENUM(d, c, "insufficient", parse_policy_any, &g->insufficient);
 	ENUM(d, c, "direction", pv_parse_dir, &g->direction);
 	s->markdown_limit = (unsigned)get_count(d, c, "markdown_limit");
 }
@@ -389,6 +391,7 @@ static int same_gate(const struct pv_gate *a, const struct pv_gate *b)
 	       a->min_samples == b->min_samples && a->max_cv == b->max_cv &&
 	       a->missing == b->missing && a->new_ == b->new_ &&
 	       a->inconclusive == b->inconclusive &&
+	       a->insufficient == b->insufficient &&
 	       a->direction == b->direction;
 }
 

@@ -176,6 +176,7 @@ void pv_config_defaults(struct pv_config *c)
 	c->gate.missing = PV_POLICY_FAIL;
 	c->gate.new_ = PV_POLICY_WARN;
 	c->gate.inconclusive = PV_POLICY_WARN;
+	c->gate.insufficient = PV_POLICY_WARN;
 	c->gate.direction = PV_DIR_UNSET;       /* auto: format, unit, name */
 	c->limits.max_file_size = (size_t)1 << 30;
 	c->limits.max_line = (size_t)1 << 20;
@@ -545,10 +546,12 @@ static int gate_key(struct loader *ld, const char *key, const char *value)
 		bad = parse_policy(value, 6, &g->new_);
 	else if (!strcmp(key, "inconclusive"))
 		bad = parse_policy(value, 3, &g->inconclusive);
+	else if (!strcmp(key, "insufficient"))
+		bad = parse_policy(value, 3, &g->insufficient);
 	else if (!strcmp(key, "direction"))
 		bad = pv_parse_dir(value, &g->direction);
 	else
-		return fail(ld, "unknown key '%s' in [gate]: expected alpha, test, correction, sided, threshold, min_samples, max_cv, missing, new, inconclusive or direction",
+		return fail(ld, "unknown key '%s' in [gate]: expected alpha, test, correction, sided, threshold, min_samples, max_cv, missing, new, inconclusive, insufficient or direction",
 			    key);
 	if (!bad)
 		return 1;
@@ -570,7 +573,7 @@ static int gate_key(struct loader *ld, const char *key, const char *value)
 		return bad_value(ld, key, value, "fail, warn or ignore");
 	if (!strcmp(key, "new"))
 		return bad_value(ld, key, value, "warn or ignore");
-	if (!strcmp(key, "inconclusive"))
+	if (!strcmp(key, "inconclusive") || !strcmp(key, "insufficient"))
 		return bad_value(ld, key, value, "warn or fail");
 	return bad_value(ld, key, value, "auto, lower, higher or none");
 }
@@ -715,7 +718,8 @@ static int handler(void *user, const char *section, const char *name,
 		static const char *const keys[] = {
 			"alpha", "test", "correction", "sided", "threshold",
 			"min_samples", "max_cv", "missing", "new",
-			"inconclusive", "direction", "result_file_pattern",
+			"inconclusive", "insufficient", "direction",
+			"result_file_pattern",
 			"ignore_col", "avg_update", "repeat_pattern", "format",
 			"desc", "abs_threshold", "ignore", "until", "reason",
 			"max_file_size", "max_line", "max_depth", "max_metrics",

@@ -78,6 +78,7 @@ struct pv_gate {
 	enum pv_policy missing; /* fail|warn|ignore */
 	enum pv_policy new_;    /* warn|ignore */
 	enum pv_policy inconclusive; /* warn|fail */
+	enum pv_policy insufficient; /* warn|fail (nothing testable: always an error) */
 	enum pv_dir direction;  /* default for metrics with no rule */
 };
 

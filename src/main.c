@@ -418,6 +418,17 @@ static int cmd_compare(int argc, char **argv)
 	r.nwarnings = diag.n;
 
 	print_warnings(&diag);
+	if (!r.compared) {
+		/* Nothing was tested: an input error, not a verdict. */
+		struct strbuf why = STRBUF_INIT;
+
+		pv_error(&err, PV_EINPUT,
+			 "no metric could be compared (%zu insufficient, %zu missing, %zu new): %s",
+			 r.count[PV_V_INSUFFICIENT], r.count[PV_V_MISSING],
+			 r.count[PV_V_NEW], pv_result_reason(&r, &r.m[0], &why));
+		strbuf_release(&why);
+		goto fail_printed;
+	}
 	if (a.out.json || a.out.junit || a.out.markdown)
 		pv_report_medians(&r);
 	if (write_reports(&r, &a.out, &err))
@@ -709,7 +720,12 @@ static int cmd_merge(int argc, char **argv)
 			st = report_error(&err);
 		} else {
 			print_warnings(&diag);
-			if (write_reports(r, &o, &err))
+			if (!r->compared)
+				st = report_error((pv_error(&err, PV_EINPUT,
+					"no metric could be compared: %zu insufficient, %zu missing, %zu new",
+					r->count[PV_V_INSUFFICIENT], r->count[PV_V_MISSING],
+					r->count[PV_V_NEW]), &err));
+			else if (write_reports(r, &o, &err))
 				st = report_error(&err);
 			else
 				st = r->fail ? PV_FAIL : PV_OK;

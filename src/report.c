@@ -68,10 +68,15 @@ void pv_report_tally(struct pv_report *r)
 	memset(r->count, 0, sizeof(r->count));
 	for (size_t i = 0; i < r->n; i++)
 		r->count[r->m[i].verdict]++;
+	r->compared = r->n - r->count[PV_V_INSUFFICIENT] -
+		      r->count[PV_V_MISSING] - r->count[PV_V_NEW];
 	r->fail = r->count[PV_V_REGRESSION] > 0 ||
 		  (g->missing == PV_POLICY_FAIL && r->count[PV_V_MISSING]) ||
 		  (g->inconclusive == PV_POLICY_FAIL &&
-		   r->count[PV_V_INCONCLUSIVE]);
+		   r->count[PV_V_INCONCLUSIVE]) ||
+		  (g->insufficient == PV_POLICY_FAIL &&
+		   r->count[PV_V_INSUFFICIENT]) ||
+		  (r->n && !r->compared);
 }
 
 void pv_report_medians(struct pv_report *r)

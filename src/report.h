@@ -101,6 +101,7 @@ struct pv_report {
 	struct pv_sidemeta side[2];
 	size_t count[PV_V_COUNT];
 	int fail;                   /* the gate's verdict */
+	size_t compared;            /* metrics with a test on both sides */
 	struct pv_result *m;
 	size_t n;
 	const char **warnings;

@@ -301,6 +301,7 @@ static void config_json(struct jw *w, const struct pv_report *r)
 	KSTR(w, "missing", pv_policy_name(g->missing));
 	KSTR(w, "new", pv_policy_name(g->new_));
 	KSTR(w, "inconclusive", pv_policy_name(g->inconclusive));
+	KSTR(w, "insufficient", pv_policy_name(g->insufficient));
 	KSTR(w, "direction", pv_dir_name(g->direction));
 	KINT(w, "markdown_limit", s->markdown_limit);
 	jw_close(w, '}');

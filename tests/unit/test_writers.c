@@ -74,6 +74,7 @@ static void report_base(struct pv_report *r)
 	r->settings.gate.missing = PV_POLICY_FAIL;
 	r->settings.gate.new_ = PV_POLICY_WARN;
 	r->settings.gate.inconclusive = PV_POLICY_WARN;
+	r->settings.gate.insufficient = PV_POLICY_WARN;
 	r->settings.gate.direction = PV_DIR_LOWER;
 	r->settings.markdown_limit = 65000;
 	r->side[0].path = "base";
