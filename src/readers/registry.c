@@ -92,6 +92,46 @@ static long intern(struct pv_read_ctx *ctx, const char *group,
 	return i;
 }
 
+/* Nanoseconds per unit for the time units formats write (exact
+ * integers, so their ratios are too); 0 if not a time unit. */
+static double time_scale(const char *unit)
+{
+	static const struct { const char *name; double s; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 },
+		{ "ms", 1e6 }, { "s", 1e9 }, { "sec", 1e9 }, { "second", 1e9 },
+		{ "seconds", 1e9 }, { "min", 6e10 },
+	};
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(*units); i++)
+		if (!strcmp(unit, units[i].name))
+			return units[i].s;
+	return 0;
+}
+
+/*
+ * Bring v in unit `from` into the metric's unit: unchanged when they
+ * agree, converted between two time units (multiplying or dividing by
+ * an exact integer ratio, so 950 us is exactly what 0.95 ms reads as),
+ * or an input error when they cannot be converted.
+ */
+static int convert(struct pv_read_ctx *ctx, const struct pv_metric *m,
+		   const char *from, double *v, struct pv_err *err)
+{
+	double a, b;
+
+	if (!from || !*from || !*m->unit || !strcmp(from, m->unit))
+		return 0;
+	a = time_scale(from);
+	b = time_scale(m->unit);
+	if (a > 0 && b > 0) {
+		*v = a >= b ? *v * (a / b) : *v / (b / a);
+		return 0;
+	}
+	return pv_error(err, PV_EINPUT,
+			"%s: metric '%s' of '%s' is in '%s' here but in '%s' before; they cannot be converted",
+			ctx->path, m->key.metric, m->key.benchmark, from, m->unit);
+}
+
 static long intern_sample(struct pv_read_ctx *ctx, const struct pv_sample *s,
 			  struct pv_err *err)
 {
@@ -113,10 +153,11 @@ int pv_emit(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	    struct pv_err *err)
 {
 	long i = intern_sample(ctx, s, err);
+	double v = s->value;
 
-	if (i < 0)
+	if (i < 0 || convert(ctx, &ctx->table->m[i], s->unit, &v, err))
 		return -1;
-	pv_table_add(ctx->table, (size_t)i, ctx->side, ctx->file, s->value);
+	pv_table_add(ctx->table, (size_t)i, ctx->side, ctx->file, v);
 	return 0;
 }
 
