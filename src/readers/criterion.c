@@ -179,12 +179,8 @@ static int read_samples(struct pv_read_ctx *ctx, const char *shown,
 	size_t i;
 	int rc = -1;
 
-	if (!(root = pv_json_parse(shown, buf, len, err)))
+	if (!(root = pv_json_parse_object(shown, buf, len, err)))
 		return -1;
-	if (!json_is_object(root)) {
-		pv_json_expect(err, shown, "$", "an object", root);
-		goto out;
-	}
 	iters = json_object_get(root, "iters");
 	times = json_object_get(root, "times");
 	if (!json_is_array(iters)) {

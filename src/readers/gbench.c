@@ -336,18 +336,15 @@ static void read_context(struct pv_read_ctx *ctx, const json_t *context)
 static int gbench_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 		       struct pv_err *err)
 {
-	json_t *root, *benches, *context, *with_iter = NULL;
+	json_t *root, *context, *with_iter = NULL;
+	const json_t *benches;
 	struct entry e;
 	const char *last_failed = NULL;
 	size_t i, naggonly = 0;
 	int rc = -1;
 
-	if (!(root = pv_json_parse(ctx->path, buf, len, err)))
+	if (!(root = pv_json_parse_object(ctx->path, buf, len, err)))
 		return -1;
-	if (!json_is_object(root)) {
-		pv_json_expect(err, ctx->path, "$", "an object", root);
-		goto out;
-	}
 	context = json_object_get(root, "context");
 	if (context && !json_is_object(context)) {
 		pv_json_expect(err, ctx->path, "context", "an object", context);
@@ -355,14 +352,8 @@ static int gbench_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 	}
 	if (context)
 		read_context(ctx, context);
-	benches = json_object_get(root, "benchmarks");
-	if (!json_is_array(benches)) {
-		pv_json_expect(err, ctx->path, "benchmarks", "an array",
-			       benches);
+	if (!(benches = pv_json_array_member(ctx, root, "benchmarks", err)))
 		goto out;
-	}
-	if (!json_array_size(benches))
-		pv_warn(ctx, 0, "no benchmarks in the file");
 
 	/* Samples first; remember which benchmarks had some. */
 	with_iter = json_object();

@@ -114,19 +114,10 @@ static int hyperfine_read(struct pv_read_ctx *ctx, const char *buf,
 	size_t i;
 	int rc = -1;
 
-	if (!(root = pv_json_parse(ctx->path, buf, len, err)))
+	if (!(root = pv_json_parse_object(ctx->path, buf, len, err)))
 		return -1;
-	if (!json_is_object(root)) {
-		pv_json_expect(err, ctx->path, "$", "an object", root);
+	if (!(results = pv_json_array_member(ctx, root, "results", err)))
 		goto out;
-	}
-	results = json_object_get(root, "results");
-	if (!json_is_array(results)) {
-		pv_json_expect(err, ctx->path, "results", "an array", results);
-		goto out;
-	}
-	if (!json_array_size(results))
-		pv_warn(ctx, 0, "no results in the file");
 	json_array_foreach(results, i, res) {
 		char jp[PV_JPATH_MAX];
 		struct pv_sample s = { "", NULL, "time", "s", PV_DIR_LOWER, 0 };

@@ -308,3 +308,30 @@ int pv_path_ends_with(const char *path, const char *suffix)
 
 	return n >= m && !strcasecmp(path + n - m, suffix);
 }
+
+json_t *pv_json_parse_object(const char *path, const char *buf, size_t len,
+			     struct pv_err *err)
+{
+	json_t *root = pv_json_parse(path, buf, len, err);
+
+	if (root && !json_is_object(root)) {
+		pv_json_expect(err, path, "$", "an object", root);
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+const json_t *pv_json_array_member(struct pv_read_ctx *ctx, const json_t *obj,
+				   const char *key, struct pv_err *err)
+{
+	const json_t *a = json_object_get(obj, key);
+
+	if (!json_is_array(a)) {
+		pv_json_expect(err, ctx->path, key, "an array", a);
+		return NULL;
+	}
+	if (!json_array_size(a))
+		pv_warn(ctx, 0, "no %s in the file", key);
+	return a;
+}

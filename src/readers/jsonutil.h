@@ -39,6 +39,17 @@ void pv_jpathf(char *buf, size_t size, const char *fmt, ...)
 json_t *pv_json_parse(const char *path, const char *buf, size_t len,
 		      struct pv_err *err);
 
+/* pv_json_parse() of a document whose top level must be an object. */
+json_t *pv_json_parse_object(const char *path, const char *buf, size_t len,
+			     struct pv_err *err);
+
+/*
+ * obj[key], which must be an array (NULL with err filled otherwise).  An
+ * empty one is allowed, with the warning "no <key> in the file".
+ */
+const json_t *pv_json_array_member(struct pv_read_ctx *ctx, const json_t *obj,
+				   const char *key, struct pv_err *err);
+
 /* "an object", "an array", "a string", "a number", "a boolean", "null". */
 const char *pv_json_type(const json_t *v);
 

@@ -159,24 +159,14 @@ static int pyperf_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 	size_t i;
 	int rc = -1;
 
-	if (!(root = pv_json_parse(ctx->path, buf, len, err)))
+	if (!(root = pv_json_parse_object(ctx->path, buf, len, err)))
 		return -1;
-	if (!json_is_object(root)) {
-		pv_json_expect(err, ctx->path, "$", "an object", root);
-		goto out;
-	}
 	if (get_meta(ctx, root, "", &suite_meta, err) < 0)
 		goto out;
 	if (suite_meta)
 		read_context(ctx, suite_meta);
-	benches = json_object_get(root, "benchmarks");
-	if (!json_is_array(benches)) {
-		pv_json_expect(err, ctx->path, "benchmarks", "an array",
-			       benches);
+	if (!(benches = pv_json_array_member(ctx, root, "benchmarks", err)))
 		goto out;
-	}
-	if (!json_array_size(benches))
-		pv_warn(ctx, 0, "no benchmarks in the file");
 	json_array_foreach(benches, i, b)
 		if (read_benchmark(ctx, b, i, suite_meta, err) < 0)
 			goto out;

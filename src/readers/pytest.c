@@ -117,21 +117,11 @@ static int pytest_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 	size_t i, nodata = 0;
 	int rc = -1;
 
-	if (!(root = pv_json_parse(ctx->path, buf, len, err)))
+	if (!(root = pv_json_parse_object(ctx->path, buf, len, err)))
 		return -1;
-	if (!json_is_object(root)) {
-		pv_json_expect(err, ctx->path, "$", "an object", root);
-		goto out;
-	}
 	read_context(ctx, root);
-	benches = json_object_get(root, "benchmarks");
-	if (!json_is_array(benches)) {
-		pv_json_expect(err, ctx->path, "benchmarks", "an array",
-			       benches);
+	if (!(benches = pv_json_array_member(ctx, root, "benchmarks", err)))
 		goto out;
-	}
-	if (!json_array_size(benches))
-		pv_warn(ctx, 0, "no benchmarks in the file");
 	json_array_foreach(benches, i, b) {
 		const json_t *stats = json_object_get(b, "stats");
 		const json_t *data = json_object_get(stats, "data");
