@@ -59,6 +59,26 @@ uint64_t pv_hash_add(uint64_t h, const char *s)
 	return (h ^ 0xff) * 0x100000001b3ULL;
 }
 
+/* FNV's low bits are weak for keys that differ only at their end (the
+ * metric name after a long shared prefix), and linear probing turns that
+ * into long clusters; a final avalanche (splitmix64's) spreads them. */
+static size_t slot_of(uint64_t h, size_t nslots)
+{
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	h ^= h >> 31;
+	return (size_t)h & (nslots - 1);
+}
+
+/* A slot holds the hash's top half beside the index, so a probe that
+ * meets another key mostly settles it without touching the metric. */
+static uint64_t slot_value(uint64_t h, size_t i)
+{
+	return (h & 0xffffffff00000000ULL) | ((uint64_t)i + 1);
+}
+
 static uint64_t hash_key(const struct pv_key *k)
 {
 	uint64_t h = PV_HASH_INIT;
@@ -87,14 +107,14 @@ static int key_eq(const struct pv_key *a, const struct pv_key *b)
 static void rehash(struct pv_table *t)
 {
 	size_t nslots = t->nslots ? t->nslots * 2 : 1024;
-	uint32_t *slots = pv_calloc(nslots, sizeof(*slots));
+	uint64_t *slots = pv_calloc(nslots, sizeof(*slots));
 
 	for (size_t i = 0; i < t->n; i++) {
-		size_t j = t->m[i].hash & (nslots - 1);
+		size_t j = slot_of(t->m[i].hash, nslots);
 
 		while (slots[j])
 			j = (j + 1) & (nslots - 1);
-		slots[j] = (uint32_t)i + 1;
+		slots[j] = slot_value(t->m[i].hash, i);
 	}
 	free(t->slots);
 	t->slots = slots;
@@ -114,7 +134,7 @@ const char *pv_table_str(struct pv_table *t, const char *s)
 		for (size_t i = 0; i < t->nstrslots; i++) {
 			if (!t->strs[i])
 				continue;
-			j = pv_hash_add(PV_HASH_INIT, t->strs[i]) & (n - 1);
+			j = slot_of(pv_hash_add(PV_HASH_INIT, t->strs[i]), n);
 			while (slots[j])
 				j = (j + 1) & (n - 1);
 			slots[j] = t->strs[i];
@@ -123,12 +143,18 @@ const char *pv_table_str(struct pv_table *t, const char *s)
 		t->strs = slots;
 		t->nstrslots = n;
 	}
-	j = pv_hash_add(PV_HASH_INIT, s) & (t->nstrslots - 1);
+	j = slot_of(pv_hash_add(PV_HASH_INIT, s), t->nstrslots);
 	for (; t->strs[j]; j = (j + 1) & (t->nstrslots - 1))
 		if (!strcmp(t->strs[j], s))
 			return t->strs[j];
 	t->nstrs++;
 	return t->strs[j] = arena_strdup(&t->arena, s);
+}
+
+int pv_table_is(const struct pv_table *t, size_t i, const struct pv_key *k,
+		uint64_t h)
+{
+	return i < t->n && t->m[i].hash == h && key_eq(&t->m[i].key, k);
 }
 
 long pv_table_intern(struct pv_table *t, const struct pv_key *k,
@@ -145,12 +171,14 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 
 	if (t->n * 2 >= t->nslots)
 		rehash(t);
-	j = hash & (t->nslots - 1);
+	j = slot_of(hash, t->nslots);
 	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
-		const struct pv_metric *c = &t->m[t->slots[j] - 1];
+		uint64_t v = t->slots[j];
+		size_t i = (size_t)(v & 0xffffffffULL) - 1;
 
-		if (c->hash == hash && key_eq(&c->key, k))
-			return (long)t->slots[j] - 1;
+		if ((v >> 32) == (hash >> 32) && t->m[i].hash == hash &&
+		    key_eq(&t->m[i].key, k))
+			return (long)i;
 	}
 
 	if (t->max_metrics && t->n >= t->max_metrics) {
@@ -175,7 +203,7 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 	m->unit = "";
 	m->hash = hash;
 	m->ratio_num = m->ratio_den = -1;
-	t->slots[j] = (uint32_t)t->n + 1;
+	t->slots[j] = slot_value(hash, t->n);
 	return (long)t->n++;
 }
 

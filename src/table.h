@@ -62,7 +62,8 @@ struct pv_table {
 	struct pv_sidemeta side[2];
 	size_t max_metrics;         /* 0: unlimited */
 	/* private */
-	uint32_t *slots;            /* open addressing: index+1, 0 empty */
+	uint64_t *slots;            /* open addressing: hash's top 32 bits, then
+				     * index+1 in the low 32; 0 is empty */
 	size_t nslots;
 	const char **strs;          /* the set of key strings, each stored once */
 	size_t nstrs, nstrslots;
@@ -86,6 +87,9 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 			    uint64_t hash, struct pv_err *err);
 /* The table's own copy of s (each distinct string is stored once). */
 const char *pv_table_str(struct pv_table *t, const char *s);
+/* Is metric i the one with key k and hash h? */
+int pv_table_is(const struct pv_table *t, size_t i, const struct pv_key *k,
+		uint64_t h);
 #define PV_HASH_INIT 0xcbf29ce484222325ULL
 uint64_t pv_hash_add(uint64_t h, const char *s);
 /* The number of files of the test being read, on this side: the size

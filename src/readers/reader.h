@@ -35,6 +35,7 @@ struct pv_read_ctx {
 	uint64_t h_file, h_row;
 	int h_file_ok, h_row_ok;
 	const char *h_suite, *h_test, *h_group_s, *h_bench_s;
+	size_t h_next;          /* the metric the next cell probably is */
 };
 
 /* One sample.  unit may be NULL or ""; dir is PV_DIR_UNSET unless the

@@ -81,7 +81,15 @@ static long intern(struct pv_read_ctx *ctx, const char *group,
 	long i;
 
 	h = pv_hash_add(h, k.metric);
-	i = pv_table_intern_hashed(ctx->table, &k, h, err);
+	/* Repeat files list their cells in the same order, so the next
+	 * cell is usually the metric after the last one: checking that
+	 * first walks the table in order instead of probing it at random
+	 * (which misses the cache once the table outgrows it). */
+	if (pv_table_is(ctx->table, ctx->h_next, &k, h))
+		i = (long)ctx->h_next;
+	else
+		i = pv_table_intern_hashed(ctx->table, &k, h, err);
+	ctx->h_next = (size_t)i + 1;
 
 	if (i < 0 && err) {
 		char msg[sizeof(err->msg)];
@@ -178,14 +186,25 @@ int pv_emit_ratio(struct pv_read_ctx *ctx, const char *group,
 		  const char *benchmark, const char *dst, const char *num,
 		  const char *den, struct pv_err *err)
 {
+	size_t next = ctx->h_next;  /* the cells' order is not disturbed */
 	long d = intern(ctx, group, benchmark, dst, err), n, q;
+	int rc = 0;
 
-	if (d < 0 || (n = intern(ctx, group, benchmark, num, err)) < 0 ||
-	    (q = intern(ctx, group, benchmark, den, err)) < 0)
-		return -1;
-	ctx->table->m[d].ratio_num = (int32_t)n;
-	ctx->table->m[d].ratio_den = (int32_t)q;
-	return 0;
+	/* Every row of every repeat states the same link: look up its
+	 * operands only the first time. */
+	if (d < 0)
+		rc = -1;
+	else if (ctx->table->m[d].ratio_num < 0) {
+		if ((n = intern(ctx, group, benchmark, num, err)) < 0 ||
+		    (q = intern(ctx, group, benchmark, den, err)) < 0) {
+			rc = -1;
+		} else {
+			ctx->table->m[d].ratio_num = (int32_t)n;
+			ctx->table->m[d].ratio_den = (int32_t)q;
+		}
+	}
+	ctx->h_next = next;
+	return rc;
 }
 
 void pv_context(struct pv_read_ctx *ctx, const char *key, const char *value)
