@@ -30,6 +30,7 @@
 #include <string.h>
 #include "../util/num.h"
 #include "../util/strbuf.h"
+#include "../util/strmap.h"
 
 #define QUOTE_MAX 64
 
@@ -38,23 +39,6 @@ struct field {
 	size_t off, len;
 	unsigned long line;
 	size_t col;
-};
-
-/*
- * The unit of each (group, benchmark, metric) seen so far: open
- * addressing over entries whose bytes live in one pool.
- */
-struct unitmap {
-	struct strbuf pool;
-	struct unitent {
-		uint64_t hash;
-		size_t off, len;        /* the key */
-		size_t unit;            /* pool offset of the unit, NUL-ended */
-		unsigned long line;
-	} *e;
-	size_t n, alloc;
-	uint32_t *slot;         /* entry index + 1; 0 is empty */
-	size_t nslot;
 };
 
 struct csv {
@@ -76,80 +60,6 @@ static const char *const colname[NCOLS] = {
 static int is_blank(char c)
 {
 	return c == ' ' || c == '\t';
-}
-
-static uint64_t fnv1a(const char *p, size_t n)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	while (n--)
-		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
-	return h;
-}
-
-static void unitmap_release(struct unitmap *m)
-{
-	strbuf_release(&m->pool);
-	free(m->e);
-	free(m->slot);
-}
-
-static void unitmap_rehash(struct unitmap *m)
-{
-	size_t mask;
-
-	m->nslot = m->nslot ? m->nslot * 2 : 64;
-	free(m->slot);
-	m->slot = pv_calloc(m->nslot, sizeof(*m->slot));
-	mask = m->nslot - 1;
-	for (size_t i = 0; i < m->n; i++) {
-		size_t j = (size_t)m->e[i].hash & mask;
-
-		while (m->slot[j])
-			j = (j + 1) & mask;
-		m->slot[j] = (uint32_t)(i + 1);
-	}
-}
-
-/*
- * The entry of key k[0..n), added with unit and line when new (*isnew
- * then 1).  The pointer is valid until the next call.
- */
-static const struct unitent *unitmap_get(struct unitmap *m, const char *k,
-					 size_t n, const char *unit,
-					 unsigned long line, int *isnew)
-{
-	uint64_t h = fnv1a(k, n);
-	size_t mask, j;
-	struct unitent *e;
-
-	if (2 * (m->n + 1) > m->nslot)
-		unitmap_rehash(m);
-	mask = m->nslot - 1;
-	for (j = (size_t)h & mask; m->slot[j]; j = (j + 1) & mask) {
-		e = &m->e[m->slot[j] - 1];
-		if (e->hash == h && e->len == n &&
-		    !memcmp(m->pool.buf + e->off, k, n)) {
-			*isnew = 0;
-			return e;
-		}
-	}
-	if (m->n == m->alloc) {
-		m->alloc = m->alloc ? 2 * m->alloc : 64;
-		m->e = pv_reallocarray(m->e, m->alloc, sizeof(*m->e));
-	}
-	e = &m->e[m->n];
-	e->hash = h;
-	e->off = m->pool.len;
-	e->len = n;
-	strbuf_add(&m->pool, k, n);
-	e->unit = m->pool.len;
-	strbuf_addstr(&m->pool, unit);
-	strbuf_addch(&m->pool, '\0');
-	e->line = line;
-	m->slot[j] = (uint32_t)(++m->n);
-	*isnew = 1;
-	return e;
 }
 
 static size_t col_of(const struct csv *c, const char *q)
@@ -315,7 +225,7 @@ static int read_header(struct csv *c, long *idx)
 }
 
 static int read_records(struct pv_read_ctx *ctx, struct csv *c,
-			struct unitmap *units, struct strbuf *key)
+			struct pv_strmap *units, struct strbuf *key)
 {
 	long idx[NCOLS];
 	size_t ncols = 0, records = 0;
@@ -323,7 +233,7 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 
 	while ((r = next_record(c, &blank)) > 0) {
 		struct pv_sample s;
-		const struct unitent *e;
+		struct pv_strmap_ent *e;
 		const struct field *vf;
 		enum pv_num st;
 		int isnew;
@@ -376,9 +286,12 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 		strbuf_addstr(key, s.benchmark);
 		strbuf_addch(key, '\0');
 		strbuf_addstr(key, s.metric);
-		e = unitmap_get(units, key->buf, key->len, s.unit, c->f[0].line,
-				&isnew);
-		if (!isnew && strcmp(units->pool.buf + e->unit, s.unit)) {
+		/* A metric's unit and where it was first given. */
+		e = pv_strmap_put(units, key->buf, key->len, &isnew);
+		if (isnew) {
+			e->val[1] = c->f[0].line;
+			e->val[0] = pv_strmap_keep(units, s.unit);
+		} else if (strcmp(pv_strmap_str(units, e->val[0]), s.unit)) {
 			const struct field *uf = &c->f[idx[COL_UNIT]];
 
 			return pv_error(c->err, PV_EINPUT,
@@ -386,7 +299,7 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 					"'%s' differs from '%s' at line %lu",
 					c->path, uf->line, uf->col,
 					quote_len(uf->len), s.unit, s.metric,
-					units->pool.buf + e->unit, e->line);
+					pv_strmap_str(units, e->val[0]), e->val[1]);
 		}
 		if (pv_emit(ctx, &s, c->err))
 			return -1;
@@ -431,7 +344,7 @@ static int csv_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 		.err = err, .path = ctx->path, .p = buf, .end = buf + len,
 		.lstart = buf, .line = 1, .fields = STRBUF_INIT,
 	};
-	struct unitmap units = { .pool = STRBUF_INIT };
+	struct pv_strmap units = PV_STRMAP_INIT;
 	struct strbuf key = STRBUF_INIT;
 	const char *nul;
 	int ret;
@@ -452,7 +365,7 @@ static int csv_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 	ret = read_records(ctx, &c, &units, &key);
 	strbuf_release(&c.fields);
 	free(c.f);
-	unitmap_release(&units);
+	pv_strmap_release(&units);
 	strbuf_release(&key);
 	return ret;
 }

@@ -42,6 +42,7 @@
 #include <string.h>
 #include "../util/num.h"
 #include "../util/strbuf.h"
+#include "../util/strmap.h"
 
 /* Longest piece of input quoted in a message. */
 #define QUOTE_MAX 64
@@ -49,22 +50,6 @@
 struct span {
 	const char *p;
 	size_t n;
-};
-
-/*
- * The set of (group, key) pairs of one file, to refuse duplicate rows:
- * open addressing over entries whose bytes live in one pool.
- */
-struct keyset {
-	struct strbuf pool;
-	struct keyent {
-		uint64_t hash;
-		size_t off, len;
-		unsigned long line;
-	} *e;
-	size_t n, alloc;
-	uint32_t *slot;         /* entry index + 1; 0 is empty */
-	size_t nslot;           /* a power of two, or 0 */
 };
 
 /* One preamble key of this file, its lines joined with "; ". */
@@ -96,7 +81,7 @@ struct rhs {
 	size_t alloc_cell;
 	struct strbuf key;
 	struct strbuf scratch;
-	struct keyset seen;
+	struct pv_strmap seen;     /* row keys of the file, with their line */
 
 	struct rhs_kv *kv;
 	size_t nkv, alloc_kv;
@@ -125,73 +110,6 @@ static int starts_with(const char *p, size_t n, const char *prefix)
 	size_t k = strlen(prefix);
 
 	return n >= k && !memcmp(p, prefix, k);
-}
-
-static uint64_t fnv1a(const char *p, size_t n)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	while (n--)
-		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
-	return h;
-}
-
-static void keyset_release(struct keyset *ks)
-{
-	strbuf_release(&ks->pool);
-	free(ks->e);
-	free(ks->slot);
-}
-
-static void keyset_rehash(struct keyset *ks)
-{
-	size_t mask;
-
-	ks->nslot = ks->nslot ? ks->nslot * 2 : 64;
-	free(ks->slot);
-	ks->slot = pv_calloc(ks->nslot, sizeof(*ks->slot));
-	mask = ks->nslot - 1;
-	for (size_t i = 0; i < ks->n; i++) {
-		size_t j = (size_t)ks->e[i].hash & mask;
-
-		while (ks->slot[j])
-			j = (j + 1) & mask;
-		ks->slot[j] = (uint32_t)(i + 1);
-	}
-}
-
-/*
- * Add p[0..n) to the set.  Returns 0 when it is new, or the line where
- * it was first added.
- */
-static unsigned long keyset_add(struct keyset *ks, const char *p, size_t n,
-				unsigned long line)
-{
-	uint64_t h = fnv1a(p, n);
-	size_t mask, j;
-	struct keyent *e;
-
-	if (2 * (ks->n + 1) > ks->nslot)
-		keyset_rehash(ks);
-	mask = ks->nslot - 1;
-	for (j = (size_t)h & mask; ks->slot[j]; j = (j + 1) & mask) {
-		e = &ks->e[ks->slot[j] - 1];
-		if (e->hash == h && e->len == n &&
-		    !memcmp(ks->pool.buf + e->off, p, n))
-			return e->line;
-	}
-	if (ks->n == ks->alloc) {
-		ks->alloc = ks->alloc ? 2 * ks->alloc : 64;
-		ks->e = pv_reallocarray(ks->e, ks->alloc, sizeof(*ks->e));
-	}
-	e = &ks->e[ks->n];
-	e->hash = h;
-	e->off = ks->pool.len;
-	e->len = n;
-	e->line = line;
-	strbuf_add(&ks->pool, p, n);
-	ks->slot[j] = (uint32_t)(++ks->n);
-	return 0;
 }
 
 /* Append s to the preamble key, joining repeated lines with "; ". */
@@ -448,7 +366,15 @@ static int read_row(struct rhs *r, const char *line, size_t n,
 	strbuf_reset(&r->scratch);
 	strbuf_add(&r->scratch, r->group.buf, r->group.len + 1);
 	strbuf_add(&r->scratch, r->key.buf, r->key.len);
-	first = keyset_add(&r->seen, r->scratch.buf, r->scratch.len, lineno);
+	{
+		int added;
+		struct pv_strmap_ent *e = pv_strmap_put(&r->seen, r->scratch.buf,
+							r->scratch.len, &added);
+
+		first = added ? 0 : e->val[0];
+		if (added)
+			e->val[0] = lineno;
+	}
 	if (first)
 		return pv_error_at(r->err, PV_EINPUT, r->path, lineno,
 				   "duplicate row key '%s' in group '%s' "
@@ -525,7 +451,7 @@ static void rhs_release(struct rhs *r)
 	free(r->cell);
 	strbuf_release(&r->key);
 	strbuf_release(&r->scratch);
-	keyset_release(&r->seen);
+	pv_strmap_release(&r->seen);
 	for (size_t i = 0; i < r->nkv; i++) {
 		free(r->kv[i].key);
 		strbuf_release(&r->kv[i].value);
@@ -540,7 +466,7 @@ static int rhs_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 		.ctx = ctx, .err = err, .path = ctx->path,
 		.group = STRBUF_INIT, .names = STRBUF_INIT,
 		.key = STRBUF_INIT, .scratch = STRBUF_INIT,
-		.seen = { .pool = STRBUF_INIT },
+		.seen = PV_STRMAP_INIT,
 		.need_header = 1,
 	};
 	const char *p = buf, *end = buf + len, *nul;
