@@ -194,10 +194,11 @@ static const char regress_head[] =
 	"| p / q | Threshold |\n"
 	"|---|---|---:|---:|---:|---:|---:|\n";
 
-static void regress_row(struct strbuf *sb, struct md *d,
-			const struct pv_result *m)
+/* The cells both summary tables share: benchmark, metric, both sides'
+ * mean +- sd (n) and the change with its interval. */
+static void compared_cells(struct strbuf *sb, struct md *d,
+			   const struct pv_result *m)
 {
-	cell_begin(sb);
 	label(d, sb, m);
 	cell_next(sb);
 	metric_cell(sb, m);
@@ -208,6 +209,13 @@ static void regress_row(struct strbuf *sb, struct md *d,
 	cell_next(sb);
 	pv_fmt_change(sb, m);
 	cell_next(sb);
+}
+
+static void regress_row(struct strbuf *sb, struct md *d,
+			const struct pv_result *m)
+{
+	cell_begin(sb);
+	compared_cells(sb, d, m);
 	if (m->tested) {
 		pv_fmt_p(sb, m->p);
 		strbuf_addstr(sb, " / ");
@@ -236,16 +244,7 @@ static void other_row(struct strbuf *sb, struct md *d,
 	cell_begin(sb);
 	strbuf_addstr(sb, verdict_cell(m->verdict));
 	cell_next(sb);
-	label(d, sb, m);
-	cell_next(sb);
-	metric_cell(sb, m);
-	cell_next(sb);
-	pv_fmt_mean_sd(sb, &m->side[0].s);
-	cell_next(sb);
-	pv_fmt_mean_sd(sb, &m->side[1].s);
-	cell_next(sb);
-	pv_fmt_change(sb, m);
-	cell_next(sb);
+	compared_cells(sb, d, m);
 	{
 		struct strbuf why = STRBUF_INIT;
 		const char *reason = pv_result_reason(d->r, m, &why);
