@@ -186,6 +186,7 @@ static void read_side(struct rd *d, json_t *s, struct pv_side_result *out)
 	out->per_file = json_object_get(s, "per_file") ?
 			(unsigned)get_count(d, s, "per_file") : 1;
 	out->note = get_str(d, s, "note", 1);
+	out->summary_only = get_bool(d, s, "summary_only", 0);
 	if (!json_is_array(samples)) {
 		bad(d, "samples", "an array of numbers");
 		return;
@@ -202,7 +203,12 @@ static void read_side(struct rd *d, json_t *s, struct pv_side_result *out)
 		}
 	}
 	out->samples = v;
-	if (out->nsamples != out->s.n)
+	if (out->summary_only && out->nsamples)
+		bad(d, "samples", "an empty array (summary_only)");
+	else if (out->summary_only && out->s.n >= 2 &&
+		 (!isfinite(out->s.mean) || !(out->s.sd >= 0)))
+		bad(d, "sd", "a number >= 0 with a finite mean (summary_only)");
+	else if (!out->summary_only && out->nsamples != out->s.n)
 		bad(d, "n", "the number of samples");
 }
 

@@ -24,6 +24,24 @@ static void add_pq(struct strbuf *sb, double p, double q,
 		strbuf_addf(sb, ", q=%.3g", q);
 }
 
+/* A side's number of observations: its samples, or its summary's n. */
+static size_t side_n(const struct pv_side_result *s)
+{
+	return s->summary_only ? s->s.n : s->nsamples;
+}
+
+/* The remark every verdict carries when a side has only a summary. */
+static void add_summary_note(struct strbuf *sb, const struct pv_result *m)
+{
+	int a = m->side[0].summary_only, b = m->side[1].summary_only;
+
+	if (!a && !b)
+		return;
+	strbuf_addf(sb, "; the raw samples were not available%s, so Welch's test was computed from the summaries (mean, sd, n)",
+		    a && b ? "" : a ? " (the baseline has only a summary)" :
+		    " (the candidate has only a summary)");
+}
+
 /* The remark every verdict carries when a side's samples all come from
  * one process, whose in-process spread understates run-to-run noise. */
 static void add_unit_note(struct strbuf *sb, const struct pv_result *m)
@@ -67,8 +85,10 @@ const char *pv_result_reason(const struct pv_report *r,
 		return sb->buf;
 	case PV_WHY_FEW:
 		strbuf_addf(sb, "%zu baseline and %zu candidate samples, fewer than min_samples = %u",
-			    m->side[0].nsamples, m->side[1].nsamples,
+			    side_n(&m->side[0]), side_n(&m->side[1]),
 			    g->min_samples);
+		if (m->side[0].summary_only || m->side[1].summary_only)
+			strbuf_addstr(sb, "; the raw samples were not available, only summaries (mean, sd, n)");
 		return sb->buf;
 	case PV_WHY_UNGATED:
 		strbuf_addf(sb, "not gated (direction %s); moved ",
@@ -129,21 +149,25 @@ const char *pv_result_reason(const struct pv_report *r,
 		add_pq(sb, m->p, m->q, g->correction);
 		strbuf_addstr(sb, "), not significant and not shown within the threshold");
 		if (isfinite(m->mde) && m->mde > 0) {
-			size_t n = m->side[0].nsamples < m->side[1].nsamples ?
-				   m->side[0].nsamples : m->side[1].nsamples;
+			size_t n = side_n(&m->side[0]) < side_n(&m->side[1]) ?
+				   side_n(&m->side[0]) : side_n(&m->side[1]);
 
 			strbuf_addf(sb, "; this run could detect about %.1f%%",
 				    m->mde * 100);
 			if (thr > 0 && m->mde > thr)
-				strbuf_addf(sb, ", and about %.0f runs per side would detect %g%%",
+				strbuf_addf(sb, ", and about %.0f %s per side would detect %g%%",
 					    ceil((double)n * (m->mde / thr) *
-						 (m->mde / thr)), thr * 100);
+						 (m->mde / thr)),
+					    m->side[0].summary_only ||
+					    m->side[1].summary_only ?
+					    "samples" : "runs", thr * 100);
 		}
 		break;
 	}
 	if (m->held)
 		strbuf_addf(sb, "; q < %g, but held back by the family gate: no metric reached q < %g and no more metrics had p < %g than chance explains",
 			    m->alpha, PV_GATE_FRAC * g->alpha, g->alpha);
+	add_summary_note(sb, m);
 	add_unit_note(sb, m);
 	if (m->dir_assumed && m->gated)
 		strbuf_addf(sb, "; %s is better by assumption, set a [metric] direction",

@@ -57,6 +57,10 @@ struct pv_side_result {
 	unsigned files;             /* files that gave samples */
 	unsigned per_file;          /* >1: each sample is a repeat's mean */
 	const char *note;           /* a reader's remark, or NULL */
+	/* No raw samples (Catch2 keeps only summaries): s.n, s.mean, s.sd
+	 * and s.cv are the reader's summary, median/min/max are NAN and
+	 * nsamples is 0; the test is Welch's from the summaries. */
+	int summary_only;
 };
 
 struct pv_result {

@@ -362,30 +362,17 @@ void pv_summarize(const double *x, size_t n, struct pv_summary *s)
 
 /* ---- t-tests -------------------------------------------------------- */
 
-int pv_ttest(const double *a, size_t na, const double *b, size_t nb,
-	     int equal_var, enum pv_alt alt, double conf,
-	     struct pv_test_out *o, struct pv_err *err)
+/*
+ * The t-test from both sides' means and variances (n-1), as scipy's
+ * _ttest_ind_from_stats with _equal_var_ttest_denom or
+ * _unequal_var_ttest_denom, operation for operation.
+ */
+static int t_from_moments(double m1, double v1, double n1, double m2,
+			  double v2, double n2, int equal_var, enum pv_alt alt,
+			  double conf, struct pv_test_out *o, struct pv_err *err)
 {
-	double n1 = (double)na, n2 = (double)nb;
-	double m1, m2, v1, v2, df, se;
+	double df, se;
 
-	if (na < 2 || nb < 2)
-		return pv_error(err, PV_EINPUT,
-			"t-test needs at least 2 values per side, "
-			"got %zu and %zu", na, nb);
-	if (!all_finite(a, na) || !all_finite(b, nb))
-		return pv_error(err, PV_EINPUT,
-			"t-test got a value that is not a finite number");
-	if (!(conf > 0 && conf < 1))
-		return pv_error(err, PV_EUSAGE,
-			"confidence level %g is not between 0 and 1", conf);
-	if (alt_ok(alt))
-		return pv_error(err, PV_EUSAGE, "%s", alt_ok(alt));
-
-	m1 = np_mean(a, na);
-	m2 = np_mean(b, nb);
-	v1 = np_var1(a, na, m1);
-	v2 = np_var1(b, nb, m2);
 	if (equal_var) {
 		/* scipy's _equal_var_ttest_denom */
 		double svar;
@@ -407,6 +394,57 @@ int pv_ttest(const double *a, size_t na, const double *b, size_t nb,
 			"t distribution failed for t = %g, df = %g",
 			o->statistic, df);
 	return 0;
+}
+
+static int t_args_ok(size_t na, size_t nb, enum pv_alt alt, double conf,
+		     struct pv_err *err)
+{
+	if (na < 2 || nb < 2)
+		return pv_error(err, PV_EINPUT,
+			"t-test needs at least 2 values per side, "
+			"got %zu and %zu", na, nb);
+	if (!(conf > 0 && conf < 1))
+		return pv_error(err, PV_EUSAGE,
+			"confidence level %g is not between 0 and 1", conf);
+	if (alt_ok(alt))
+		return pv_error(err, PV_EUSAGE, "%s", alt_ok(alt));
+	return 0;
+}
+
+int pv_ttest(const double *a, size_t na, const double *b, size_t nb,
+	     int equal_var, enum pv_alt alt, double conf,
+	     struct pv_test_out *o, struct pv_err *err)
+{
+	double m1, m2;
+
+	if (na < 2 || nb < 2)
+		return t_args_ok(na, nb, alt, conf, err);
+	if (!all_finite(a, na) || !all_finite(b, nb))
+		return pv_error(err, PV_EINPUT,
+			"t-test got a value that is not a finite number");
+	if (t_args_ok(na, nb, alt, conf, err))
+		return -1;
+	m1 = np_mean(a, na);
+	m2 = np_mean(b, nb);
+	return t_from_moments(m1, np_var1(a, na, m1), (double)na, m2,
+			      np_var1(b, nb, m2), (double)nb, equal_var, alt,
+			      conf, o, err);
+}
+
+int pv_ttest_summary(double mean_a, double sd_a, size_t na, double mean_b,
+		     double sd_b, size_t nb, int equal_var, enum pv_alt alt,
+		     double conf, struct pv_test_out *o, struct pv_err *err)
+{
+	if (t_args_ok(na, nb, alt, conf, err))
+		return -1;
+	if (!isfinite(mean_a) || !isfinite(mean_b) || !isfinite(sd_a) ||
+	    !isfinite(sd_b) || sd_a < 0 || sd_b < 0)
+		return pv_error(err, PV_EINPUT,
+			"t-test from summaries needs finite means and standard deviations >= 0");
+	/* scipy's ttest_ind_from_stats squares the sds as given. */
+	return t_from_moments(mean_a, sd_a * sd_a, (double)na, mean_b,
+			      sd_b * sd_b, (double)nb, equal_var, alt, conf,
+			      o, err);
 }
 
 /* ---- Mann-Whitney U ------------------------------------------------- */

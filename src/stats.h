@@ -72,6 +72,18 @@ int pv_ttest(const double *a, size_t na, const double *b, size_t nb,
 	     struct pv_test_out *o, struct pv_err *err);
 
 /*
+ * The same test from each side's summary alone: mean, sample standard
+ * deviation (n-1) and size, as scipy.stats.ttest_ind_from_stats(mean_a,
+ * sd_a, na, mean_b, sd_b, nb, equal_var=..., alternative=...), for
+ * harnesses that keep no raw samples (Catch2).  Outputs and conventions
+ * as pv_ttest, zero variance included.  Needs na, nb >= 2, finite means,
+ * finite sds >= 0 and 0 < conf < 1.
+ */
+int pv_ttest_summary(double mean_a, double sd_a, size_t na, double mean_b,
+		     double sd_b, size_t nb, int equal_var, enum pv_alt alt,
+		     double conf, struct pv_test_out *o, struct pv_err *err);
+
+/*
  * Mann-Whitney U, matching scipy.stats.mannwhitneyu(a, b,
  * alternative=..., method='auto') of scipy 1.10: the exact distribution
  * when at least one sample has 8 values or fewer (not both > 8) and

@@ -260,6 +260,27 @@ void pv_table_add(struct pv_table *t, size_t metric, enum pv_side side,
 	m->seen[side] = 1;
 }
 
+void pv_table_summary(struct pv_table *t, size_t metric, enum pv_side side,
+		      uint32_t file, uint32_t n, double mean, double sd)
+{
+	struct pv_metric *m = &t->m[metric];
+	struct pv_msum *s = m->sum[side];
+
+	if (!s) {
+		s = arena_alloc(&t->arena, sizeof(*s));
+		memset(s, 0, sizeof(*s));
+		m->sum[side] = s;
+	}
+	s->mean = mean;
+	s->sd = sd;
+	s->n = n;
+	s->file = file;
+	s->only = 0;
+	if (n > s->max_n)
+		s->max_n = n;
+	pv_table_add(t, metric, side, file, mean);
+}
+
 /* Is value one of the "; "-separated parts of list? */
 static int has_part(const char *list, const char *value)
 {
@@ -338,6 +359,13 @@ void pv_table_finish(struct pv_table *t)
 				collapse(m, s, &t->fill[i * 2 + s]);
 			else
 				m->per_file[s] = 1;
+			/* Summaries: one file's is the side's summary;
+			 * several files' means are samples, each the mean
+			 * of up to max_n of that repeat's samples. */
+			if (m->sum[s] && m->files[s] == 1)
+				m->sum[s]->only = 1;
+			else if (m->sum[s] && m->sum[s]->max_n > 1)
+				m->per_file[s] = m->sum[s]->max_n;
 		}
 	}
 	fill_release(t);

@@ -26,6 +26,19 @@ struct pv_key {
 	const char *suite, *test, *group, *benchmark, *metric;
 };
 
+/*
+ * A summary a reader gave instead of samples (Catch2 keeps only the
+ * mean, sd and number of samples of each benchmark): see
+ * pv_table_summary().
+ */
+struct pv_msum {
+	double mean, sd;            /* of the last file that gave one */
+	uint32_t n;                 /* its number of samples */
+	uint32_t max_n;             /* the largest n of any file */
+	uint32_t file;              /* the last file that gave one */
+	int only;                   /* after finish: the side is this summary */
+};
+
 struct pv_metric {
 	struct pv_key key;
 	uint64_t hash;              /* of key, see pv_hash_add() */
@@ -38,6 +51,7 @@ struct pv_metric {
 	uint32_t files[2];          /* distinct files that gave samples */
 	uint32_t per_file[2];       /* >1: repeat means were taken (see below) */
 	int seen[2];                /* the side mentions this metric at all */
+	struct pv_msum *sum[2];     /* summaries instead of samples, or NULL */
 };
 
 /* The context of one side: preamble keys, harness metadata. */
@@ -99,6 +113,18 @@ void pv_table_hint(struct pv_table *t, uint32_t files);
  * of a side must come in increasing order. */
 void pv_table_add(struct pv_table *t, size_t metric, enum pv_side side,
 		  uint32_t file, double v);
+/*
+ * Add a summary (number of samples n, mean, sd) instead of samples.  The
+ * mean is also added as the file's one sample, so that when a side's
+ * summaries come from several files (repeats), each file's mean is one
+ * sample, tested like any other (per_file becomes the largest n); only
+ * when they all come from one file does the side stay a summary
+ * (sum[side]->only, set by pv_table_finish()).  The caller makes sure a
+ * side never mixes samples and summaries, and a file gives at most one
+ * summary per metric.
+ */
+void pv_table_summary(struct pv_table *t, size_t metric, enum pv_side side,
+		      uint32_t file, uint32_t n, double mean, double sd);
 /* Set a context key of a side (the first value of a key wins unless it
  * differs between files, in which case they are joined with "; "). */
 void pv_table_context(struct pv_table *t, enum pv_side side,
@@ -108,7 +134,8 @@ void pv_table_context(struct pv_table *t, enum pv_side side,
  * End loading.  When a side has samples from several files and some file
  * gave several samples of one metric, each file's mean becomes one
  * sample (the repeat is the unit; per_file records how many samples a
- * file held).  The lookup structures are freed: no more interning.
+ * file held).  A side of summaries from one file becomes summary-only
+ * (sum[side]->only).  The lookup structures are freed: no more interning.
  */
 void pv_table_finish(struct pv_table *t);
 /* Free the metric array once the verdict model has taken what it needs;

@@ -75,6 +75,12 @@ enum pv_dir pv_guess_direction(const char *metric, const char *unit)
 
 /* ---- phase 1: table -> model ---------------------------------------- */
 
+/* A side's number of observations: its samples, or its summary's n. */
+static size_t side_n(const struct pv_side_result *s)
+{
+	return s->summary_only ? s->s.n : s->nsamples;
+}
+
 static void side_from_table(const struct pv_table *t,
 			    const struct pv_metric *m, int s,
 			    struct pv_side_result *out)
@@ -85,6 +91,20 @@ static void side_from_table(const struct pv_table *t,
 	out->files = m->files[s];
 	out->per_file = m->per_file[s];
 	out->note = m->note[s];
+	if (m->sum[s] && m->sum[s]->only) {
+		const struct pv_msum *su = m->sum[s];
+
+		out->summary_only = 1;
+		out->samples = NULL;
+		out->nsamples = 0;
+		out->s.n = su->n;
+		out->s.mean = su->mean;
+		out->s.sd = su->sd;
+		out->s.cv = isfinite(su->sd) && su->mean != 0 ?
+			    su->sd / fabs(su->mean) : NAN;
+		out->s.median = out->s.min = out->s.max = NAN;
+		return;
+	}
 	pv_summarize_fast(m->v[s], m->n[s], &out->s);
 	/* avg_update: the mean shown is mean(num)/mean(den); the test and
 	 * the sd still use this column's own per-run values. */
@@ -126,6 +146,8 @@ struct work {
 	unsigned testable : 1;      /* a test runs (enough samples, both sides) */
 	unsigned deterministic : 1; /* zero variance on both sides */
 	unsigned logok : 1;         /* every sample > 0: the log tests apply */
+	unsigned summary : 1;       /* a side has only a summary: Welch from
+				     * (mean, sd, n), outside the prior */
 	enum pv_test test;
 	struct pv_modvar mv;
 	struct pv_test_out two;     /* the two-sided test, with its interval */
@@ -169,7 +191,14 @@ static int run_test(const struct pv_result *res, struct work *w,
 	size_t na = res->side[0].nsamples, nb = res->side[1].nsamples;
 	struct pv_test_out one;
 
-	switch (w->test) {
+	if (w->summary) {
+		const struct pv_summary *sa = &res->side[0].s;
+		const struct pv_summary *sb = &res->side[1].s;
+
+		if (pv_ttest_summary(sa->mean, sa->sd, sa->n, sb->mean, sb->sd,
+				     sb->n, 0, PV_ALT_TWO, conf, &w->two, err))
+			return -1;
+	} else switch (w->test) {
 	case PV_TEST_MODERATED:
 	case PV_TEST_YUEN:
 		pv_moderated_t(&w->mv, prior, df_cap, PV_ALT_TWO, conf, &w->two);
@@ -411,8 +440,8 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		res->why = PV_WHY_NOTE;
 		return;
 	}
-	if (res->side[0].nsamples < g->min_samples ||
-	    res->side[1].nsamples < g->min_samples) {
+	if (side_n(&res->side[0]) < g->min_samples ||
+	    side_n(&res->side[1]) < g->min_samples) {
 		res->verdict = PV_V_INSUFFICIENT;
 		res->why = PV_WHY_FEW;
 		return;
@@ -533,13 +562,17 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 		size_t min = g->min_samples > 2 ? g->min_samples : 2;
 
 		w[i].testable = a->present && b->present && !a->note &&
-				!b->note && a->nsamples >= min &&
-				b->nsamples >= min;
+				!b->note && side_n(a) >= min &&
+				side_n(b) >= min;
 		w[i].deterministic = w[i].testable && a->s.sd == 0 &&
 				     b->s.sd == 0;
-		w[i].logok = all_positive(a->samples, a->nsamples) &&
+		w[i].summary = a->summary_only || b->summary_only;
+		w[i].logok = !w[i].summary &&
+			     all_positive(a->samples, a->nsamples) &&
 			     all_positive(b->samples, b->nsamples);
 		w[i].test = g->test == PV_TEST_AUTO ? PV_TEST_MODERATED : g->test;
+		if (w[i].summary)
+			w[i].test = PV_TEST_WELCH;
 		if (w[i].deterministic)
 			w[i].testable = 1;
 	}
@@ -641,7 +674,7 @@ void pv_model_from_table(const struct pv_table *t, const struct pv_config *cfg,
 		res->change_abs = res->side[1].s.mean - res->side[0].s.mean;
 		res->change_rel = res->side[0].s.mean != 0 ?
 			res->change_abs / fabs(res->side[0].s.mean) : NAN;
-		if (!res->side[0].nsamples || !res->side[1].nsamples)
+		if (!side_n(&res->side[0]) || !side_n(&res->side[1]))
 			res->change_abs = res->change_rel = NAN;
 	}
 	if (assumed)

@@ -17,7 +17,8 @@ def check(path, validator):
     errors = sorted(validator.iter_errors(report), key=lambda e: list(e.path))
     problems = [f"{'/'.join(map(str, e.path))}: {e.message}" for e in errors[:10]]
     # Rules a schema cannot say: counts agree with the verdicts, the
-    # verdict follows from them, ids are unique.
+    # verdict follows from them, ids are unique, n is the number of
+    # samples (or, for a summary_only side, the harness's sample count).
     metrics = report.get("metrics", [])
     summary = report.get("summary", {})
     keys = {"regression": "regressions", "improvement": "improvements"}
@@ -38,7 +39,15 @@ def check(path, validator):
     for m in metrics:
         for side in ("baseline", "candidate"):
             s = m.get(side, {})
-            if s.get("n") != len(s.get("samples", [])):
+            if s.get("summary_only"):
+                # Only the harness's summary (mean, sd, n): no samples.
+                if s.get("samples"):
+                    problems.append(f"{m.get('id')}: {side} is summary_only"
+                                    " but has samples")
+                if s.get("n", 0) > 0 and s.get("mean") is None:
+                    problems.append(f"{m.get('id')}: {side} is summary_only"
+                                    " without a mean")
+            elif s.get("n") != len(s.get("samples", [])):
                 problems.append(f"{m.get('id')}: {side}.n != len(samples)")
     if problems:
         for p in problems:

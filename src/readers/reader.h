@@ -53,6 +53,17 @@ int pv_emit(struct pv_read_ctx *ctx, const struct pv_sample *s,
  * reason ("only aggregates were saved"); its verdict is insufficient. */
 int pv_emit_note(struct pv_read_ctx *ctx, const struct pv_sample *s,
 		 const char *note, struct pv_err *err);
+/*
+ * Declare a summary of a metric instead of its samples, for harnesses
+ * that keep no raw samples (Catch2): n samples with this mean and sample
+ * standard deviation, in s's unit (s->value is not used).  A side whose
+ * summaries all come from one file is compared by Welch's test from the
+ * summaries; from several files (repeats), each file's mean is one
+ * sample.  A side that also has samples of the metric, or a second
+ * summary of it from the same file, is an input error naming the file.
+ */
+int pv_emit_summary(struct pv_read_ctx *ctx, const struct pv_sample *s,
+		    size_t n, double mean, double sd, struct pv_err *err);
 /* avg_update: the mean shown for dst is mean(num)/mean(den). */
 int pv_emit_ratio(struct pv_read_ctx *ctx, const char *group,
 		  const char *benchmark, const char *dst, const char *num,
@@ -82,6 +93,7 @@ extern const struct pv_reader pv_reader_gobench;
 extern const struct pv_reader pv_reader_pytest;
 extern const struct pv_reader pv_reader_criterion;
 extern const struct pv_reader pv_reader_jmh;
+extern const struct pv_reader pv_reader_catch2;
 
 /* NULL-terminated, in the order `perfverdict formats` lists them. */
 extern const struct pv_reader *const pv_readers[];

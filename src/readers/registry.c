@@ -19,6 +19,7 @@ const struct pv_reader *const pv_readers[] = {
 	&pv_reader_pytest,
 	&pv_reader_criterion,
 	&pv_reader_jmh,
+	&pv_reader_catch2,
 	NULL
 };
 
@@ -157,6 +158,16 @@ static long intern_sample(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	return i;
 }
 
+/* A side holds either samples or summaries of a metric, never both. */
+static int mixed_error(struct pv_read_ctx *ctx, const struct pv_metric *m,
+		       struct pv_err *err)
+{
+	return pv_error(err, PV_EINPUT,
+			"%s: metric '%s' of '%s' has both samples and a summary (mean, sd, n) on the %s side; a side must give one or the other",
+			ctx->path, m->key.metric, m->key.benchmark,
+			ctx->side == PV_BASE ? "baseline" : "candidate");
+}
+
 int pv_emit(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	    struct pv_err *err)
 {
@@ -165,7 +176,32 @@ int pv_emit(struct pv_read_ctx *ctx, const struct pv_sample *s,
 
 	if (i < 0 || convert(ctx, &ctx->table->m[i], s->unit, &v, err))
 		return -1;
+	if (ctx->table->m[i].sum[ctx->side])
+		return mixed_error(ctx, &ctx->table->m[i], err);
 	pv_table_add(ctx->table, (size_t)i, ctx->side, ctx->file, v);
+	return 0;
+}
+
+int pv_emit_summary(struct pv_read_ctx *ctx, const struct pv_sample *s,
+		    size_t n, double mean, double sd, struct pv_err *err)
+{
+	long i = intern_sample(ctx, s, err);
+	struct pv_metric *m;
+
+	if (i < 0 || convert(ctx, &ctx->table->m[i], s->unit, &mean, err) ||
+	    convert(ctx, &ctx->table->m[i], s->unit, &sd, err))
+		return -1;
+	m = &ctx->table->m[i];
+	if (m->n[ctx->side] && !m->sum[ctx->side])
+		return mixed_error(ctx, m, err);
+	if (m->sum[ctx->side] && m->sum[ctx->side]->file == ctx->file)
+		return pv_error(err, PV_EINPUT,
+				"%s: metric '%s' of '%s' is summarised twice in this file",
+				ctx->path, m->key.metric, m->key.benchmark);
+	if (n > UINT32_MAX)
+		n = UINT32_MAX;
+	pv_table_summary(ctx->table, (size_t)i, ctx->side, ctx->file,
+			 (uint32_t)n, mean, sd);
 	return 0;
 }
 

@@ -229,6 +229,8 @@ static void side_json(struct jw *w, const char *key,
 	KINT(w, "files", s->files);
 	KINT(w, "per_file", s->per_file);
 	KSTR(w, "note", s->note);
+	if (s->summary_only)
+		KBOOL(w, "summary_only", 1);
 	jw_key(w, "samples");
 	jw_begin(w, '[');
 	for (size_t i = 0; i < s->nsamples; i++)

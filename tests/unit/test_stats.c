@@ -364,6 +364,94 @@ static void test_ttest_zero_variance(void **state)
 	assert_close(o.p, 0, 0);
 }
 
+/*
+ * pv_ttest_summary against scipy 1.10.1 (Debian 12):
+ *   scipy.stats.ttest_ind_from_stats(ma, sa, na, mb, sb, nb,
+ *                                    equal_var=..., alternative=...)
+ * printed with repr(); Welch's df is scipy's _unequal_var_ttest_denom
+ * formula evaluated in Python.  The last case's summaries are those of
+ * a = {1, 3}, b = {4, 6} (test_ttest_hand): the route through summaries
+ * must agree with the route through samples.
+ */
+static void test_ttest_summary(void **state)
+{
+	static const struct {
+		double ma, sa, mb, sb;
+		size_t na, nb;
+		double t, p_two, p_greater, p_less, t_student, p_student;
+	} ref[] = {
+		{ 164181.0, 11812.3, 173212.5, 12503.9, 30, 30,
+		  -2.875836660411775, 0.005633214458061733,
+		  0.9971833927709691, 0.0028166072290308664,
+		  -2.875836660411775, 0.005627634995499861 },
+		{ 2638.2, 327.1, 2771.9, 119.2, 100, 25,
+		  -3.303209028045534, 0.001299473180603515,
+		  0.9993502634096982, 0.0006497365903017575,
+		  -2.0054889377413043, 0.04710551903094322 },
+		{ 358.9, 16.8, 352.0, 25.5, 5, 8,
+		  0.5879440497274525, 0.5685514579171103,
+		  0.28427572895855513, 0.7157242710414449,
+		  0.5326015711612535, 0.6049012843976558 },
+	};
+	double a[] = { 1, 3 }, b[] = { 4, 6 };
+	struct pv_test_out o, raw;
+	struct pv_err err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ref) / sizeof(*ref); i++) {
+		/* PV_ALT_LESS is scipy's 'greater' and PV_ALT_GREATER its
+		 * 'less' (see stats.h). */
+		assert_int_equal(pv_ttest_summary(ref[i].ma, ref[i].sa,
+				 ref[i].na, ref[i].mb, ref[i].sb, ref[i].nb, 0,
+				 PV_ALT_TWO, 0.95, &o, &err), 0);
+		assert_close(o.statistic, ref[i].t, TOL);
+		assert_close(o.p, ref[i].p_two, TOL);
+		assert_close(o.shift, ref[i].mb - ref[i].ma, 1e-15);
+		pv_ttest_summary(ref[i].ma, ref[i].sa, ref[i].na, ref[i].mb,
+				 ref[i].sb, ref[i].nb, 0, PV_ALT_GREATER, 0.95,
+				 &o, &err);
+		assert_close(o.p, ref[i].p_less, TOL);
+		pv_ttest_summary(ref[i].ma, ref[i].sa, ref[i].na, ref[i].mb,
+				 ref[i].sb, ref[i].nb, 0, PV_ALT_LESS, 0.95,
+				 &o, &err);
+		assert_close(o.p, ref[i].p_greater, TOL);
+		pv_ttest_summary(ref[i].ma, ref[i].sa, ref[i].na, ref[i].mb,
+				 ref[i].sb, ref[i].nb, 1, PV_ALT_TWO, 0.95,
+				 &o, &err);
+		assert_close(o.statistic, ref[i].t_student, TOL);
+		assert_close(o.p, ref[i].p_student, TOL);
+	}
+	/* Summaries of {1, 3} and {4, 6}: the same test as from samples. */
+	assert_int_equal(pv_ttest(a, 2, b, 2, 0, PV_ALT_TWO, 0.95, &raw,
+				  &err), 0);
+	assert_int_equal(pv_ttest_summary(2, sqrt(2.0), 2, 5, sqrt(2.0), 2, 0,
+					  PV_ALT_TWO, 0.95, &o, &err), 0);
+	assert_close(o.statistic, raw.statistic, 1e-15);
+	assert_close(o.p, raw.p, 1e-13);
+	assert_close(o.df, raw.df, 1e-15);
+	assert_close(o.ci_low, raw.ci_low, 1e-13);
+	assert_close(o.ci_high, raw.ci_high, 1e-13);
+	/* Zero variance on both sides, as pv_ttest: a certain change. */
+	assert_int_equal(pv_ttest_summary(10, 0, 5, 12, 0, 5, 0,
+					  PV_ALT_GREATER, 0.95, &o, &err), 0);
+	assert_close(o.p, 0, 0);
+	assert_true(isinf(o.statistic) && o.statistic < 0);
+	/* Errors: too few, a negative or non-finite sd, a bad level. */
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(pv_ttest_summary(1, 1, 1, 2, 1, 5, 0, PV_ALT_TWO,
+					  0.95, &o, &err), -1);
+	assert_int_equal(err.status, PV_EINPUT);
+	assert_non_null(strstr(err.msg, "at least 2"));
+	assert_int_equal(pv_ttest_summary(1, -1, 5, 2, 1, 5, 0, PV_ALT_TWO,
+					  0.95, &o, &err), -1);
+	assert_int_equal(pv_ttest_summary(1, NAN, 5, 2, 1, 5, 0, PV_ALT_TWO,
+					  0.95, &o, &err), -1);
+	assert_non_null(strstr(err.msg, "summaries"));
+	assert_int_equal(pv_ttest_summary(1, 1, 5, 2, 1, 5, 0, PV_ALT_TWO,
+					  1.5, &o, &err), -1);
+	assert_int_equal(err.status, PV_EUSAGE);
+}
+
 static void test_ttest_errors(void **state)
 {
 	double a[] = { 1, 2, 3 }, bad[] = { 1, NAN, 3 };
@@ -1138,6 +1226,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_ttest_hand),
 		cmocka_unit_test(test_ttest_zero_variance),
 		cmocka_unit_test(test_ttest_errors),
+		cmocka_unit_test(test_ttest_summary),
 		cmocka_unit_test(test_mwu_hand),
 		cmocka_unit_test(test_mwu_asymptotic_hand),
 		cmocka_unit_test(test_hodges_lehmann_hand),
