@@ -286,13 +286,16 @@ static int has_part(const char *list, const char *value)
 {
 	size_t n = strlen(value);
 
-	for (const char *p = list; p; p = strstr(p, "; ")) {
-		if (p != list)
-			p += 2;
-		if (!strncmp(p, value, n) && (!p[n] || !strncmp(p + n, "; ", 2)))
+	for (const char *p = list;;) {
+		const char *end = strstr(p, "; ");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == n && !strncmp(p, value, n))
 			return 1;
+		if (!end)
+			return 0;
+		p = end + 2;
 	}
-	return 0;
 }
 
 void pv_table_context(struct pv_table *t, enum pv_side side,

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "jsonutil.h"
+#include "../util/file.h"
 #include "../util/strbuf.h"
 
 static const char *base_name(const char *path)
@@ -56,38 +57,15 @@ static int is_new_sample(const char *relpath, size_t *dirlen)
  * Read a whole file into sb.  Returns 0, 1 when it does not exist, or -1
  * with err filled.
  */
+/* A sibling file, read as safely as the loader reads result files
+ * (regular files only, within the size limit); 1 when it is absent. */
 static int slurp(const struct pv_read_ctx *ctx, const char *fspath,
 		 const char *shown, struct strbuf *sb, struct pv_err *err)
 {
-	size_t max = ctx->cfg ? ctx->cfg->limits.max_file_size : 0;
-	char chunk[8192];
-	size_t n;
-	FILE *f = fopen(fspath, "rb");
+	size_t max = ctx->cfg && ctx->cfg->limits.max_file_size ?
+		     ctx->cfg->limits.max_file_size : (size_t)-1;
 
-	if (!f) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return 1;
-		return pv_error(err, PV_EINPUT, "%s: cannot open: %s", shown,
-				strerror(errno));
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		strbuf_add(sb, chunk, n);
-		if (max && sb->len > max) {
-			fclose(f);
-			return pv_error(err, PV_EINPUT, "%s: larger than %zu "
-					"bytes (limits.max_file_size)", shown,
-					max);
-		}
-	}
-	if (ferror(f)) {
-		int e = errno;
-
-		fclose(f);
-		return pv_error(err, PV_EINPUT, "%s: cannot read: %s", shown,
-				strerror(e));
-	}
-	fclose(f);
-	return 0;
+	return pv_read_file(fspath, shown, max, sb, err);
 }
 
 /* "<root>/<dir>/<sub>/<file>" and the same relative to what the user sees. */
