@@ -62,7 +62,7 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(LIB) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB) $(HDRS)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h tests/unit/readers_fixture.h $(LIB) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Isrc -o $@ $< $(LIB) \
 		$(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
@@ -89,6 +89,34 @@ demo: deps
 # Speed and memory against the strtod floor (tests/bench/run.sh); not a test.
 bench: all
 	@PV_BIN=$(BIN) PYTHON=$(PYTHON) sh tests/bench/run.sh
+
+# make fuzz FUZZ_SECONDS=N: the libFuzzer harnesses of tests/fuzz/, built
+# with clang and ASan/UBSan into build/fuzz/ (the library too), each run N
+# seconds on seeds from samples/ and tests/ (tests/fuzz/run.sh).
+FUZZ_CC = clang
+FUZZ_SECONDS = 60
+FUZZ_TARGETS = rhs csv gbench pyperf hyperfine gobench pytest criterion \
+	jmh catch2 config archive num
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+
+fuzz: deps
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) \
+		CFLAGS='-O1 -g' SANFLAGS='$(FUZZ_SAN) -fsanitize=fuzzer-no-link' \
+		$(FUZZ_TARGETS:%=build/fuzz/fuzz-%)
+	@FUZZ_DIR=build/fuzz sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+build/fuzz/fuzz-%: tests/fuzz/fuzz.c tests/fuzz/targets.h $(LIB) $(HDRS)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Isrc -DPV_FUZZ_TARGET='"$*"' \
+		-o $@ tests/fuzz/fuzz.c $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS)
+
+# The end-to-end tests (golden cases, consumers, tests/bad/) under
+# valgrind --error-exitcode=1 --leak-check=full (tests/valgrind.sh).
+valgrind-check: deps
+	@$(MAKE) --no-print-directory all unit
+	@PV_BIN=$(BIN) PV_BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/valgrind.sh
+
+.PHONY: fuzz valgrind-check
 
 install: $(BIN)
 	mkdir -p $(DESTDIR)$(BINDIR)

@@ -460,12 +460,159 @@ static char *unescape(const char *s)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* The most elements a pattern may expand to in regcomp(); see below. */
+#define REGEX_MAX_COST 4096UL
+
+static unsigned long cost_add(unsigned long a, unsigned long b)
+{
+	return a + b > REGEX_MAX_COST ? REGEX_MAX_COST + 1 : a + b;
+}
+
+static unsigned long cost_mul(unsigned long a, unsigned long b)
+{
+	return b && a > REGEX_MAX_COST / b ? REGEX_MAX_COST + 1 : a * b;
+}
+
+/*
+ * An upper bound of the number of elements glibc's regcomp() builds for
+ * an ERE.  It copies a sub-expression for each repetition of "{m,n}"
+ * (max(m, n) + 1 copies) and for "+" (two), and the copies multiply when
+ * bounds nest or stack: "a++++...+" or "(a{99}){99}" take regcomp minutes
+ * and gigabytes.  Syntax errors are left for regcomp() to report.
+ */
+static unsigned long regex_cost(const char *p)
+{
+	struct { unsigned long total, last; } st[32];
+	int d = 0;
+
+	st[0].total = st[0].last = 0;
+	for (; *p; p++) {
+		switch (*p) {
+		case '(':
+			if (d == 31)
+				return REGEX_MAX_COST + 1;
+			d++;
+			st[d].total = st[d].last = 0;
+			continue;
+		case ')':
+			if (d > 0) {
+				unsigned long c = cost_add(st[d].total, st[d].last);
+
+				d--;
+				st[d].total = cost_add(st[d].total, st[d].last);
+				st[d].last = c ? c : 1;
+				continue;
+			}
+			break;
+		case '|':
+			st[d].total = cost_add(st[d].total, st[d].last);
+			st[d].last = 0;
+			continue;
+		case '+':
+			st[d].last = cost_mul(st[d].last, 2);
+			continue;
+		case '*':
+		case '?':
+			continue;
+		case '{':
+			if ((p[1] >= '0' && p[1] <= '9') || p[1] == ',') {
+				unsigned long m = 0, n = 0;
+				const char *q = p + 1;
+
+				while (*q >= '0' && *q <= '9')
+					m = cost_add(cost_mul(m, 10), (unsigned long)(*q++ - '0'));
+				if (*q == ',')
+					for (q++; *q >= '0' && *q <= '9'; q++)
+						n = cost_add(cost_mul(n, 10), (unsigned long)(*q - '0'));
+				if (*q == '}') {
+					st[d].last = cost_mul(st[d].last,
+							      cost_add(m > n ? m : n, 1));
+					p = q;
+					continue;
+				}
+			}
+			break;
+		case '\\':
+			if (p[1])
+				p++;
+			break;
+		case '[':
+			/* A bracket expression is one element: skip it. */
+			p++;
+			if (*p == '^')
+				p++;
+			if (*p == ']')
+				p++;
+			while (*p && *p != ']') {
+				if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+					char close = p[1];
+
+					for (p += 2; *p && !(*p == close && p[1] == ']'); p++)
+						;
+					if (*p)
+						p++;
+				}
+				if (*p)
+					p++;
+			}
+			if (!*p)
+				p--;    /* unterminated: count what came before */
+			break;
+		default:
+			break;
+		}
+		/* An element: an ordinary or escaped character, '.', '^',
+		 * '$', a bracket expression. */
+		st[d].total = cost_add(st[d].total, st[d].last);
+		st[d].last = 1;
+	}
+	while (d > 0) {
+		unsigned long c = cost_add(st[d].total, st[d].last);
+
+		d--;
+		st[d].total = cost_add(st[d].total, c);
+	}
+	return cost_add(st[0].total, st[0].last);
+}
+
+/* A back-reference ("\1") outside a bracket expression: glibc's matcher
+ * backtracks exponentially on them, and POSIX EREs have none. */
+static int has_backref(const char *p)
+{
+	int bracket = 0;
+
+	for (; *p; p++) {
+		if (bracket) {
+			if (*p == ']' && bracket > 1)
+				bracket = 0;
+			else
+				bracket++;
+		} else if (*p == '[') {
+			bracket = 1;
+			if (p[1] == '^')
+				p++;
+		} else if (*p == '\\' && p[1]) {
+			if (p[1] >= '1' && p[1] <= '9')
+				return 1;
+			p++;
+		}
+	}
+	return 0;
+}
+
 static int compile(struct loader *ld, regex_t *re, const char *key,
 		   const char *pattern)
 {
 	char msg[256];
-	int rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
+	int rc;
 
+	if (has_backref(pattern))
+		return fail(ld, "bad %s '%s': back-references (\\1...) are not supported",
+			    key, pattern);
+	if (regex_cost(pattern) > REGEX_MAX_COST)
+		return fail(ld, "bad %s '%s': too complex: it expands to more than %lu elements (nested or stacked {m,n} and +)",
+			    key, pattern, REGEX_MAX_COST);
+	rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
 	if (rc) {
 		regerror(rc, re, msg, sizeof(msg));
 		return fail(ld, "bad %s '%s': %s", key, pattern, msg);

@@ -97,10 +97,12 @@ static void now_utc(char *iso, size_t isolen, char *day, size_t daylen)
 		char *end;
 		long long v = strtoll(sde, &end, 10);
 
-		if (!*end && v >= 0)
+		/* Up to 9999-12-31T23:59:59Z: ISO 8601 has four-digit years. */
+		if (!*end && v >= 0 && v <= 253402300799LL)
 			t = (time_t)v;
 	}
-	gmtime_r(&t, &tm);
+	if (!gmtime_r(&t, &tm))
+		memset(&tm, 0, sizeof(tm));
 	strftime(iso, isolen, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	strftime(day, daylen, "%Y-%m-%d", &tm);
 }

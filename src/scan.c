@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "readers/reader.h"
+#include "util/file.h"
 #include "util/strbuf.h"
 
 struct walk {
@@ -211,7 +212,7 @@ char *pv_test_id(const char *relpath, const regex_t *repeat_re)
 		else if (before && is_sep(*end))
 			end++;
 		else if (*end == '/' || !*end)
-			while (sb.len && start > p && is_sep(start[-1]))
+			while (start > p && is_sep(start[-1]))
 				start--;
 		strbuf_add(&sb, p, (size_t)(start - p));
 		p = end;
@@ -219,50 +220,6 @@ char *pv_test_id(const char *relpath, const regex_t *repeat_re)
 	}
 	strbuf_addstr(&sb, p);
 	return strbuf_detach(&sb, NULL);
-}
-
-/* Read a whole file, refusing anything but a regular file. */
-static int slurp(const char *path, size_t max, struct strbuf *out,
-		 struct pv_err *err)
-{
-	struct stat st;
-	char buf[65536];
-	ssize_t r;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0)
-		return pv_error(err, PV_EINPUT, "cannot read '%s': %s", path,
-				strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return pv_error(err, PV_EINPUT,
-				"cannot read '%s': not a regular file", path);
-	}
-	if ((size_t)st.st_size > max) {
-		close(fd);
-		return pv_error(err, PV_EINPUT,
-				"%s: larger than %zu bytes (limits.max_file_size)",
-				path, max);
-	}
-	strbuf_grow(out, (size_t)st.st_size);
-	while ((r = read(fd, buf, sizeof(buf))) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			close(fd);
-			return pv_error(err, PV_EINPUT, "cannot read '%s': %s",
-					path, strerror(errno));
-		}
-		if (out->len + (size_t)r > max) {
-			close(fd);
-			return pv_error(err, PV_EINPUT,
-					"%s: larger than %zu bytes (limits.max_file_size)",
-					path, max);
-		}
-		strbuf_add(out, buf, (size_t)r);
-	}
-	close(fd);
-	return 0;
 }
 
 /* Inflate a gzip buffer (pyperf's .json.gz) within the size limit. */
@@ -367,10 +324,14 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 		strbuf_addf(&path, "%s/%s", sc->root, f->relpath);
 		strbuf_reset(&raw);
 		strbuf_reset(&text);
-		if (slurp(path.buf, cfg->limits.max_file_size, &raw, err)) {
-			rc = -1;
+		/* The scan saw it a moment ago: gone now is an error too. */
+		rc = pv_read_file(path.buf, path.buf, cfg->limits.max_file_size,
+				  &raw, err);
+		if (rc > 0)
+			rc = pv_error(err, PV_EINPUT, "cannot read '%s': %s",
+				      path.buf, strerror(ENOENT));
+		if (rc)
 			break;
-		}
 		if (raw.len >= 2 && (unsigned char)raw.buf[0] == 0x1f &&
 		    (unsigned char)raw.buf[1] == 0x8b) {
 			if (gunzip(path.buf, &raw, cfg->limits.max_file_size,

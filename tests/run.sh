@@ -59,6 +59,35 @@ tail -n 1 "${TMPDIR:-/tmp}/pv-ci.log"
 [ $st -eq 0 ] || grep -i "fail" "${TMPDIR:-/tmp}/pv-ci.log" | head -n 20
 result ci $st
 
+# Hostile input (tests/bad/): broken files, trees, configs, report paths.
+log=$(mktemp)
+sh tests/bad/run.sh >"$log" 2>&1
+st=$?
+tail -n 1 "$log"
+[ $st -eq 0 ] || grep -E "^(FAIL|     stderr)" "$log" | head -n 40
+rm -f "$log"
+result bad $st
+
+# Byte-identical output: repeated runs, readdir order, de_DE.UTF-8.
+sh tests/determinism.sh
+result determinism $?
+
+# A short bounded fuzzing pass: every libFuzzer harness (clang, ASan and
+# UBSan) for PV_FUZZ_SECONDS each (3); `make fuzz FUZZ_SECONDS=N` runs
+# longer ones.  Skipped, and said so, when a build has no clang.
+if command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
+	log=$(mktemp)
+	make --no-print-directory fuzz FUZZ_SECONDS="${PV_FUZZ_SECONDS:-3}" \
+		>"$log" 2>&1
+	st=$?
+	[ $st -eq 0 ] || tail -n 30 "$log"
+	echo "fuzz: every harness ran ${PV_FUZZ_SECONDS:-3} s without a crash"
+	rm -f "$log"
+	result fuzz $st
+else
+	echo "fuzz: skipped (no clang)"
+fi
+
 echo
 [ -z "$failed" ] || echo "failed:$failed"
 echo "$pass passed, $fail failed"

@@ -1,0 +1,279 @@
+/*
+ * targets.h - the fuzz targets, one function of (data, size) each.
+ *
+ * Included by the libFuzzer harness (tests/fuzz/fuzz.c, built with clang
+ * by `make fuzz`, one binary per target) and by the replay driver
+ * (tests/tools/fuzzreplay.c, built by `make unit` with the project's
+ * compiler and SANITIZE flags), which runs the committed crash inputs of
+ * tests/fuzz/regress/TARGET/ in `make check`.
+ *
+ * Targets:
+ *   rhs csv gbench pyperf hyperfine gobench pytest criterion jmh catch2
+ *            the reader of that name (pv_readers[]) on the input, through
+ *            a real sample table and read context, then pv_table_finish();
+ *            every reader's probe sees the input too.  rhs runs twice:
+ *            ignore_col 1, and ignore_col 2 with avg_update 4,2,3.
+ *   config   the input as a config file (pv_config_load), then the rule
+ *            and waiver lookups.
+ *   archive  the input as render's/merge's REPORT.json (pv_archive_read),
+ *            then what render and merge do with it: the JUnit, Markdown,
+ *            text and JSON writers, and pv_redecide().
+ *   num      pv_parse_double(), checked against strtod() for every input
+ *            it accepts (bit for bit), and pv_test_id() on the input as a
+ *            relative path.
+ *
+ * Invariants checked (a violation aborts, which the fuzzer reports): a
+ * failing call fills err with a non-empty one-line message and an exit
+ * status of 2 or 3.
+ */
+#ifndef PV_FUZZ_TARGETS_H
+#define PV_FUZZ_TARGETS_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <gsl/gsl_errno.h>
+
+#include "archive.h"
+#include "config.h"
+#include "diag.h"
+#include "readers/reader.h"
+#include "report.h"
+#include "scan.h"
+#include "table.h"
+#include "verdict.h"
+#include "writers/writers.h"
+#include "util/num.h"
+
+static void fuzz_check_err(const struct pv_err *err, enum pv_status want)
+{
+	if (!err->msg[0] || strchr(err->msg, '\n') ||
+	    (want ? err->status != want :
+	     err->status != PV_EUSAGE && err->status != PV_EINPUT)) {
+		fprintf(stderr, "fuzz: bad error: status %d, message '%s'\n",
+			(int)err->status, err->msg);
+		abort();
+	}
+}
+
+/* The path the reader is told it reads: some readers look at the name. */
+static const char *fuzz_relpath(const char *reader)
+{
+	if (!strcmp(reader, "rhs"))
+		return "repeat1/netperf-result.RHS";
+	if (!strcmp(reader, "csv"))
+		return "results.csv";
+	if (!strcmp(reader, "gobench"))
+		return "bench.txt";
+	if (!strcmp(reader, "criterion"))
+		return "fib/new/sample.json";
+	if (!strcmp(reader, "jmh"))
+		return "jmh-result.json";
+	if (!strcmp(reader, "catch2"))
+		return "bench.xml";
+	return "bench.json";
+}
+
+static void fuzz_one_read(const struct pv_reader *rd, const char *buf,
+			  size_t size, int ignore_col, int ratios)
+{
+	static struct pv_ratio ratio[1] = { { 4, 2, 3 } };
+	struct pv_config cfg;
+	struct pv_suite suite;
+	struct pv_table t;
+	struct pv_diag diag = PV_DIAG_INIT;
+	struct pv_err err = { 0 };
+	struct pv_read_ctx ctx;
+
+	pv_config_defaults(&cfg);
+	cfg.limits.max_metrics = 100000;
+	memset(&suite, 0, sizeof(suite));
+	suite.name = (char *)"fuzz";
+	suite.ignore_col = ignore_col;
+	suite.ratios = ratios ? ratio : NULL;
+	suite.nratios = ratios ? 1 : 0;
+	pv_table_init(&t, cfg.limits.max_metrics);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.table = &t;
+	ctx.side = PV_BASE;
+	ctx.suite = &suite;
+	ctx.cfg = &cfg;
+	ctx.test = "fuzz";
+	ctx.path = "fuzz-input";
+	ctx.relpath = fuzz_relpath(rd->name);
+	/* criterion opens files next to the input: there are none. */
+	ctx.root = "/nonexistent/perfverdict-fuzz";
+	ctx.file = 0;
+	ctx.diag = &diag;
+	if (rd->read(&ctx, buf, size, &err))
+		fuzz_check_err(&err, 0);
+	else
+		pv_table_finish(&t);
+	pv_table_release(&t);
+	pv_diag_release(&diag);
+}
+
+static int fuzz_reader(const char *name, const uint8_t *data, size_t size)
+{
+	const struct pv_reader *rd = pv_reader_by_name(name);
+	char *buf;
+
+	if (!rd)
+		return -1;
+	/* The loader hands readers a NUL-terminated buffer. */
+	buf = malloc(size + 1);
+	if (!buf)
+		abort();
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	for (size_t i = 0; pv_readers[i]; i++)
+		(void)pv_readers[i]->probe(fuzz_relpath(name), buf, size);
+	(void)pv_reader_detect("fuzz-input", buf, size);
+	fuzz_one_read(rd, buf, size, 1, 0);
+	if (!strcmp(name, "rhs"))
+		fuzz_one_read(rd, buf, size, 2, 1);
+	free(buf);
+	return 0;
+}
+
+/* Inputs of the path-taking targets go through one temporary file. */
+static const char *fuzz_file(const uint8_t *data, size_t size)
+{
+	static char path[64];
+	FILE *fp;
+
+	if (!path[0]) {
+		int fd;
+		const char *dir = getenv("TMPDIR");
+
+		snprintf(path, sizeof(path), "%s/pv-fuzz-XXXXXX",
+			 dir && strlen(dir) < 40 ? dir : "/tmp");
+		fd = mkstemp(path);
+		if (fd < 0)
+			abort();
+		close(fd);
+	}
+	fp = fopen(path, "wb");
+	if (!fp || fwrite(data, 1, size, fp) != size || fclose(fp))
+		abort();
+	return path;
+}
+
+static void fuzz_cleanup(void)
+{
+	const char *p = fuzz_file((const uint8_t *)"", 0);
+
+	unlink(p);
+}
+
+static int fuzz_config(const uint8_t *data, size_t size)
+{
+	struct pv_config c;
+	struct pv_err err = { 0 };
+	struct pv_rule rule;
+
+	if (pv_config_load(&c, fuzz_file(data, size), &err)) {
+		fuzz_check_err(&err, PV_EUSAGE);
+		return 0;
+	}
+	for (size_t i = 0; i < c.nsuites; i++) {
+		char *id = pv_test_id("a/repeat1/b.repeat2.c/r.RHS",
+				      &c.suites[i].repeat_re);
+
+		free(id);
+		(void)pv_config_suite(&c, c.suites[i].name);
+	}
+	pv_config_rule(&c, "TCP_STREAM", "size=64", "throughput", &rule);
+	(void)pv_config_waiver(&c, "TCP_STREAM", "size=64", "throughput");
+	pv_config_release(&c);
+	return 0;
+}
+
+static int fuzz_archive(const uint8_t *data, size_t size)
+{
+	static FILE *sink;
+	struct pv_report r;
+	struct pv_config cfg;
+	struct pv_diag diag = PV_DIAG_INIT;
+	struct pv_err err = { 0 };
+	struct pv_md_opts md = { 65000, "report.json" };
+	struct pv_text_opts to = { 0, 0 };
+
+	if (!sink && !(sink = fopen("/dev/null", "w")))
+		abort();
+	pv_report_init(&r);
+	if (pv_archive_read(&r, fuzz_file(data, size), &err)) {
+		fuzz_check_err(&err, PV_EINPUT);
+		pv_report_release(&r);
+		return 0;
+	}
+	/* render */
+	if (!r.settings.markdown_limit || r.settings.markdown_limit > 1000000)
+		md.limit = 65000;
+	else
+		md.limit = r.settings.markdown_limit;
+	if (pv_write_junit(&r, sink, &err) ||
+	    pv_write_markdown(&r, &md, sink, &err) ||
+	    pv_write_text(&r, &to, sink, &err))
+		fuzz_check_err(&err, 0);
+	/* merge */
+	pv_config_defaults(&cfg);
+	if (pv_redecide(&r, &cfg, "2025-11-30", &diag, &err))
+		fuzz_check_err(&err, 0);
+	else if (pv_write_json(&r, sink, &err))
+		fuzz_check_err(&err, 0);
+	pv_diag_release(&diag);
+	pv_report_release(&r);
+	return 0;
+}
+
+static int fuzz_num(const uint8_t *data, size_t size)
+{
+	char s[256];
+	double v;
+	regex_t re;
+
+	if (size < sizeof(s)) {
+		memcpy(s, data, size);
+		s[size] = '\0';
+		if (pv_parse_double(s, size, &v) == PV_NUM_OK) {
+			double w = strtod(s, NULL);
+
+			if (!isfinite(v) || memcmp(&v, &w, sizeof(v))) {
+				fprintf(stderr, "fuzz: '%s' read as %.17g, strtod says %.17g\n",
+					s, v, w);
+				abort();
+			}
+		}
+		if (!memchr(s, '\0', size) &&
+		    !regcomp(&re, "repeat[0-9]+", REG_EXTENDED)) {
+			free(pv_test_id(s, &re));
+			regfree(&re);
+		}
+	}
+	return 0;
+}
+
+/* Run target on one input; -1 for an unknown target. */
+static int pv_fuzz_run(const char *target, const uint8_t *data, size_t size)
+{
+	static int init;
+
+	if (!init) {
+		gsl_set_error_handler_off();
+		atexit(fuzz_cleanup);
+		init = 1;
+	}
+	if (!strcmp(target, "config"))
+		return fuzz_config(data, size);
+	if (!strcmp(target, "archive"))
+		return fuzz_archive(data, size);
+	if (!strcmp(target, "num"))
+		return fuzz_num(data, size);
+	return fuzz_reader(target, data, size);
+}
+
+#endif
