@@ -80,8 +80,11 @@ if command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
 	make --no-print-directory fuzz FUZZ_SECONDS="${PV_FUZZ_SECONDS:-3}" \
 		>"$log" 2>&1
 	st=$?
-	[ $st -eq 0 ] || tail -n 30 "$log"
-	echo "fuzz: every harness ran ${PV_FUZZ_SECONDS:-3} s without a crash"
+	if [ $st -eq 0 ]; then
+		echo "fuzz: every harness ran ${PV_FUZZ_SECONDS:-3} s without a crash"
+	else
+		tail -n 30 "$log"
+	fi
 	rm -f "$log"
 	result fuzz $st
 else
