@@ -32,18 +32,6 @@
 /* Where the fixture files are; set by fx_find_data() in main(). */
 static char data_dir[4096];
 
-/* cmocka 1.1 (Debian 12) has no assert_double_equal. */
-#define assert_near(a, b, eps) check_near((a), (b), (eps), __FILE__, __LINE__)
-
-static void check_near(double a, double b, double eps, const char *file,
-		       int line)
-{
-	if (!(fabs(a - b) <= eps)) {
-		print_error("%.17g != %.17g (tolerance %g)\n", a, b, eps);
-		_fail(file, line);
-	}
-}
-
 /* One side of one comparison, fed by one or more files. */
 struct fx {
 	struct pv_table t;

@@ -21,17 +21,6 @@
 #include "table.h"
 #include "verdict.h"
 
-#define assert_near(a, b, eps) check_near((a), (b), (eps), __FILE__, __LINE__)
-
-static void check_near(double a, double b, double eps, const char *file,
-		       int line)
-{
-	if (!(fabs(a - b) <= eps)) {
-		print_error("%.17g != %.17g (tolerance %g)\n", a, b, eps);
-		_fail(file, line);
-	}
-}
-
 struct fx {
 	struct pv_table t;
 	struct pv_suite suite;
