@@ -329,7 +329,7 @@ static int check_lines(struct pv_read_ctx *ctx, const char *p,
 
 		if ((size_t)(stop - p) > max)
 			return pv_error_at(err, PV_EINPUT, ctx->path, line,
-					   "line is longer than max_line (%zu bytes)",
+					   "line is longer than %zu bytes (limits.max_line)",
 					   max);
 		line++;
 		p = nl ? nl + 1 : end;

@@ -414,7 +414,7 @@ static int read_line(struct rhs *r, const char *p, size_t n,
 
 	if (r->max_line && n > r->max_line)
 		return pv_error_at(r->err, PV_EINPUT, r->path, lineno,
-				   "line is longer than max_line (%zu bytes)",
+				   "line is longer than %zu bytes (limits.max_line)",
 				   r->max_line);
 	if (n && p[n - 1] == '\r')
 		n--;

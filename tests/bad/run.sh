@@ -300,7 +300,7 @@ t rhs-empty-title 3 "empty title of column 1"
 both; put cand/repeat1/r.RHS 'Category:A\nsize||cpu\n64|1|1\n'
 runr compare base cand
 
-t rhs-1mb-line 3 "r.RHS:3: line is longer than max_line (1048576 bytes)"
+t rhs-1mb-line 3 "r.RHS:3: line is longer than 1048576 bytes (limits.max_line)"
 both
 { printf 'Category:A\nsize|v\n'; head -c 1100000 /dev/zero | tr '\0' 'x'; printf '|1\n'; } >cand/repeat1/r.RHS
 runr compare base cand
@@ -314,7 +314,7 @@ for s in base cand; do
 done
 runr compare base cand
 
-t rhs-max-line-limit 3 "line is longer than max_line (16 bytes)"
+t rhs-max-line-limit 3 "line is longer than 16 bytes (limits.max_line)"
 both; conf '[limits]\nmax_line = 16\n'
 runr compare -c perf.conf base cand
 
@@ -408,7 +408,7 @@ t csv-unit-changes 3 "unit 'ms' of metric 'time' differs from 'ns' at line 2"
 both csv; put cand/repeat1/r.csv 'benchmark,metric,unit,value\na,time,ns,1\na,time,ms,2\n'
 runr compare base cand
 
-t csv-1mb-line 3 "r.csv:2: line is longer than max_line (1048576 bytes)"
+t csv-1mb-line 3 "r.csv:2: line is longer than 1048576 bytes (limits.max_line)"
 both csv
 { printf 'benchmark,value\n'; head -c 1100000 /dev/zero | tr '\0' 'b'; printf ',1\n'; } >cand/repeat1/r.csv
 runr compare base cand

@@ -525,7 +525,7 @@ static void rhs_binary_and_limits(void **state)
 	memcpy(big, "a|b\n", 4);
 	big[sizeof(big) - 1] = '\0';
 	expect_error(f, feed(f, &pv_reader_rhs, "l.RHS", big),
-		     "l.RHS:2: line is longer than max_line (64 bytes)");
+		     "l.RHS:2: line is longer than 64 bytes (limits.max_line)");
 }
 
 static void rhs_probe(void **state)
