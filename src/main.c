@@ -489,7 +489,7 @@ static void print_calibration(const struct pv_calib *c, const char *tree,
 
 	fprintf(fp, "perfverdict calibrate: %u random A/A splits of %s\n",
 		c->iterations, tree);
-	fprintf(fp, "  %zu metrics with %zu to %zu runs, split in halves", c->metrics,
+	fprintf(fp, "  %zu metrics with %zu to %zu runs, split in halves (min_samples is 2 for them)", c->metrics,
 		c->min_runs, c->max_runs);
 	if (c->skipped)
 		fprintf(fp, " (%zu with fewer than 4 runs left out)", c->skipped);
