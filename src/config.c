@@ -509,10 +509,13 @@ static unsigned long regex_cost(const char *p)
 			st[d].last = 0;
 			continue;
 		case '+':
-			st[d].last = cost_mul(st[d].last, 2);
-			continue;
 		case '*':
 		case '?':
+			/* "+" copies its operand; "*" and "?" stacked on other
+			 * repetitions ("a+?+*") grow regcomp's automaton the
+			 * same way (a fuzzer found a 20-second pattern of
+			 * them), so every repetition operator counts double. */
+			st[d].last = cost_mul(st[d].last, 2);
 			continue;
 		case '{':
 			if ((p[1] >= '0' && p[1] <= '9') || p[1] == ',') {
@@ -610,7 +613,7 @@ static int compile(struct loader *ld, regex_t *re, const char *key,
 		return fail(ld, "bad %s '%s': back-references (\\1...) are not supported",
 			    key, pattern);
 	if (regex_cost(pattern) > REGEX_MAX_COST)
-		return fail(ld, "bad %s '%s': too complex: it expands to more than %lu elements (nested or stacked {m,n} and +)",
+		return fail(ld, "bad %s '%s': too complex: it expands to more than %lu elements (nested or stacked {m,n}, +, * and ?)",
 			    key, pattern, REGEX_MAX_COST);
 	rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
 	if (rc) {
