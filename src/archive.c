@@ -177,9 +177,6 @@ static void read_side(struct rd *d, json_t *s, struct pv_side_result *out)
 	out->s.mean = get_num(d, s, "mean");
 	out->s.sd = get_num(d, s, "sd");
 	out->s.cv = get_num(d, s, "cv");
-	out->s.median = get_num(d, s, "median");
-	out->s.min = get_num(d, s, "min");
-	out->s.max = get_num(d, s, "max");
 	out->present = get_bool(d, s, "present", out->s.n > 0);
 	out->files = json_object_get(s, "files") ?
 		     (unsigned)get_count(d, s, "files") : 0;

@@ -35,7 +35,7 @@ void pv_calib_release(struct pv_calib *c)
 	pv_report_release(&c->model);
 }
 
-int pv_calibrate(const struct pv_table *t, const struct pv_config *cfg,
+int pv_calibrate(struct pv_table *t, const struct pv_config *cfg,
 		 unsigned iterations, uint64_t seed, struct pv_calib *c,
 		 struct pv_diag *diag, struct pv_err *err)
 {
@@ -138,7 +138,7 @@ int pv_calibrate(const struct pv_table *t, const struct pv_config *cfg,
 				*sd = *src;
 				sd->samples = s ? b : a;
 				sd->nsamples = s ? nb : na;
-				pv_summarize(sd->samples, sd->nsamples, &sd->s);
+				pv_moments_of(sd->samples, sd->nsamples, &sd->s);
 			}
 			m->ratio = 0;
 			m->change_abs = m->side[1].s.mean - m->side[0].s.mean;

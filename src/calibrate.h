@@ -31,7 +31,7 @@ struct pv_calib {
 
 /* The table's baseline side is the tree; r->settings must be set in
  * c->model.settings before the call. */
-int pv_calibrate(const struct pv_table *t, const struct pv_config *cfg,
+int pv_calibrate(struct pv_table *t, const struct pv_config *cfg,
 		 unsigned iterations, uint64_t seed, struct pv_calib *c,
 		 struct pv_diag *diag, struct pv_err *err);
 void pv_calib_release(struct pv_calib *c);

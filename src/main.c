@@ -431,8 +431,6 @@ static int cmd_compare(int argc, char **argv)
 		strbuf_release(&why);
 		goto fail_printed;
 	}
-	if (a.out.json || a.out.junit || a.out.markdown)
-		pv_report_medians(&r);
 	if (write_reports(&r, &a.out, &err))
 		goto fail_printed;
 	{

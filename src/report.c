@@ -79,15 +79,28 @@ void pv_report_tally(struct pv_report *r)
 		  (r->n && !r->compared);
 }
 
-void pv_report_medians(struct pv_report *r)
+void pv_moments_of(const double *x, size_t n, struct pv_moments *m)
 {
-	for (size_t i = 0; i < r->n; i++)
-		for (int s = 0; s < 2; s++) {
-			struct pv_side_result *sd = &r->m[i].side[s];
+	struct pv_summary s;
 
-			if (isnan(sd->s.median) && sd->nsamples)
-				sd->s.median = pv_median(sd->samples, sd->nsamples);
-		}
+	pv_summarize_fast(x, n, &s);
+	m->n = s.n;
+	m->mean = s.mean;
+	m->sd = s.sd;
+	m->cv = s.cv;
+}
+
+void pv_side_summary(const struct pv_side_result *s, struct pv_summary *out)
+{
+	if (s->summary_only || !s->nsamples) {
+		out->median = out->min = out->max = NAN;
+	} else {
+		pv_summarize(s->samples, s->nsamples, out);
+	}
+	out->n = s->s.n;
+	out->mean = s->s.mean;
+	out->sd = s->s.sd;
+	out->cv = s->s.cv;
 }
 
 static const struct pv_report *rank_report;

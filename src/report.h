@@ -11,6 +11,7 @@
 #define PV_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "config.h"
 #include "stats.h"
 #include "table.h"
@@ -49,43 +50,53 @@ int pv_verdict_parse(const char *s, enum pv_verdict *out);
 /* Lower is more severe; used to rank rows in every report. */
 int pv_verdict_severity(enum pv_verdict v);
 
+/*
+ * What the decision needs of a side.  The median, min and max, which only
+ * reports show, are computed from the samples when asked
+ * (pv_side_summary()), so that 100,000 metrics do not carry them.
+ */
+struct pv_moments {
+	double mean, sd, cv;        /* NAN when undefined */
+	size_t n;                   /* observations: samples, or a summary's n */
+};
+
 struct pv_side_result {
-	struct pv_summary s;        /* mean is mean(num)/mean(den) for ratios */
+	struct pv_moments s;        /* mean is mean(num)/mean(den) for ratios */
 	const double *samples;
-	size_t nsamples;
-	int present;                /* the side reports this metric at all */
-	unsigned files;             /* files that gave samples */
-	unsigned per_file;          /* >1: each sample is a repeat's mean */
 	const char *note;           /* a reader's remark, or NULL */
+	uint32_t nsamples;
+	uint32_t files;             /* files that gave samples */
+	uint32_t per_file;          /* >1: each sample is a repeat's mean */
+	unsigned present : 1;       /* the side reports this metric at all */
 	/* No raw samples (Catch2 keeps only summaries): s.n, s.mean, s.sd
-	 * and s.cv are the reader's summary, median/min/max are NAN and
-	 * nsamples is 0; the test is Welch's from the summaries. */
-	int summary_only;
+	 * and s.cv are the reader's summary, nsamples is 0 and the median,
+	 * min and max are NAN; the test is Welch's from the summaries. */
+	unsigned summary_only : 1;
 };
 
 struct pv_result {
 	const char *suite, *test, *group, *benchmark, *metric, *unit;
-	enum pv_dir direction;
 	struct pv_side_result side[2];
 	/* change: candidate mean - baseline mean; rel and the CI as
 	 * fractions of the baseline mean */
 	double change_abs, change_rel, ci_low, ci_high;
-	enum pv_test test_used;     /* the test actually run */
-	int tested;                 /* 0: no test ran (missing, new, ...) */
-	enum pv_sided sided;
 	double statistic, df, p, q;
 	double threshold;           /* relative, as a fraction */
 	double abs_threshold;       /* NAN when unset */
 	double alpha;
 	double mde;                 /* relative minimum detectable effect */
-	int gated;                  /* direction lower or higher */
-	int dir_assumed;            /* direction guessed, not configured */
-	int ratio;                  /* mean shown is a ratio (avg_update) */
-	int held;                   /* significant, held back by the family gate */
-	enum pv_verdict verdict;
-	enum pv_why why;
 	const struct pv_waiver *waiver;  /* the waiver that holds, or NULL */
 	const char *reason;         /* set when read back from JSON */
+	enum pv_dir direction;
+	enum pv_test test_used;     /* the test actually run */
+	enum pv_sided sided;
+	enum pv_verdict verdict;
+	enum pv_why why;
+	unsigned tested : 1;        /* 0: no test ran (missing, new, ...) */
+	unsigned gated : 1;         /* direction lower or higher */
+	unsigned dir_assumed : 1;   /* direction guessed, not configured */
+	unsigned ratio : 1;         /* mean shown is a ratio (avg_update) */
+	unsigned held : 1;          /* significant, held back by the family gate */
 };
 
 /* The settings that produced the report (the JSON "config" object). */
@@ -126,8 +137,11 @@ const char *pv_result_reason(const struct pv_report *r,
 			     const struct pv_result *m, struct strbuf *sb);
 /* m's id, suite/test/group/benchmark/metric, into sb. */
 const char *pv_result_id(const struct pv_result *m, struct strbuf *sb);
-/* Fill each side's median, which only the reports need (a sort). */
-void pv_report_medians(struct pv_report *r);
+/* A side's moments from its samples (NAN where undefined). */
+void pv_moments_of(const double *x, size_t n, struct pv_moments *m);
+/* The full summary a report shows: the side's moments, and the median,
+ * min and max of its samples (NAN for a summary-only side). */
+void pv_side_summary(const struct pv_side_result *s, struct pv_summary *out);
 
 /* Indices of r->m ordered by severity, then by their order in r->m. */
 size_t *pv_report_ranked(const struct pv_report *r);

@@ -347,6 +347,19 @@ void pv_table_drop_metrics(struct pv_table *t)
 	t->n = t->alloc = 0;
 }
 
+void pv_table_trim(struct pv_table *t, size_t n)
+{
+	if (n >= t->n)
+		return;
+	if (!n) {
+		pv_table_drop_metrics(t);
+		return;
+	}
+	/* Shrinking a large block gives its tail back to the system. */
+	t->m = pv_reallocarray(t->m, n, sizeof(*t->m));
+	t->n = t->alloc = n;
+}
+
 void pv_table_finish(struct pv_table *t)
 {
 	if (t->finished)

@@ -141,5 +141,8 @@ void pv_table_finish(struct pv_table *t);
 /* Free the metric array once the verdict model has taken what it needs;
  * the strings, samples and contexts stay until pv_table_release(). */
 void pv_table_drop_metrics(struct pv_table *t);
+/* Keep only the first n metrics (a finished table's metrics can be
+ * handed back as they are taken, see pv_model_from_table()). */
+void pv_table_trim(struct pv_table *t, size_t n);
 
 #endif

@@ -19,13 +19,15 @@
  * (YYYY-MM-DD) decides which waivers still hold.  Warnings (expired
  * waivers, assumed directions) go to diag.
  */
-int pv_decide(const struct pv_table *t, const struct pv_config *cfg,
+int pv_decide(struct pv_table *t, const struct pv_config *cfg,
 	      const char *today, struct pv_report *r, struct pv_diag *diag,
 	      struct pv_err *err);
 
 /* Phase 1 alone: the model's metrics with identity, direction, rules
- * and summaries, but no tests or verdicts yet. */
-void pv_model_from_table(const struct pv_table *t, const struct pv_config *cfg,
+ * and summaries, but no tests or verdicts yet.  The table's metric array
+ * is consumed (t->n is 0 afterwards); its strings and samples stay, and
+ * the model points into them. */
+void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 			 struct pv_report *r, struct pv_diag *diag);
 
 /*

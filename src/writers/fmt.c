@@ -77,7 +77,7 @@ void pv_fmt_p(struct strbuf *sb, double p)
 	strbuf_addf(sb, "%.2g", p);
 }
 
-void pv_fmt_mean_sd(struct strbuf *sb, const struct pv_summary *s)
+void pv_fmt_mean_sd(struct strbuf *sb, const struct pv_moments *s)
 {
 	pv_fmt_num(sb, s->mean);
 	if (s->n > 0 && !isnan(s->sd)) {

@@ -34,7 +34,7 @@ void pv_fmt_threshold(struct strbuf *sb, double frac);
 void pv_fmt_p(struct strbuf *sb, double p);
 
 /* "1234 ± 12.3 (n=5)"; "n/a (n=0)" when a side has no samples. */
-void pv_fmt_mean_sd(struct strbuf *sb, const struct pv_summary *s);
+void pv_fmt_mean_sd(struct strbuf *sb, const struct pv_moments *s);
 
 /*
  * The change with its confidence interval, both relative to the

@@ -216,15 +216,18 @@ static void jw_begin(struct jw *w, int c)
 static void side_json(struct jw *w, const char *key,
 		      const struct pv_side_result *s)
 {
+	struct pv_summary sum;
+
+	pv_side_summary(s, &sum);
 	jw_key(w, key);
 	jw_begin(w, '{');
-	KINT(w, "n", s->s.n);
-	KNUM(w, "mean", s->s.mean);
-	KNUM(w, "sd", s->s.sd);
-	KNUM(w, "cv", s->s.cv);
-	KNUM(w, "median", s->s.median);
-	KNUM(w, "min", s->s.min);
-	KNUM(w, "max", s->s.max);
+	KINT(w, "n", sum.n);
+	KNUM(w, "mean", sum.mean);
+	KNUM(w, "sd", sum.sd);
+	KNUM(w, "cv", sum.cv);
+	KNUM(w, "median", sum.median);
+	KNUM(w, "min", sum.min);
+	KNUM(w, "max", sum.max);
 	KBOOL(w, "present", s->present);
 	KINT(w, "files", s->files);
 	KINT(w, "per_file", s->per_file);

@@ -462,6 +462,8 @@ static const char *dir_words(enum pv_dir d)
 static void side_line(struct strbuf *sb, const char *label,
 		      const struct pv_side_result *s, const char *unit)
 {
+	struct pv_summary sum;
+
 	strbuf_addstr(sb, label);
 	if (*unit) {
 		strbuf_addstr(sb, " (");
@@ -469,14 +471,15 @@ static void side_line(struct strbuf *sb, const char *label,
 		strbuf_addch(sb, ')');
 	}
 	strbuf_addstr(sb, ": ");
+	pv_side_summary(s, &sum);
 	pv_fmt_mean_sd(sb, &s->s);
 	if (s->s.n > 0) {
 		strbuf_addstr(sb, ", median ");
-		pv_fmt_num(sb, s->s.median);
+		pv_fmt_num(sb, sum.median);
 		strbuf_addstr(sb, ", range ");
-		pv_fmt_num(sb, s->s.min);
+		pv_fmt_num(sb, sum.min);
 		strbuf_addstr(sb, " .. ");
-		pv_fmt_num(sb, s->s.max);
+		pv_fmt_num(sb, sum.max);
 		if (s->per_file > 1)
 			strbuf_addf(sb, "; each sample is the mean of a "
 				    "file's %u values", s->per_file);

@@ -37,7 +37,7 @@ static void clean(struct strbuf *sb, const char *s)
 	pv_text_clean(sb, s, strlen(s));
 }
 
-static char *cell_sd(const struct pv_summary *s)
+static char *cell_sd(const struct pv_moments *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 

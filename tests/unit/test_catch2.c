@@ -471,10 +471,14 @@ static void summary_only_decision(void **state)
 	assert_int_equal(r.n, 1);
 	m = &r.m[0];
 	for (int s = 0; s < 2; s++) {
+		struct pv_summary sum;
+
 		assert_int_equal(m->side[s].summary_only, 1);
 		assert_int_equal(m->side[s].nsamples, 0);
-		assert_true(isnan(m->side[s].s.median));
-		assert_true(isnan(m->side[s].s.min));
+		pv_side_summary(&m->side[s], &sum);
+		assert_true(isnan(sum.median));
+		assert_true(isnan(sum.min));
+		assert_int_equal(sum.n, m->side[s].s.n);
 	}
 	assert_int_equal(m->side[0].s.n, 30);
 	assert_int_equal(m->side[1].s.n, 40);

@@ -90,24 +90,33 @@ static void report_base(struct pv_report *r)
 	r->side[1].ncontext = 3;
 }
 
-static void side(struct pv_side_result *s, size_t n, double mean, double sd)
+/* A side of n samples whose median is mean and range mean -+ sd (the
+ * moments are set as given, not computed). */
+static void side(struct arena *a, struct pv_side_result *s, size_t n,
+		 double mean, double sd)
 {
+	double *v = arena_alloc(a, (n + 1) * sizeof(*v));
+
 	memset(s, 0, sizeof(*s));
 	s->s.n = n;
 	s->present = n > 0;
 	s->files = (unsigned)n;
 	s->per_file = 1;
 	if (!n) {
-		s->s.mean = s->s.sd = s->s.cv = s->s.median = NAN;
-		s->s.min = s->s.max = NAN;
+		s->s.mean = s->s.sd = s->s.cv = NAN;
 		return;
 	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = mean;
+	if (n > 1) {
+		v[0] = mean - sd;
+		v[1] = mean + sd;
+	}
+	s->samples = v;
+	s->nsamples = (uint32_t)n;
 	s->s.mean = mean;
 	s->s.sd = n > 1 ? sd : NAN;
 	s->s.cv = sd / fabs(mean);
-	s->s.median = mean;
-	s->s.min = mean - sd;
-	s->s.max = mean + sd;
 }
 
 /* Append a metric with plausible numbers for its verdict. */
@@ -182,8 +191,8 @@ static struct pv_result *add(struct pv_report *r, const char *suite,
 	default:
 		break;
 	}
-	side(&m->side[0], nb, b, sb);
-	side(&m->side[1], nc, c, sc);
+	side(&r->arena, &m->side[0], nb, b, sb);
+	side(&r->arena, &m->side[1], nc, c, sc);
 	m->change_abs = nb && nc ? c - b : NAN;
 	m->change_rel = nb && nc ? (c - b) / b : NAN;
 	m->ci_low = nb && nc ? m->change_rel - 0.02 : NAN;
@@ -573,7 +582,7 @@ static void fmt_numbers(void **state)
 		{ INFINITY, "inf", "+inf%", "inf" },
 	};
 	struct strbuf sb = STRBUF_INIT;
-	struct pv_summary s = { 5, 1234.5, 12.3, 0.01, 1234, 1200, 1260 };
+	struct pv_moments s = { 1234.5, 12.3, 0.01, 5 };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
