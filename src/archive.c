@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -171,12 +172,16 @@ static void read_tree(struct rd *d, json_t *t, const char *name,
 static void read_side(struct rd *d, json_t *s, struct pv_side_result *out)
 {
 	json_t *samples = json_object_get(s, "samples");
+	size_t n = get_count(d, s, "n");
 	double *v;
 
-	out->s.n = get_count(d, s, "n");
+	if (n > UINT32_MAX || json_array_size(samples) > UINT32_MAX) {
+		bad(d, "n", "fewer than 2^32 samples");
+		return;
+	}
+	out->s.n = (uint32_t)n;
 	out->s.mean = get_num(d, s, "mean");
 	out->s.sd = get_num(d, s, "sd");
-	out->s.cv = get_num(d, s, "cv");
 	out->present = get_bool(d, s, "present", out->s.n > 0);
 	out->files = json_object_get(s, "files") ?
 		     (unsigned)get_count(d, s, "files") : 0;
@@ -188,7 +193,7 @@ static void read_side(struct rd *d, json_t *s, struct pv_side_result *out)
 		bad(d, "samples", "an array of numbers");
 		return;
 	}
-	out->nsamples = json_array_size(samples);
+	out->nsamples = (uint32_t)json_array_size(samples);
 	v = arena_alloc(&d->r->arena, (out->nsamples + 1) * sizeof(*v));
 	for (size_t i = 0; i < out->nsamples; i++) {
 		int ok;

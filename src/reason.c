@@ -111,7 +111,7 @@ const char *pv_result_reason(const struct pv_report *r,
 		break;
 	case PV_WHY_NOISY:
 		strbuf_addf(sb, "too noisy to judge: CV %.1f%% (baseline) and %.1f%% (candidate), above max_cv = %g%%",
-			    m->side[0].s.cv * 100, m->side[1].s.cv * 100,
+			    pv_cv(&m->side[0].s) * 100, pv_cv(&m->side[1].s) * 100,
 			    g->max_cv * 100);
 		break;
 	case PV_WHY_WITHIN:

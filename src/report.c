@@ -84,10 +84,9 @@ void pv_moments_of(const double *x, size_t n, struct pv_moments *m)
 	struct pv_summary s;
 
 	pv_summarize_fast(x, n, &s);
-	m->n = s.n;
+	m->n = (uint32_t)s.n;
 	m->mean = s.mean;
 	m->sd = s.sd;
-	m->cv = s.cv;
 }
 
 void pv_side_summary(const struct pv_side_result *s, struct pv_summary *out)
@@ -100,7 +99,7 @@ void pv_side_summary(const struct pv_side_result *s, struct pv_summary *out)
 	out->n = s->s.n;
 	out->mean = s->s.mean;
 	out->sd = s->s.sd;
-	out->cv = s->s.cv;
+	out->cv = pv_cv(&s->s);
 }
 
 static const struct pv_report *rank_report;

@@ -11,6 +11,7 @@
 #define PV_REPORT_H
 
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include "config.h"
 #include "stats.h"
@@ -56,9 +57,16 @@ int pv_verdict_severity(enum pv_verdict v);
  * (pv_side_summary()), so that 100,000 metrics do not carry them.
  */
 struct pv_moments {
-	double mean, sd, cv;        /* NAN when undefined */
-	size_t n;                   /* observations: samples, or a summary's n */
+	double mean, sd;            /* NAN when undefined */
+	uint32_t n;                 /* observations: samples, or a summary's n */
 };
+
+/* The coefficient of variation sd/|mean|; NAN when the mean is 0 or the
+ * sd undefined. */
+static inline double pv_cv(const struct pv_moments *m)
+{
+	return m->mean != 0 && !isnan(m->sd) ? m->sd / fabs(m->mean) : NAN;
+}
 
 struct pv_side_result {
 	struct pv_moments s;        /* mean is mean(num)/mean(den) for ratios */
@@ -68,8 +76,8 @@ struct pv_side_result {
 	uint32_t files;             /* files that gave samples */
 	uint32_t per_file;          /* >1: each sample is a repeat's mean */
 	unsigned present : 1;       /* the side reports this metric at all */
-	/* No raw samples (Catch2 keeps only summaries): s.n, s.mean, s.sd
-	 * and s.cv are the reader's summary, nsamples is 0 and the median,
+	/* No raw samples (Catch2 keeps only summaries): s.n, s.mean and
+	 * s.sd are the reader's summary, nsamples is 0 and the median,
 	 * min and max are NAN; the test is Welch's from the summaries. */
 	unsigned summary_only : 1;
 };

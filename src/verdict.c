@@ -101,17 +101,13 @@ static void side_from_table(const struct pv_metric *m, int s, double ratio,
 		out->s.n = su->n;
 		out->s.mean = su->mean;
 		out->s.sd = su->sd;
-		out->s.cv = isfinite(su->sd) && su->mean != 0 ?
-			    su->sd / fabs(su->mean) : NAN;
 		return;
 	}
 	pv_moments_of(m->v[s], m->n[s], &out->s);
 	/* avg_update: the mean shown is mean(num)/mean(den); the test and
 	 * the sd still use this column's own per-run values. */
-	if (!isnan(ratio)) {
+	if (!isnan(ratio))
 		out->s.mean = ratio;
-		out->s.cv = ratio != 0 ? out->s.sd / fabs(ratio) : NAN;
-	}
 }
 
 /* mean(num)/mean(den) of an avg_update metric's side, or NAN. */
@@ -527,8 +523,8 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		res->why = PV_WHY_BETTER;
 		return;
 	}
-	if (g->max_cv > 0 && (res->side[0].s.cv > g->max_cv ||
-			      res->side[1].s.cv > g->max_cv)) {
+	if (g->max_cv > 0 && (pv_cv(&res->side[0].s) > g->max_cv ||
+			      pv_cv(&res->side[1].s) > g->max_cv)) {
 		res->verdict = PV_V_NOISY;
 		res->why = PV_WHY_NOISY;
 		return;

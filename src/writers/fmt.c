@@ -84,7 +84,7 @@ void pv_fmt_mean_sd(struct strbuf *sb, const struct pv_moments *s)
 		strbuf_addstr(sb, " \xc2\xb1 ");       /* U+00B1 PLUS-MINUS */
 		pv_fmt_num(sb, s->sd);
 	}
-	strbuf_addf(sb, " (n=%zu)", s->n);
+	strbuf_addf(sb, " (n=%zu)", (size_t)s->n);
 }
 
 void pv_fmt_change(struct strbuf *sb, const struct pv_result *m)

@@ -41,11 +41,34 @@ static void jw_sep(struct jw *w)
 	}
 }
 
+/* Does s need more than quotes around it: a byte that is not printable
+ * ASCII, or '"' or '\\'?  Most names are plain, and for them this one
+ * pass is all the checking there is. */
+static int needs_care(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+			return 1;
+	}
+	return 0;
+}
+
 static void jw_raw_str(struct strbuf *sb, const char *s)
 {
 	struct strbuf clean = STRBUF_INIT;
 	size_t len = strlen(s);
 
+	if (!needs_care(s, len)) {
+		strbuf_grow(sb, len + 2);
+		sb->buf[sb->len++] = '"';
+		memcpy(sb->buf + sb->len, s, len);
+		sb->len += len;
+		sb->buf[sb->len++] = '"';
+		sb->buf[sb->len] = '\0';
+		return;
+	}
 	if (!pv_text_is_clean(s, len)) {
 		pv_text_clean(&clean, s, len);
 		s = clean.buf;
@@ -192,8 +215,14 @@ static void jw_num(struct jw *w, double v)
 
 static void jw_int(struct jw *w, size_t v)
 {
+	char digits[24], *p = digits + sizeof(digits);
+
 	jw_value_sep(w);
-	strbuf_addf(w->sb, "%zu", v);
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	strbuf_add(w->sb, p, (size_t)(digits + sizeof(digits) - p));
 }
 
 static void jw_bool(struct jw *w, int v)

@@ -41,8 +41,10 @@ static char *cell_sd(const struct pv_moments *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (isfinite(s->cv))
-		strbuf_addf(&sb, "%.1f%%", s->cv * 100);
+	double cv = pv_cv(s);
+
+	if (isfinite(cv))
+		strbuf_addf(&sb, "%.1f%%", cv * 100);
 	else
 		strbuf_addstr(&sb, "-");
 	return strbuf_detach(&sb, NULL);

@@ -483,7 +483,7 @@ static void summary_only_decision(void **state)
 	assert_int_equal(m->side[0].s.n, 30);
 	assert_int_equal(m->side[1].s.n, 40);
 	assert_near(m->side[0].s.sd, sa, sa * 1e-15);
-	assert_near(m->side[0].s.cv, sa / 100, 1e-15);
+	assert_near(pv_cv(&m->side[0].s), sa / 100, 1e-15);
 	assert_near(m->change_rel, 0.2, 1e-15);
 	assert_int_equal(m->tested, 1);
 	assert_int_equal(m->test_used, PV_TEST_WELCH);

@@ -103,7 +103,7 @@ static void side(struct arena *a, struct pv_side_result *s, size_t n,
 	s->files = (unsigned)n;
 	s->per_file = 1;
 	if (!n) {
-		s->s.mean = s->s.sd = s->s.cv = NAN;
+		s->s.mean = s->s.sd = NAN;
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -116,7 +116,6 @@ static void side(struct arena *a, struct pv_side_result *s, size_t n,
 	s->nsamples = (uint32_t)n;
 	s->s.mean = mean;
 	s->s.sd = n > 1 ? sd : NAN;
-	s->s.cv = sd / fabs(mean);
 }
 
 /* Append a metric with plausible numbers for its verdict. */
@@ -582,7 +581,7 @@ static void fmt_numbers(void **state)
 		{ INFINITY, "inf", "+inf%", "inf" },
 	};
 	struct strbuf sb = STRBUF_INIT;
-	struct pv_moments s = { 1234.5, 12.3, 0.01, 5 };
+	struct pv_moments s = { 1234.5, 12.3, 5 };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
