@@ -46,13 +46,18 @@ static void jw_sep(struct jw *w)
  * pass is all the checking there is. */
 static int needs_care(const char *s, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
+	static unsigned char care[256];
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned char any = 0;
 
-		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
-			return 1;
-	}
-	return 0;
+	if (!care[0])
+		for (int c = 0; c < 256; c++)
+			care[c] = c < 0x20 || c >= 0x7f || c == '"' || c == '\\';
+	/* No early exit: most strings are plain, and a branch-free loop
+	 * over them is faster. */
+	for (size_t i = 0; i < len; i++)
+		any |= care[u[i]];
+	return any;
 }
 
 static void jw_raw_str(struct strbuf *sb, const char *s)
@@ -107,12 +112,37 @@ static void jw_close(struct jw *w, int c)
 	strbuf_addch(w->sb, (char)c);
 }
 
-static void jw_key(struct jw *w, const char *k)
+/* A key from the input (a context key): checked and escaped. */
+static void jw_key_text(struct jw *w, const char *k)
 {
 	jw_sep(w);
 	jw_raw_str(w->sb, k);
 	strbuf_addstr(w->sb, w->depth <= w->pretty ? ": " : ":");
 	w->first[w->depth + 1] = 2;  /* the value follows: no separator */
+}
+
+/* One of the schema's own keys, of length len: plain ASCII, copied as
+ * it is. */
+static void jw_keyn(struct jw *w, const char *k, size_t len)
+{
+	struct strbuf *sb = w->sb;
+
+	jw_sep(w);
+	strbuf_grow(sb, len + 4);
+	sb->buf[sb->len++] = '"';
+	memcpy(sb->buf + sb->len, k, len);
+	sb->len += len;
+	sb->buf[sb->len++] = '"';
+	sb->buf[sb->len++] = ':';
+	if (w->depth <= w->pretty)
+		sb->buf[sb->len++] = ' ';
+	sb->buf[sb->len] = '\0';
+	w->first[w->depth + 1] = 2;
+}
+
+static void jw_key(struct jw *w, const char *k)
+{
+	jw_keyn(w, k, strlen(k));
 }
 
 /* Values are either after a key (no separator) or array elements. */
@@ -237,10 +267,11 @@ static void jw_begin(struct jw *w, int c)
 	jw_open(w, c);
 }
 
-#define KSTR(w, k, v) (jw_key(w, k), jw_str(w, v))
-#define KNUM(w, k, v) (jw_key(w, k), jw_num(w, v))
-#define KINT(w, k, v) (jw_key(w, k), jw_int(w, v))
-#define KBOOL(w, k, v) (jw_key(w, k), jw_bool(w, v))
+/* k is a string literal: its length is known when compiling. */
+#define KSTR(w, k, v) (jw_keyn(w, k, sizeof(k) - 1), jw_str(w, v))
+#define KNUM(w, k, v) (jw_keyn(w, k, sizeof(k) - 1), jw_num(w, v))
+#define KINT(w, k, v) (jw_keyn(w, k, sizeof(k) - 1), jw_int(w, v))
+#define KBOOL(w, k, v) (jw_keyn(w, k, sizeof(k) - 1), jw_bool(w, v))
 
 static void side_json(struct jw *w, const char *key,
 		      const struct pv_side_result *s)
@@ -352,7 +383,7 @@ static void sidemeta_json(struct jw *w, const char *key,
 	jw_key(w, "context");
 	jw_begin(w, '{');
 	for (size_t i = 0; i < sm->ncontext; i++)
-		KSTR(w, sm->context[i].key, sm->context[i].value);
+		jw_key_text(w, sm->context[i].key), jw_str(w, sm->context[i].value);
 	jw_close(w, '}');
 	jw_close(w, '}');
 }
@@ -375,7 +406,7 @@ static void summary_json(struct jw *w, const struct pv_report *r)
 	jw_begin(w, '{');
 	KINT(w, "metrics", r->n);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
-		KINT(w, keys[i].key, r->count[keys[i].v]);
+		jw_key(w, keys[i].key), jw_int(w, r->count[keys[i].v]);
 	jw_close(w, '}');
 }
 
