@@ -13,7 +13,15 @@
 
 static void pct(struct strbuf *sb, double frac)
 {
-	strbuf_addf(sb, "%+.2f%%", frac * 100);
+	strbuf_addfixed(sb, frac * 100, 2, 1);
+	strbuf_addch(sb, '%');
+}
+
+/* "%g%%" of a fraction: thresholds and levels. */
+static void pct_g(struct strbuf *sb, double frac)
+{
+	strbuf_addg(sb, frac * 100);
+	strbuf_addch(sb, '%');
 }
 
 static void add_pq(struct strbuf *sb, double p, double q,
@@ -137,9 +145,16 @@ const char *pv_result_reason(const struct pv_report *r,
 		strbuf_addstr(sb, "identical on every run of both sides");
 		break;
 	case PV_WHY_EQUIVALENT:
-		strbuf_addf(sb, "equivalent: the %g%% interval [%+.2f%%, %+.2f%%] lies within the %g%% threshold",
-			    (1 - m->alpha) * 100, m->ci_low * 100,
-			    m->ci_high * 100, thr * 100);
+		/* Most metrics of a large run say this. */
+		strbuf_addstr(sb, "equivalent: the ");
+		pct_g(sb, 1 - m->alpha);
+		strbuf_addstr(sb, " interval [");
+		pct(sb, m->ci_low);
+		strbuf_addstr(sb, ", ");
+		pct(sb, m->ci_high);
+		strbuf_addstr(sb, "] lies within the ");
+		pct_g(sb, thr);
+		strbuf_addstr(sb, " threshold");
 		break;
 	case PV_WHY_INCONCLUSIVE:
 	default:

@@ -1,6 +1,8 @@
 /* strbuf.c - see strbuf.h for the invariants. */
 #include "strbuf.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,4 +118,65 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 void strbuf_addnum(struct strbuf *sb, const char *fmt, double v)
 {
 	strbuf_addf(sb, fmt, v);
+}
+
+/* m as digits with prec of them after the point (at least one before). */
+static void add_scaled(struct strbuf *sb, uint64_t m, int prec)
+{
+	char digits[32], *p = digits + sizeof(digits);
+	int n = 0;
+
+	do {
+		*--p = (char)('0' + m % 10);
+		m /= 10;
+		n++;
+	} while (m || n <= prec);
+	strbuf_grow(sb, (size_t)n + 1);
+	memcpy(sb->buf + sb->len, p, (size_t)(n - prec));
+	sb->len += (size_t)(n - prec);
+	if (prec) {
+		sb->buf[sb->len++] = '.';
+		memcpy(sb->buf + sb->len, p + n - prec, (size_t)prec);
+		sb->len += (size_t)prec;
+	}
+	sb->buf[sb->len] = '\0';
+}
+
+/*
+ * x = |v| 10^prec is rounded once, so it is within x 2^-53 of the exact
+ * product; only when the exact product could lie on the other side of a
+ * half from x might x round differently from printf, which rounds the
+ * exact value.  Those rare cases, and large or non-finite values, go to
+ * printf.
+ */
+void strbuf_addfixed(struct strbuf *sb, double v, int prec, int plus)
+{
+	static const double p10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6 };
+	double a = fabs(v), x, r, f;
+
+	if (prec >= 0 && prec <= 6 && a < 1e9) {
+		x = a * p10[prec];
+		r = floor(x);
+		f = x - r;
+		if (fabs(f - 0.5) > x * 0x1p-51 + 0x1p-60) {
+			if (signbit(v))
+				strbuf_addch(sb, '-');
+			else if (plus)
+				strbuf_addch(sb, '+');
+			add_scaled(sb, (uint64_t)r + (f > 0.5), prec);
+			return;
+		}
+	}
+	strbuf_addf(sb, plus ? "%+.*f" : "%.*f", prec, v);
+}
+
+void strbuf_addg(struct strbuf *sb, double v)
+{
+	if (fabs(v) < 1e6 && v == (double)(long)v) {
+		if (signbit(v))
+			strbuf_addch(sb, '-');
+		add_scaled(sb, (uint64_t)fabs(v), 0);
+		return;
+	}
+	strbuf_addf(sb, "%g", v);
 }

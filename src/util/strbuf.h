@@ -37,5 +37,9 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 
 /* Append a double in the C locale with printf format fmt ("%.3f"). */
 void strbuf_addnum(struct strbuf *sb, const char *fmt, double v);
+/* The same as "%.*f" (plus: "%+.*f") and "%g" print, digit for digit,
+ * without printf for the usual values (reports print many). */
+void strbuf_addfixed(struct strbuf *sb, double v, int prec, int plus);
+void strbuf_addg(struct strbuf *sb, double v);
 
 #endif

@@ -34,7 +34,7 @@ void pv_fmt_num(struct strbuf *sb, double v)
 	}
 	e = (int)floor(log10(a));
 	dec = e >= 3 ? 0 : 3 - e;
-	strbuf_addf(sb, "%.*f", dec, v);
+	strbuf_addfixed(sb, v, dec, 0);
 }
 
 void pv_fmt_pct(struct strbuf *sb, double frac)
@@ -49,14 +49,12 @@ void pv_fmt_pct(struct strbuf *sb, double frac)
 		strbuf_addstr(sb, pct > 0 ? "+inf%" : "-inf%");
 		return;
 	}
-	if (pct == 0)
+	if (pct == 0) {
 		strbuf_addstr(sb, "0%");
-	else if (a < 1)
-		strbuf_addf(sb, "%+.2f%%", pct);
-	else if (a < 100)
-		strbuf_addf(sb, "%+.1f%%", pct);
-	else
-		strbuf_addf(sb, "%+.0f%%", pct);
+		return;
+	}
+	strbuf_addfixed(sb, pct, a < 1 ? 2 : a < 100 ? 1 : 0, 1);
+	strbuf_addch(sb, '%');
 }
 
 void pv_fmt_threshold(struct strbuf *sb, double frac)

@@ -609,6 +609,55 @@ static void fmt_numbers(void **state)
 	strbuf_release(&sb);
 }
 
+/* strbuf_addfixed and strbuf_addg print what printf prints, on random
+ * values, exact binary halves (k/2^j), decimal near-halves and edges. */
+static void fmt_fixed_matches_printf(void **state)
+{
+	static const double edge[] = {
+		0.0, -0.0, 0.5, 1.5, 2.5, -0.5, 0.125, 0.375, 1.005, 2.675,
+		0.045, 1e-300, -1e-300, 999999.5, 1e9, 1e15, 1e300, NAN,
+		INFINITY, -INFINITY, 0.0049999999999999, 123456.785,
+	};
+	uint64_t rng = 0x853c49e6748fea9bULL;
+	struct strbuf sb = STRBUF_INIT;
+	char want[400];
+
+	(void)state;
+	for (size_t i = 0; i < 1000000; i++) {
+		double v;
+		int prec, plus;
+
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		prec = (int)(rng >> 61) % 5;
+		plus = (int)(rng >> 60) & 1;
+		switch (i % 4) {
+		case 0:     /* random magnitude */
+			v = ldexp((double)(rng >> 11) / 0x1p53, (int)(rng % 60) - 30);
+			break;
+		case 1:     /* exact binary halves at the printed precision */
+			v = (double)(int64_t)(rng >> 40) / 0x1p10;
+			break;
+		case 2:     /* decimal halves: x.xx5, which are not exact */
+			v = ((double)(rng >> 44) + 0.5) / pow(10, prec);
+			break;
+		default:
+			v = edge[(rng >> 33) % (sizeof(edge) / sizeof(*edge))];
+			break;
+		}
+		if (rng & 1)
+			v = -v;
+		strbuf_reset(&sb);
+		strbuf_addfixed(&sb, v, prec, plus);
+		snprintf(want, sizeof(want), plus ? "%+.*f" : "%.*f", prec, v);
+		assert_string_equal(sb.buf, want);
+		strbuf_reset(&sb);
+		strbuf_addg(&sb, v);
+		snprintf(want, sizeof(want), "%g", v);
+		assert_string_equal(sb.buf, want);
+	}
+	strbuf_release(&sb);
+}
+
 static void fmt_regression_line(void **state)
 {
 	struct pv_report r;
@@ -1150,6 +1199,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fmt_numbers),
+		cmocka_unit_test(fmt_fixed_matches_printf),
 		cmocka_unit_test(fmt_regression_line),
 		cmocka_unit_test(junit_verdicts),
 		cmocka_unit_test(junit_hostile),
