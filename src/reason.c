@@ -192,8 +192,15 @@ const char *pv_result_reason(const struct pv_report *r,
 
 const char *pv_result_id(const struct pv_result *m, struct strbuf *sb)
 {
+	const char *part[] = {
+		m->suite, m->test, m->group, m->benchmark, m->metric,
+	};
+
 	strbuf_reset(sb);
-	strbuf_addf(sb, "%s/%s/%s/%s/%s", m->suite, m->test, m->group,
-		    m->benchmark, m->metric);
+	for (size_t i = 0; i < sizeof(part) / sizeof(*part); i++) {
+		if (i)
+			strbuf_addch(sb, '/');
+		strbuf_addstr(sb, part[i]);
+	}
 	return sb->buf;
 }
