@@ -96,7 +96,7 @@ bench: all
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
 FUZZ_TARGETS = rhs csv gbench pyperf hyperfine gobench pytest criterion \
-	jmh catch2 config archive num
+	jmh catch2 config archive num dtoa
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
