@@ -67,12 +67,55 @@ static uint64_t round_odd(const uint64_t g[2], uint64_t cp)
 	return y1 | (y0 > 1);
 }
 
+static const char two_digits[200] =
+	"0001020304050607080910111213141516171819"
+	"2021222324252627282930313233343536373839"
+	"4041424344454647484950515253545556575859"
+	"6061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/*
+ * Writes the decimal digits of d < 10^18 so that they end just before end;
+ * returns where they start.  Two digits per step, in 32-bit arithmetic
+ * after the first split: seventeen dependent 64-bit divisions by 10
+ * made the whole conversion about a fifth slower.
+ */
+static char *put_digits(char *end, uint64_t d)
+{
+	char *p = end;
+	uint32_t x;
+
+	if (d >= 100000000) {
+		uint32_t lo = (uint32_t)(d % 100000000);
+
+		d /= 100000000;
+		for (int i = 0; i < 4; i++) {
+			p -= 2;
+			memcpy(p, two_digits + 2 * (lo % 100), 2);
+			lo /= 100;
+		}
+	}
+	x = (uint32_t)d;
+	while (x >= 100) {
+		p -= 2;
+		memcpy(p, two_digits + 2 * (x % 100), 2);
+		x /= 100;
+	}
+	if (x >= 10) {
+		p -= 2;
+		memcpy(p, two_digits + 2 * x, 2);
+	} else {
+		*--p = (char)('0' + x);
+	}
+	return p;
+}
+
 int pv_dtoa_shortest(double v, char digits[17], int *exp10)
 {
 	uint64_t bits, m, c, cbl, cb, cbr, vbl, vb, vbr, lower, upper, s, d;
 	const uint64_t *g;
 	int be, q, k, h, even, closer, n;
-	char tmp[20], *p = tmp + sizeof(tmp);
+	char tmp[20], *p;
 
 	memcpy(&bits, &v, sizeof(bits));
 	m = bits & ((UINT64_C(1) << 52) - 1);
@@ -137,15 +180,12 @@ int pv_dtoa_shortest(double v, char digits[17], int *exp10)
 		}
 	}
 digits:
-	while (d % 10 == 0) {
-		d /= 10;
+	p = put_digits(tmp + sizeof(tmp), d);
+	n = (int)(tmp + sizeof(tmp) - p);
+	while (p[n - 1] == '0') {
+		n--;
 		k++;
 	}
-	do {
-		*--p = (char)('0' + d % 10);
-		d /= 10;
-	} while (d);
-	n = (int)(tmp + sizeof(tmp) - p);
 	memcpy(digits, p, (size_t)n);
 	*exp10 = k + n;
 	return n;
