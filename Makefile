@@ -86,9 +86,15 @@ demo: deps
 	st=$$?; echo "(exit status $$st: 1 means the gate found a regression)"; \
 	test $$st -le 1
 
-# Speed and memory against the strtod floor (tests/bench/run.sh); not a test.
-bench: all
+# Speed and memory against the strtod floor (tests/bench/run.sh), after
+# ns per double printed (tests/bench/dtoa_bench.c); not a test.
+bench: all $(BUILD)/tests/bench/dtoa_bench
+	@$(BUILD)/tests/bench/dtoa_bench
 	@PV_BIN=$(BIN) PYTHON=$(PYTHON) sh tests/bench/run.sh
+
+$(BUILD)/tests/bench/%: tests/bench/%.c $(LIB) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS)
 
 # make fuzz FUZZ_SECONDS=N: the libFuzzer harnesses of tests/fuzz/, built
 # with clang and ASan/UBSan into build/fuzz/ (the library too), each run N
@@ -96,7 +102,7 @@ bench: all
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
 FUZZ_TARGETS = rhs csv gbench pyperf hyperfine gobench pytest criterion \
-	jmh catch2 config archive num
+	jmh catch2 config archive num dtoa
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 

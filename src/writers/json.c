@@ -7,17 +7,15 @@
  * as one tree in memory.  So this writer streams the report through a
  * small emitter: strings are already clean UTF-8 (pv_text_clean), so
  * escaping is '"', '\\' and tab; each double is printed with the fewest
- * decimals that read back to the same bits.  Values that
+ * digits that read back to the same bits (util/dtoa.c).  Values that
  * are not finite are written as null.  The top level is indented; each
  * metric is one line, so reports grep and diff well.
  */
 #include "writers.h"
 
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "../util/num.h"
+#include "../util/dtoa.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"
 
@@ -163,78 +161,16 @@ static void jw_str(struct jw *w, const char *s)
 		strbuf_addstr(w->sb, "null");
 }
 
-static const double pow10_tab[] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
-/* Digits of m (< 2^53) with k of them after the point: "1234.56". */
-static void put_fixed(struct strbuf *sb, int neg, uint64_t m, int k)
-{
-	char digits[24], *p = digits + sizeof(digits);
-	int n = 0;
-
-	do {
-		*--p = (char)('0' + m % 10);
-		m /= 10;
-		n++;
-	} while (m || n <= k);
-	if (neg)
-		strbuf_addch(sb, '-');
-	strbuf_add(sb, p, (size_t)(n - k));
-	strbuf_addch(sb, '.');
-	if (k)
-		strbuf_add(sb, p + n - k, (size_t)k);
-	else
-		strbuf_addch(sb, '0');
-}
-
 /*
- * A double as the shortest JSON number that reads back bit-exact.
- * Most values came from text with a few decimals, so first look for the
- * fewest decimals k such that m / 10^k, with m an integer of at most
- * 15 digits, is exactly v: that division is what pv_parse_double (and a correct
- * strtod) computes for the digits printed, so they read back as v.
- * Other values (computed means and the like) print with %.17g, which
- * always reads back exactly.
+ * A double as the shortest JSON number that reads back bit-exact
+ * (pv_format_double: Schubfach digits, ECMAScript layout, ".0" on
+ * integral values, null for NaN and infinities).
  */
 void pv_json_number(struct strbuf *sb, double v)
 {
-	char buf[40];
-	double a = fabs(v), back;
-	int n;
+	char buf[PV_DTOA_BUFSIZE];
 
-	if (!isfinite(v)) {
-		strbuf_addstr(sb, "null");
-		return;
-	}
-	if (a < 1e15 && (a >= 1e-7 || a == 0)) {
-		for (int k = 0; k <= 22; k++) {
-			double scaled = a * pow10_tab[k], r = nearbyint(scaled);
-
-			if (r >= 1e15)     /* 15 digits: exact and short */
-				break;
-			if (r / pow10_tab[k] == a) {
-				put_fixed(sb, signbit(v), (uint64_t)r, k);
-				return;
-			}
-		}
-	}
-	/* Past the fixed form, 17 digits always read back, and are at most
-	 * one digit more than the shortest form; very small and huge
-	 * values try 15 first. */
-	if (a < 1e15 && a >= 1e-7) {
-		snprintf(buf, sizeof(buf), "%.17g", v);
-	} else {
-		n = snprintf(buf, sizeof(buf), "%.15g", v);
-		if (pv_parse_double(buf, (size_t)n, &back) != PV_NUM_OK ||
-		    back != v)
-			snprintf(buf, sizeof(buf), "%.17g", v);
-	}
-	/* Keep it a JSON number that reads back as a real. */
-	if (!strpbrk(buf, ".eEn"))
-		strcat(buf, ".0");
-	strbuf_addstr(sb, buf);
+	strbuf_add(sb, buf, pv_format_double(v, buf));
 }
 
 static void jw_num(struct jw *w, double v)

@@ -20,7 +20,7 @@ FUZZ_DIR=${FUZZ_DIR:-build/fuzz}
 JOBS=${FUZZ_JOBS:-1}
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-rhs csv gbench pyperf hyperfine gobench pytest criterion jmh catch2 config archive num}
+targets=${*:-rhs csv gbench pyperf hyperfine gobench pytest criterion jmh catch2 config archive num dtoa}
 
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -39,7 +39,7 @@ seeds() {
 	catch2) find samples tests/unit/data -name '*.xml' -path '*catch2*' ;;
 	config) find samples tests/golden -name '*.conf' ;;
 	archive) find tests/golden -name '*.json' -path '*/out/*' ;;
-	num) ;;
+	num|dtoa) ;;
 	esac
 	[ -d "tests/fuzz/regress/$1" ] && find "tests/fuzz/regress/$1" -type f
 }
@@ -49,7 +49,7 @@ dict() {
 	rhs|csv|gobench) echo tests/fuzz/text.dict ;;
 	config) echo tests/fuzz/config.dict ;;
 	catch2) echo tests/fuzz/xml.dict ;;
-	num) ;;
+	num|dtoa) ;;
 	*) echo tests/fuzz/json.dict ;;
 	esac
 }
@@ -77,6 +77,16 @@ fuzz() {
 			 1e309 nan 0x10 1,5 12abc .5 5. -.e1; do
 			n=$((n + 1))
 			printf '%s' "$s" >"$corpus/num-$n"
+		done
+	fi
+	if [ "$1" = dtoa ]; then
+		# 1.0, 0.1, DBL_MAX, 2^-1074, DBL_MIN, -0.0 (little-endian)
+		n=0
+		for s in '\0\0\0\0\0\0\360\77' '\232\231\231\231\231\231\271\77' \
+			 '\377\377\377\377\377\377\357\177' '\1\0\0\0\0\0\0\0' \
+			 '\0\0\0\0\0\0\20\0' '\0\0\0\0\0\0\0\200'; do
+			n=$((n + 1))
+			printf "$s" >"$corpus/dtoa-$n"
 		done
 	fi
 	d=$(dict "$1")

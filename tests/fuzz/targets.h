@@ -21,6 +21,10 @@
  *   num      pv_parse_double(), checked against strtod() for every input
  *            it accepts (bit for bit), and pv_test_id() on the input as a
  *            relative path.
+ *   dtoa     the first 8 bytes as a double's bits: pv_format_double()
+ *            must read back bit for bit with strtod(), be a JSON real
+ *            (a '.' or an 'e'), and pv_dtoa_shortest() must give 1 to
+ *            17 digits with neither leading nor trailing zeros.
  *
  * Invariants checked (a violation aborts, which the fuzzer reports): a
  * failing call fills err with a non-empty one-line message and an exit
@@ -46,6 +50,7 @@
 #include "table.h"
 #include "verdict.h"
 #include "writers/writers.h"
+#include "util/dtoa.h"
 #include "util/num.h"
 
 static void fuzz_check_err(const struct pv_err *err, enum pv_status want)
@@ -257,6 +262,38 @@ static int fuzz_num(const uint8_t *data, size_t size)
 	return 0;
 }
 
+static int fuzz_dtoa(const uint8_t *data, size_t size)
+{
+	char buf[PV_DTOA_BUFSIZE], d[17];
+	double v, back;
+	size_t len;
+	int n, e, ok;
+
+	if (size < sizeof(v))
+		return 0;
+	memcpy(&v, data, sizeof(v));
+	len = pv_format_double(v, buf);
+	if (len != strlen(buf) || len >= sizeof(buf))
+		abort();
+	if (!isfinite(v)) {
+		if (strcmp(buf, "null"))
+			abort();
+		return 0;
+	}
+	back = strtod(buf, NULL);
+	n = pv_dtoa_shortest(v, d, &e);
+	if (v == 0)
+		ok = n == 1 && d[0] == '0';
+	else
+		ok = n >= 1 && n <= 17 && d[0] != '0' && d[n - 1] != '0';
+	if (!ok || memcmp(&v, &back, sizeof(v)) || !strpbrk(buf, ".e")) {
+		fprintf(stderr, "fuzz: %a printed as '%s', reads back as %a\n",
+			v, buf, back);
+		abort();
+	}
+	return 0;
+}
+
 /* Run target on one input; -1 for an unknown target. */
 static int pv_fuzz_run(const char *target, const uint8_t *data, size_t size)
 {
@@ -273,6 +310,8 @@ static int pv_fuzz_run(const char *target, const uint8_t *data, size_t size)
 		return fuzz_archive(data, size);
 	if (!strcmp(target, "num"))
 		return fuzz_num(data, size);
+	if (!strcmp(target, "dtoa"))
+		return fuzz_dtoa(data, size);
 	return fuzz_reader(target, data, size);
 }
 
