@@ -110,6 +110,56 @@ static char *put_digits(char *end, uint64_t d)
 	return p;
 }
 
+/*
+ * Most values in a report were read from text with a few decimals: |v| is
+ * r / 10^j for an integer r below 10^15 and a small j.  Then r with j
+ * decimals is exactly what Schubfach and the layout below would print:
+ *  - it reads back: r and 10^j are exact doubles, so r / 10^j rounds
+ *    once, as a correctly rounded strtod of those digits does;
+ *  - it is the shortest: any shorter string would be y / 10^i with
+ *    i < j, and then y = nearbyint(|v| 10^i), since |v| 10^i is within
+ *    |v| 10^i 2^-52 < 0.25 of y when |v| 10^i < 10^15, so step i would
+ *    have found it;
+ *  - it is the only one of its length: decimals of at most 15 digits lie
+ *    further apart than the width of any double's rounding interval;
+ *  - 1e-6 <= |v| < 1e15 is printed in fixed notation.
+ * Writes it to p and returns the end, or NULL when |v| is not of that
+ * form.
+ */
+static char *short_decimal(double a, char *p)
+{
+	static const double p10[] = { 1, 1e1, 1e2, 1e3, 1e4 };
+	char tmp[20], *d, *end = tmp + sizeof(tmp);
+
+	if (!(a >= 1e-6 && a < 1e15))
+		return NULL;
+	for (int j = 0; j < (int)(sizeof(p10) / sizeof(*p10)); j++) {
+		double r = nearbyint(a * p10[j]);
+		int n, lead;
+
+		if (r >= 1e15)
+			return NULL;
+		if (r / p10[j] != a)
+			continue;
+		d = put_digits(end, (uint64_t)r);
+		n = (int)(end - d);
+		lead = n > j ? n - j : 0;      /* digits before the point */
+		if (!lead)
+			*p++ = '0';
+		while (d < end - j)
+			*p++ = *d++;
+		*p++ = '.';
+		if (!j)
+			*p++ = '0';
+		for (int z = n; z < j; z++)
+			*p++ = '0';
+		while (d < end)
+			*p++ = *d++;
+		return p;
+	}
+	return NULL;
+}
+
 int pv_dtoa_shortest(double v, char digits[17], int *exp10)
 {
 	uint64_t bits, m, c, cbl, cb, cbr, vbl, vb, vbr, lower, upper, s, d;
@@ -194,7 +244,7 @@ digits:
 size_t pv_format_double(double v, char *buf)
 {
 	char d[17];
-	char *p = buf;
+	char *p = buf, *q;
 	int n, e;
 
 	if (!isfinite(v)) {
@@ -203,6 +253,10 @@ size_t pv_format_double(double v, char *buf)
 	}
 	if (signbit(v))
 		*p++ = '-';
+	if ((q = short_decimal(fabs(v), p))) {
+		*q = '\0';
+		return (size_t)(q - buf);
+	}
 	n = pv_dtoa_shortest(v, d, &e);
 	if (e > 0 && e <= 21) {
 		if (n <= e) {

@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 struct strbuf {
 	size_t alloc;
@@ -24,13 +25,34 @@ extern char strbuf_slopbuf[];
 void strbuf_init(struct strbuf *sb, size_t hint);
 void strbuf_release(struct strbuf *sb);
 char *strbuf_detach(struct strbuf *sb, size_t *len);
-void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_grow_slow(struct strbuf *sb, size_t extra);
+/* Room for extra more bytes and the NUL.  Inline: writers append
+ * millions of short pieces, and the room is nearly always there. */
+static inline void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	if (extra >= sb->alloc - sb->len)   /* alloc is 0 or > len */
+		strbuf_grow_slow(sb, extra);
+}
 void strbuf_reset(struct strbuf *sb);
 void strbuf_setlen(struct strbuf *sb, size_t len);
 
-void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+static inline void strbuf_add(struct strbuf *sb, const void *data,
+			      size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+static inline void strbuf_addch(struct strbuf *sb, int c)
+{
+	strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
+
 void strbuf_addstr(struct strbuf *sb, const char *s);
-void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
