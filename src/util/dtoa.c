@@ -126,16 +126,33 @@ static char *put_digits(char *end, uint64_t d)
  * Writes it to p and returns the end, or NULL when |v| is not of that
  * form.
  */
+/* x rounded to an integer, ties to even, for 0 <= x < 2^52: adding 2^52
+ * leaves no bits for a fraction (nearbyint without a libm call). */
+static double round_near(double x)
+{
+	volatile double big = 0x1p52;  /* kept from being folded away */
+
+	return (x + big) - big;
+}
+
 static char *short_decimal(double a, char *p)
 {
 	static const double p10[] = { 1, 1e1, 1e2, 1e3, 1e4 };
 	char tmp[20], *d, *end = tmp + sizeof(tmp);
 
+	double x4 = a * 1e4;
+
 	if (!(a >= 1e-6 && a < 1e15))
 		return NULL;
+	/* Computed values have all their digits: a * 10^4, which must be
+	 * within a * 10^4 * 2^-52 of an integer for any j <= 4, is not. */
+	if (x4 < 0x1p52 && fabs(x4 - round_near(x4)) > x4 * 0x1p-51)
+		return NULL;
 	for (int j = 0; j < (int)(sizeof(p10) / sizeof(*p10)); j++) {
-		double r = nearbyint(a * p10[j]);
+		double r = a * p10[j];
 		int n, lead;
+
+		r = r < 0x1p52 ? round_near(r) : r;
 
 		if (r >= 1e15)
 			return NULL;
