@@ -42,6 +42,14 @@ double pv_median(const double *x, size_t n);
 
 enum pv_alt { PV_ALT_TWO = 0, PV_ALT_GREATER, PV_ALT_LESS };
 
+/*
+ * P(T > t) for Student's t with df degrees of freedom (df = INFINITY:
+ * the normal tail), as scipy.stats.t.sf(t, df): within 1e-13 relative
+ * for df in [1, 1e6] and |t| up to 1e3, down to 1e-300.  NAN for a NaN
+ * t or df, or df <= 0.
+ */
+double pv_t_sf(double t, double df);
+
 struct pv_test_out {
 	double statistic;       /* t, or U of a as scipy reports it */
 	double df;              /* NAN for rank tests */

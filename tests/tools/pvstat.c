@@ -11,6 +11,8 @@
  *       -> ok q...
  *   summary N x...
  *       -> ok n mean sd cv median min max
+ *   tsf T DF
+ *       -> ok P(T > t)
  *
  * ALT is two, greater (the candidate b is larger) or less.  A case that
  * the library refuses prints "error MESSAGE"; a malformed line prints
@@ -148,6 +150,11 @@ static int run(char *text)
 				printf(" %.17g", b[i]);
 			printf("\n");
 		}
+	} else if (!strcmp(op, "tsf")) {
+		double t = num(&l), df = num(&l);
+
+		if (!l.bad)
+			printf("ok %.17g\n", pv_t_sf(t, df));
 	} else if (!strcmp(op, "summary")) {
 		struct pv_summary s;
 
