@@ -374,55 +374,94 @@ double pv_t_sf(double t, double df)
 }
 
 /*
- * The p quantile of t with df degrees of freedom (df = inf: normal).
- * gsl_cdf_tdist_Pinv's answer is polished by Newton steps on t_sf, so
- * that intervals are consistent with the p-values to the last digits
- * (it then agrees with R's qt to about 1e-15).
+ * A first guess at the upper quantile x with P(T > x) = tail <= 1/2,
+ * as gsl_cdf_tdist_Pinv makes it before its own iterations: exact for
+ * df = 1 and 2, otherwise a Cornish-Fisher expansion about the normal
+ * quantile, or in the far tail the leading term of the tail's
+ * asymptotic series (lnb = ln B(df/2, 1/2)).
  */
-static double t_quantile_uncached(double p, double df);
-
-/*
- * Quantiles are asked for again and again with the same (p, df): every
- * metric of a moderated family shares its df, and every interval its
- * level.  A small cache of recent answers keeps the Newton polishing
- * off the hot path; the answers are the same, so the function stays
- * pure in effect.
- */
-static double t_quantile(double p, double df)
+static double t_quantile_start(double tail, double df, double lnb)
 {
-	static struct { double p, df, x; } cache[8];
-	static unsigned next;
 	double x;
 
-	for (unsigned i = 0; i < 8; i++)
-		if (cache[i].p == p && cache[i].df == df && (p != 0 || df != 0))
-			return cache[i].x;
-	x = t_quantile_uncached(p, df);
-	cache[next % 8].p = p;
-	cache[next % 8].df = df;
-	cache[next % 8].x = x;
-	next++;
-	return x;
+	if (df == 1)
+		return tan(M_PI * (0.5 - tail));
+	if (df == 2)
+		return (1 - 2 * tail) / sqrt(2 * tail * (1 - tail));
+	if (sqrt(M_PI * df / 2) * tail > pow(1 / (2 * tail), df / 2)) {
+		double z = gsl_cdf_ugaussian_Qinv(tail), a = 1 / (df - 0.5);
+		double b = 48 / (a * a), z2 = z * z;
+		double y = z - z * (3 + z2) / b +
+			   z * (945 + z2 * (360 + z2 * (63 + z2 * 4))) /
+			   (10 * b * b);
+
+		return sqrt(df * expm1(a * y * y));
+	}
+	x = sqrt(df) * pow(exp(lnb) * df * tail, -1 / df);
+	return x / sqrt(1 + df / (x * x));
 }
 
+/*
+ * The p quantile of t with df degrees of freedom (df = inf: normal):
+ * Halley's iteration on t_tail() from t_quantile_start(), with the
+ * density and its log-derivative -(df+1) x / (df + x^2) that come
+ * nearly free with the tail, until a step is below 4 eps, or below
+ * 1e-7 relative (the next error is then of order its cube).  The
+ * answer thus agrees with the p-values to the last digits (and with
+ * R's qt to about 1e-15).  GSL's gsl_cdf_tdist_Pinv, which this used
+ * to polish, costs as much again in its own Newton steps on a tail
+ * that is only good to 1e-6 above df = 30; it remains the fallback.
+ */
 static double t_quantile_uncached(double p, double df)
 {
-	double x, tail, step, lnb;
+	double x, tail, lnb;
 	int i;
 
 	if (isnan(df) || df <= 0 || !(p > 0 && p < 1))
 		return NAN;
 	if (isinf(df))
 		return gsl_cdf_ugaussian_Pinv(p);
-	x = gsl_cdf_tdist_Pinv(p, df);
-	lnb = tdf_lnbeta(df);
-	if (!isfinite(x) || isnan(lnb))
-		return x;
-	/* solve P(T > |x|) = the smaller tail, on the side of p */
+	if (p == 0.5)
+		return 0;
+	/* solve P(T > x) = the smaller tail, on the side of p */
 	tail = p < 0.5 ? p : 1 - p;
-	x = fabs(x);
-	for (i = 0; i < 8 && x > 0; i++) {
-		double pdf, sf = t_tail(x, df, lnb, &pdf);
+	lnb = tdf_lnbeta(df);
+	x = isnan(lnb) ? NAN : t_quantile_start(tail, df, lnb);
+	for (i = 0; i < 32 && x > 0 && isfinite(x); i++) {
+		double pdf, sf = t_tail(x, df, lnb, &pdf), step, h;
+
+		if (!(sf > tail / 4 && sf < tail * 4)) {
+			/* far off (a start deep in a tail): Newton on
+			 * ln P(T > e^w), nearly linear in w out there with
+			 * slope -x pdf/P, which tends to -df */
+			double k = pdf > 0 && sf > 0 ? x * pdf / sf : df;
+			double dw = (log(sf) - log(tail)) / k;
+
+			if (isnan(dw))
+				break;
+			x *= exp(dw > 50 ? 50 : dw < -50 ? -50 : dw);
+			continue;
+		}
+		if (!(pdf > 0))
+			break;
+		step = (sf - tail) / pdf;
+		h = 1 - step * (df + 1) * x / (2 * (df + x * x));
+		if (h > 0.5)
+			step /= h;              /* Halley's correction */
+		if (!isfinite(step))
+			break;
+		if (x + step <= 0) {
+			x /= 2;                 /* overshoot below 0 */
+			continue;
+		}
+		x += step;
+		if (fabs(step) <= 1e-7 * x)
+			return p < 0.5 ? -x : x;
+	}
+	/* not settled: GSL's answer, polished by Newton as before */
+	x = fabs(gsl_cdf_tdist_Pinv(p, df));
+	for (i = 0; i < 8 && isfinite(x) && !isnan(lnb); i++) {
+		double pdf, sf = t_tail(x, df, lnb, &pdf), step;
 
 		if (!(pdf > 0))
 			break;
@@ -434,6 +473,48 @@ static double t_quantile_uncached(double p, double df)
 			break;
 	}
 	return p < 0.5 ? -x : x;
+}
+
+/*
+ * Quantiles are asked for again and again with the same (p, df): every
+ * metric of a moderated family shares its df, and every interval and
+ * minimum detectable effect its levels, while each Welch metric asks
+ * for three at a df of its own that never recurs.  So the memo is
+ * segmented (SLRU): an answer enters a probation ring and moves to a
+ * protected ring only when it is asked for again; a run of one-off
+ * Welch answers then cannot push out the family's.  The answers are
+ * those of t_quantile_uncached(), so the function stays pure in effect.
+ */
+static double t_quantile(double p, double df)
+{
+	enum { NRING = 8 };
+	struct qmemo { double p, df, x; };
+	static struct qmemo prot[NRING], prob[NRING];
+	static unsigned nprot, nprob;
+	unsigned i;
+	double x;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return t_quantile_uncached(p, df);
+	for (i = 0; i < NRING; i++)
+		if (prot[i].p == p && prot[i].df == df)
+			return prot[i].x;
+	for (i = 0; i < NRING; i++) {
+		if (prob[i].p == p && prob[i].df == df) {
+			x = prob[i].x;
+			prob[i].p = 0;          /* moved, not copied */
+			prot[nprot++ % NRING] = (struct qmemo){ p, df, x };
+			return x;
+		}
+	}
+	x = t_quantile_uncached(p, df);
+	prob[nprob++ % NRING] = (struct qmemo){ p, df, x };
+	return x;
+}
+
+double pv_t_quantile(double p, double df)
+{
+	return t_quantile(p, df);
 }
 
 /* The p-value of t for the alternative, as scipy's _ttest_finish:

@@ -50,6 +50,11 @@ enum pv_alt { PV_ALT_TWO = 0, PV_ALT_GREATER, PV_ALT_LESS };
  */
 double pv_t_sf(double t, double df);
 
+/* The p quantile of Student's t with df degrees of freedom (INFINITY:
+ * normal), as scipy.stats.t.ppf, consistent with pv_t_sf to the last
+ * digits.  NAN for p outside (0, 1), a NaN or df <= 0. */
+double pv_t_quantile(double p, double df);
+
 struct pv_test_out {
 	double statistic;       /* t, or U of a as scipy reports it */
 	double df;              /* NAN for rank tests */

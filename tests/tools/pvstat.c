@@ -13,6 +13,8 @@
  *       -> ok n mean sd cv median min max
  *   tsf T DF
  *       -> ok P(T > t)
+ *   tq P DF
+ *       -> ok the p quantile of t
  *
  * ALT is two, greater (the candidate b is larger) or less.  A case that
  * the library refuses prints "error MESSAGE"; a malformed line prints
@@ -155,6 +157,11 @@ static int run(char *text)
 
 		if (!l.bad)
 			printf("ok %.17g\n", pv_t_sf(t, df));
+	} else if (!strcmp(op, "tq")) {
+		double p = num(&l), df = num(&l);
+
+		if (!l.bad)
+			printf("ok %.17g\n", pv_t_quantile(p, df));
 	} else if (!strcmp(op, "summary")) {
 		struct pv_summary s;
 
