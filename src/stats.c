@@ -1427,6 +1427,18 @@ static size_t yuen_side(double *x, size_t n, double *tmean, double *ssw)
 	return h;
 }
 
+void pv_modvar_logs(const double *la, size_t na, const double *lb, size_t nb,
+		    struct pv_modvar *mv)
+{
+	double ma, mb, ssa = sum_sq_dev(la, na, &ma);
+	double ssb = sum_sq_dev(lb, nb, &mb);
+
+	mv->d = (double)(na - 1) + (double)(nb - 1);
+	mv->u = sqrt(1.0 / (double)na + 1.0 / (double)nb);
+	mv->s2 = (ssa + ssb) / mv->d;
+	mv->diff = mb - ma;
+}
+
 int pv_modvar_log(const double *a, size_t na, const double *b, size_t nb,
 		  int trimmed, struct pv_modvar *mv, struct pv_err *err)
 {
@@ -1497,90 +1509,167 @@ void pv_moderated_t(const struct pv_modvar *mv, const struct pv_prior *prior,
 
 /* ---- Gross-error selector ------------------------------------------- */
 
-double pv_gross_fraction(const double *const *a, const size_t *na,
-			 const double *const *b, const size_t *nb, size_t m)
+/* gsl_stats_median_from_sorted_data, inline: n >= 1. */
+static double median_sorted(const double *x, size_t n)
 {
-	double small[2 * SMALL_N], *r, *tmp, *buf = NULL, ma, mb, med, scale;
-	size_t k, i, n, cap = 0, total = 0, gross = 0;
+	return n % 2 ? x[n / 2] : (x[(n - 1) / 2] + x[n / 2]) / 2.0;
+}
+
+/* The sorted x[0..nx) minus cx, and y[0..ny) minus cy, merged into out:
+ * subtracting a constant keeps the order, so these are the residuals
+ * sorted. */
+static void merge_shifted(const double *x, size_t nx, double cx,
+			  const double *y, size_t ny, double cy, double *out)
+{
+	size_t i = 0, j = 0, k = 0;
+
+	while (i < nx && j < ny) {
+		double u = x[i] - cx, v = y[j] - cy;
+
+		if (u <= v)
+			out[k++] = u, i++;
+		else
+			out[k++] = v, j++;
+	}
+	while (i < nx)
+		out[k++] = x[i++] - cx;
+	while (j < ny)
+		out[k++] = y[j++] - cy;
+}
+
+/*
+ * The median of |r[i] - med| for sorted r[0..n): below the first index
+ * at or above med these grow leftwards, from it on rightwards, so the
+ * two runs are merged from the middle out, and only up to the median.
+ */
+static double mad_sorted(const double *r, size_t n, double med)
+{
+	size_t right = 0, stop = n / 2, k;
+	ptrdiff_t left;
+	double prev = 0, d = 0;
+
+	while (right < n && r[right] < med)
+		right++;
+	left = (ptrdiff_t)right - 1;
+	for (k = 0; k <= stop; k++) {
+		double dl = left >= 0 ? fabs(r[left] - med) : INFINITY;
+		double dr = right < n ? fabs(r[right] - med) : INFINITY;
+
+		prev = d;
+		if (dl <= dr)
+			d = dl, left--;
+		else
+			d = dr, right++;
+	}
+	return n % 2 ? d : (prev + d) / 2.0;
+}
+
+void pv_selector_add(struct pv_selector *sel, const double *la, size_t na,
+		     const double *lb, size_t nb, double *scratch)
+{
+	double *sa = scratch, *sb = sa + na, *r = sb + nb;
+	double ma = 0, mb = 0, m2 = 0, m4 = 0, med, scale, t;
+	size_t n = na + nb, i;
+
+	if (na < PV_GROSS_MIN_N || nb < PV_GROSS_MIN_N)
+		return;
+	for (i = 0; i < n; i++)
+		if (!isfinite(i < na ? la[i] : lb[i - na]))
+			return;
+
+	/* kurtosis of the residuals from each side's mean */
+	for (i = 0; i < na; i++)
+		ma += la[i];
+	for (i = 0; i < nb; i++)
+		mb += lb[i];
+	ma /= (double)na;
+	mb /= (double)nb;
+	for (i = 0; i < n; i++) {
+		t = i < na ? la[i] - ma : lb[i - na] - mb;
+		m2 += t * t;
+		m4 += t * t * t * t;
+	}
+	m2 /= (double)n;
+	m4 /= (double)n;
+	if (m2 > 0) {
+		sel->ksum += m4 / (m2 * m2);
+		sel->kused++;
+	}
+
+	/* gross errors: residuals from each side's median beyond K robust
+	 * sd (1.4826 MAD of the pooled residuals) */
+	memcpy(sa, la, na * sizeof(*sa));
+	memcpy(sb, lb, nb * sizeof(*sb));
+	sort_doubles(sa, na);
+	sort_doubles(sb, nb);
+	merge_shifted(sa, na, median_sorted(sa, na), sb, nb,
+		      median_sorted(sb, nb), r);
+	med = median_sorted(r, n);
+	scale = 1.4826 * mad_sorted(r, n, med);
+	if (!(scale > 0))
+		return;
+	sel->total += n;
+	for (i = 0; i < n; i++)
+		if (fabs(r[i]) > PV_GROSS_K * scale)
+			sel->gross++;
+}
+
+double pv_selector_gross(const struct pv_selector *sel)
+{
+	return sel->total ? (double)sel->gross / (double)sel->total : NAN;
+}
+
+double pv_selector_kurtosis(const struct pv_selector *sel)
+{
+	return sel->kused ? sel->ksum / (double)sel->kused : NAN;
+}
+
+/* Both selectors over a family of raw samples: each metric's logs into
+ * one scratch buffer, then pv_selector_add(). */
+static void selector_family(struct pv_selector *sel, const double *const *a,
+			    const size_t *na, const double *const *b,
+			    const size_t *nb, size_t m)
+{
+	double small[4 * SMALL_N], *buf = NULL, *l;
+	size_t k, i, n, cap = 0;
 	int ok;
 
+	memset(sel, 0, sizeof(*sel));
 	for (k = 0; k < m; k++)
 		if (na[k] + nb[k] > cap)
 			cap = na[k] + nb[k];
-	r = cap <= SMALL_N ? small : (buf = pv_malloc(2 * cap * sizeof(*r)));
-	tmp = r + cap;
+	l = cap <= SMALL_N ? small : (buf = pv_malloc(4 * cap * sizeof(*l)));
 	for (k = 0; k < m; k++) {
-		if (na[k] < PV_GROSS_MIN_N || nb[k] < PV_GROSS_MIN_N)
-			continue;
 		n = na[k] + nb[k];
 		ok = 1;
 		for (i = 0; i < n && ok; i++) {
 			double v = i < na[k] ? a[k][i] : b[k][i - na[k]];
 
 			ok = isfinite(v) && v > 0;
-			r[i] = log(v);
+			l[i] = log(v);
 		}
-		if (!ok)
-			continue;
-		ma = median_of(r, na[k], tmp);
-		mb = median_of(r + na[k], nb[k], tmp);
-		for (i = 0; i < n; i++)
-			r[i] -= i < na[k] ? ma : mb;
-		med = median_of(r, n, tmp);
-		for (i = 0; i < n; i++)
-			tmp[i] = fabs(r[i] - med);
-		sort_doubles(tmp, n);
-		scale = 1.4826 * gsl_stats_median_from_sorted_data(tmp, 1, n);
-		if (!(scale > 0))
-			continue;
-		total += n;
-		for (i = 0; i < n; i++)
-			if (fabs(r[i]) > PV_GROSS_K * scale)
-				gross++;
+		if (ok)
+			pv_selector_add(sel, l, na[k], l + na[k], nb[k], l + n);
 	}
 	free(buf);
-	return total ? (double)gross / (double)total : NAN;
+}
+
+double pv_gross_fraction(const double *const *a, const size_t *na,
+			 const double *const *b, const size_t *nb, size_t m)
+{
+	struct pv_selector sel;
+
+	selector_family(&sel, a, na, b, nb, m);
+	return pv_selector_gross(&sel);
 }
 
 double pv_tail_kurtosis(const double *const *a, const size_t *na,
 			const double *const *b, const size_t *nb, size_t m)
 {
-	double sum = 0;
-	size_t k, i, used = 0;
+	struct pv_selector sel;
 
-	for (k = 0; k < m; k++) {
-		double ma = 0, mb = 0, m2 = 0, m4 = 0, r;
-		size_t n = na[k] + nb[k];
-		int ok = 1;
-
-		if (na[k] < PV_GROSS_MIN_N || nb[k] < PV_GROSS_MIN_N)
-			continue;
-		for (i = 0; i < n && ok; i++) {
-			double v = i < na[k] ? a[k][i] : b[k][i - na[k]];
-
-			ok = isfinite(v) && v > 0;
-			if (ok && i < na[k])
-				ma += log(v);
-			else if (ok)
-				mb += log(v);
-		}
-		if (!ok)
-			continue;
-		ma /= (double)na[k];
-		mb /= (double)nb[k];
-		for (i = 0; i < n; i++) {
-			r = i < na[k] ? log(a[k][i]) - ma : log(b[k][i - na[k]]) - mb;
-			m2 += r * r;
-			m4 += r * r * r * r;
-		}
-		m2 /= (double)n;
-		m4 /= (double)n;
-		if (!(m2 > 0))
-			continue;
-		sum += m4 / (m2 * m2);
-		used++;
-	}
-	return used ? sum / (double)used : NAN;
+	selector_family(&sel, a, na, b, nb, m);
+	return pv_selector_kurtosis(&sel);
 }
 
 /* ---- Minimum detectable effect -------------------------------------- */

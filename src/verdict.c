@@ -233,45 +233,34 @@ static int run_test(const struct pv_result *res, struct work *w,
 	return 0;
 }
 
-/* The test `auto` and `moderated` use, family-wide; fills w[].mv. */
+/*
+ * The test `auto` and `moderated` use, family-wide; fills w[].mv.
+ * One pass takes each metric's logs once, into a scratch buffer, for
+ * both the untrimmed ingredients and the Hogg-style selector (one
+ * decision per comparison); only when the selector picks the Yuen arm
+ * are the trimmed ingredients computed, in a second pass.
+ */
 static int prepare_moderated(struct pv_report *r, struct work *w,
 			     enum pv_test asked, struct pv_prior *prior,
 			     double *df_cap, struct pv_err *err)
 {
-	size_t nfam = 0, ngross = 0;
-	double *s2 = pv_malloc((r->n + 1) * sizeof(*s2));
-	double *d = pv_malloc((r->n + 1) * sizeof(*d));
-	const double **ga = pv_malloc((r->n + 1) * sizeof(*ga));
-	const double **gb = pv_malloc((r->n + 1) * sizeof(*gb));
-	size_t *gna = pv_malloc((r->n + 1) * sizeof(*gna));
-	size_t *gnb = pv_malloc((r->n + 1) * sizeof(*gnb));
+	struct pv_selector sel = { 0, 0, 0, 0 };
+	size_t nfam = 0, cap = 0;
+	double *s2, *d, *l;
 	int yuen = 0, rc = 0;
 	double dmax = 0;
 
-	/* Hogg-style selector: one decision per comparison. */
 	for (size_t i = 0; i < r->n; i++) {
-		const struct pv_result *res = &r->m[i];
+		size_t n = r->m[i].side[0].nsamples + r->m[i].side[1].nsamples;
 
-		if (!w[i].testable || !w[i].logok ||
-		    res->side[0].nsamples < GROSS_MIN_N ||
-		    res->side[1].nsamples < GROSS_MIN_N)
-			continue;
-		ga[ngross] = res->side[0].samples;
-		gna[ngross] = res->side[0].nsamples;
-		gb[ngross] = res->side[1].samples;
-		gnb[ngross++] = res->side[1].nsamples;
+		if (w[i].testable && w[i].logok && n > cap)
+			cap = n;
 	}
-	/* Trim only for rare gross errors in heavy tails: two-mode noise
-	 * also has many residuals beyond 6 MAD (its MAD is the width of one
-	 * mode), but light tails, and there trimming is what breaks. */
-	if (asked == PV_TEST_AUTO && ngross &&
-	    pv_gross_fraction(ga, gna, gb, gnb, ngross) > GROSS_LIMIT &&
-	    pv_tail_kurtosis(ga, gna, gb, gnb, ngross) > KURT_LIMIT)
-		yuen = 1;
-
+	l = pv_malloc((3 * cap + 1) * sizeof(*l));
 	for (size_t i = 0; i < r->n && !rc; i++) {
-		const struct pv_result *res = &r->m[i];
-		int trim;
+		const struct pv_side_result *a = &r->m[i].side[0];
+		const struct pv_side_result *b = &r->m[i].side[1];
+		size_t na = a->nsamples, nb = b->nsamples;
 
 		if (!w[i].testable)
 			continue;
@@ -279,32 +268,64 @@ static int prepare_moderated(struct pv_report *r, struct work *w,
 			w[i].test = PV_TEST_WELCH;  /* logs need positive data */
 			continue;
 		}
-		trim = yuen && res->side[0].nsamples >= GROSS_MIN_N &&
-		       res->side[1].nsamples >= GROSS_MIN_N;
-		w[i].test = trim ? PV_TEST_YUEN : PV_TEST_MODERATED;
-		rc = pv_modvar_log(res->side[0].samples, res->side[0].nsamples,
-				   res->side[1].samples, res->side[1].nsamples,
-				   trim, &w[i].mv, err);
+		w[i].test = PV_TEST_MODERATED;
+		for (size_t j = 0; j < na + nb; j++) {
+			double v = j < na ? a->samples[j] : b->samples[j - na];
+
+			if (!isfinite(v)) {
+				/* pv_modvar_log says what is wrong */
+				rc = pv_modvar_log(a->samples, na, b->samples,
+						   nb, 0, &w[i].mv, err);
+				break;
+			}
+			l[j] = log(v);
+		}
 		if (rc)
 			break;
-		if (res->gated) {
-			s2[nfam] = w[i].mv.s2;
-			d[nfam++] = w[i].mv.d;
-			if (w[i].mv.d > dmax)
-				dmax = w[i].mv.d;
-		}
+		pv_modvar_logs(l, na, l + na, nb, &w[i].mv);
+		if (asked == PV_TEST_AUTO && na >= GROSS_MIN_N &&
+		    nb >= GROSS_MIN_N)
+			pv_selector_add(&sel, l, na, l + na, nb, l + na + nb);
 	}
-	if (!rc)
-		rc = pv_fit_prior_shrunk(s2, d, nfam, asked == PV_TEST_AUTO ?
-					 PRIOR_SHRINK : 0, prior, err);
+	free(l);
+	/* Trim only for rare gross errors in heavy tails: two-mode noise
+	 * also has many residuals beyond 6 MAD (its MAD is the width of one
+	 * mode), but light tails, and there trimming is what breaks. */
+	if (!rc && asked == PV_TEST_AUTO &&
+	    pv_selector_gross(&sel) > GROSS_LIMIT &&
+	    pv_selector_kurtosis(&sel) > KURT_LIMIT)
+		yuen = 1;
+	for (size_t i = 0; yuen && i < r->n && !rc; i++) {
+		const struct pv_result *res = &r->m[i];
+
+		if (w[i].test != PV_TEST_MODERATED ||
+		    res->side[0].nsamples < GROSS_MIN_N ||
+		    res->side[1].nsamples < GROSS_MIN_N)
+			continue;
+		w[i].test = PV_TEST_YUEN;
+		rc = pv_modvar_log(res->side[0].samples, res->side[0].nsamples,
+				   res->side[1].samples, res->side[1].nsamples,
+				   1, &w[i].mv, err);
+	}
+	if (rc)
+		return rc;
+
+	s2 = pv_malloc((r->n + 1) * sizeof(*s2));
+	d = pv_malloc((r->n + 1) * sizeof(*d));
+	for (size_t i = 0; i < r->n; i++) {
+		if (!w[i].testable || !w[i].logok || !r->m[i].gated)
+			continue;
+		s2[nfam] = w[i].mv.s2;
+		d[nfam++] = w[i].mv.d;
+		if (w[i].mv.d > dmax)
+			dmax = w[i].mv.d;
+	}
+	rc = pv_fit_prior_shrunk(s2, d, nfam, asked == PV_TEST_AUTO ?
+				 PRIOR_SHRINK : 0, prior, err);
 	/* The pooled-df cap: no more information than the family holds. */
 	*df_cap = nfam ? (double)nfam * dmax : INFINITY;
 	free(s2);
 	free(d);
-	free(ga);
-	free(gb);
-	free(gna);
-	free(gnb);
 	return rc;
 }
 
