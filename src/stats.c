@@ -439,30 +439,31 @@ double pv_t_sf(double t, double df)
 
 /*
  * A first guess at the upper quantile x with P(T > x) = tail <= 1/2,
- * as gsl_cdf_tdist_Pinv makes it before its own iterations: exact for
- * df = 1 and 2, otherwise a Cornish-Fisher expansion about the normal
- * quantile, or in the far tail the leading term of the tail's
- * asymptotic series (lnb = ln B(df/2, 1/2)).
+ * from the formulas gsl_cdf_tdist_Pinv starts from: exact for df = 1
+ * and 2; the leading term of the tail's asymptotic series (lnb =
+ * ln B(df/2, 1/2)) where that lands beyond 2 sqrt(df), deep in a tail
+ * of power-law shape; otherwise a Cornish-Fisher expansion about the
+ * normal quantile.
  */
 static double t_quantile_start(double tail, double df, double lnb)
 {
-	double x;
+	double x, z, a, b, z2, y;
 
 	if (df == 1)
 		return tan(M_PI * (0.5 - tail));
 	if (df == 2)
 		return (1 - 2 * tail) / sqrt(2 * tail * (1 - tail));
-	if (sqrt(M_PI * df / 2) * tail > pow(1 / (2 * tail), df / 2)) {
-		double z = gsl_cdf_ugaussian_Qinv(tail), a = 1 / (df - 0.5);
-		double b = 48 / (a * a), z2 = z * z;
-		double y = z - z * (3 + z2) / b +
-			   z * (945 + z2 * (360 + z2 * (63 + z2 * 4))) /
-			   (10 * b * b);
-
-		return sqrt(df * expm1(a * y * y));
-	}
-	x = sqrt(df) * pow(exp(lnb) * df * tail, -1 / df);
-	return x / sqrt(1 + df / (x * x));
+	x = sqrt(df) * exp(-(lnb + log(df * tail)) / df);
+	x /= sqrt(1 + df / (x * x));
+	if (x * x > 4 * df)
+		return x;
+	z = gsl_cdf_ugaussian_Qinv(tail);
+	a = 1 / (df - 0.5);
+	b = 48 / (a * a);
+	z2 = z * z;
+	y = z - z * (3 + z2) / b +
+	    z * (945 + z2 * (360 + z2 * (63 + z2 * 4))) / (10 * b * b);
+	return sqrt(df * expm1(a * y * y));
 }
 
 /*
