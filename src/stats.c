@@ -1142,11 +1142,6 @@ int pv_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 
 /* ---- p-value adjustment --------------------------------------------- */
 
-struct pidx {
-	double p;
-	size_t i;
-};
-
 /* A double's bits as an unsigned key in the same order (-0 as +0). */
 static uint64_t order_key(double v)
 {
@@ -1163,19 +1158,19 @@ static uint64_t order_key(double v)
 #define RADIX_PASSES 6          /* ceil(64 / RADIX_BITS) */
 
 /*
- * The non-NaN entries of p in ascending order, ties by index as R's
- * stable order(); returns their count.  An LSD radix sort on the order
+ * The indices of the non-NaN entries of p in ascending order of p, ties
+ * by index as R's stable order(), into o; returns their count.  An LSD radix sort on the order
  * keys, which is stable: a family is ~100k p-values sorted three times
  * per comparison, where glibc's merge sort with a comparison function
  * cost 80 M instructions each.  Passes over a digit that every key
  * shares are skipped.
  */
-static size_t sorted_family(const double *p, size_t n, struct pidx *o)
+static size_t sorted_family(const double *p, size_t n, size_t *o)
 {
 	size_t (*cnt)[RADIX_SIZE] = pv_calloc(RADIX_PASSES, sizeof(*cnt));
 	uint64_t *key = pv_malloc(2 * (n ? n : 1) * sizeof(*key)), *k2;
-	size_t *idx = pv_malloc(2 * (n ? n : 1) * sizeof(*idx)), *i2;
-	size_t i, k = 0;
+	size_t *ifree = pv_malloc((n ? n : 1) * sizeof(*ifree));
+	size_t *idx = o, *i2 = ifree, i, k = 0;
 	unsigned pass;
 
 	for (i = 0; i < n; i++) {
@@ -1189,7 +1184,6 @@ static size_t sorted_family(const double *p, size_t n, struct pidx *o)
 		k++;
 	}
 	k2 = key + n;
-	i2 = idx + n;
 	for (pass = 0; pass < RADIX_PASSES; pass++) {
 		size_t *c = cnt[pass], sum = 0, t;
 		unsigned shift = pass * RADIX_BITS, d;
@@ -1212,20 +1206,20 @@ static size_t sorted_family(const double *p, size_t n, struct pidx *o)
 		kt = key, key = k2, k2 = kt;
 		it = idx, idx = i2, i2 = it;
 	}
-	for (i = 0; i < k; i++) {
-		o[i].p = p[idx[i]];
-		o[i].i = idx[i];
-	}
+	if (idx != o)
+		memcpy(o, idx, k * sizeof(*o));
 	free(key < k2 ? key : k2);
-	free(idx < i2 ? idx : i2);
+	free(ifree);
 	free(cnt);
 	return k;
 }
 
-/* R: pmin(1, cummax((n - i + 1) * p[o]))[ro] */
+/* R: pmin(1, cummax((n - i + 1) * p[o]))[ro].  With q = p, each p[o[i]]
+ * is read at step i, before q[o[i]] is written, and no other step
+ * touches it. */
 void pv_adjust_holm(const double *p, size_t n, double *q)
 {
-	struct pidx *o = pv_malloc((n ? n : 1) * sizeof(*o));
+	size_t *o = pv_malloc((n ? n : 1) * sizeof(*o));
 	size_t k = sorted_family(p, n, o), i;
 	double run = -INFINITY, v;
 
@@ -1233,10 +1227,10 @@ void pv_adjust_holm(const double *p, size_t n, double *q)
 		if (isnan(p[i]))
 			q[i] = NAN;
 	for (i = 0; i < k; i++) {
-		v = (double)(k - i) * o[i].p;
+		v = (double)(k - i) * p[o[i]];
 		if (v > run)
 			run = v;
-		q[o[i].i] = run < 1 ? run : 1;
+		q[o[i]] = run < 1 ? run : 1;
 	}
 	free(o);
 }
@@ -1245,7 +1239,7 @@ void pv_adjust_holm(const double *p, size_t n, double *q)
  *    pmin(1, cummin(n/i * p[o]))[ro] */
 void pv_adjust_bh(const double *p, size_t n, double *q)
 {
-	struct pidx *o = pv_malloc((n ? n : 1) * sizeof(*o));
+	size_t *o = pv_malloc((n ? n : 1) * sizeof(*o));
 	size_t k = sorted_family(p, n, o), i;
 	double run = INFINITY, v;
 
@@ -1253,10 +1247,10 @@ void pv_adjust_bh(const double *p, size_t n, double *q)
 		if (isnan(p[i]))
 			q[i] = NAN;
 	for (i = k; i-- > 0;) {
-		v = (double)k / (double)(i + 1) * o[i].p;
+		v = (double)k / (double)(i + 1) * p[o[i]];
 		if (v < run)
 			run = v;
-		q[o[i].i] = run < 1 ? run : 1;
+		q[o[i]] = run < 1 ? run : 1;
 	}
 	free(o);
 }
@@ -1570,23 +1564,29 @@ void pv_selector_add(struct pv_selector *sel, const double *la, size_t na,
 {
 	double *sa = scratch, *sb = sa + na, *r = sb + nb;
 	double ma = 0, mb = 0, m2 = 0, m4 = 0, med, scale, t;
-	size_t n = na + nb, i;
+	size_t n = na + nb, i, j;
 
 	if (na < PV_GROSS_MIN_N || nb < PV_GROSS_MIN_N)
 		return;
-	for (i = 0; i < n; i++)
-		if (!isfinite(i < na ? la[i] : lb[i - na]))
-			return;
-
-	/* kurtosis of the residuals from each side's mean */
 	for (i = 0; i < na; i++)
 		ma += la[i];
 	for (i = 0; i < nb; i++)
 		mb += lb[i];
+	/* a log that is not finite makes its sum so (|log| < 745 cannot
+	 * overflow): a value that was not positive and finite */
+	if (!isfinite(ma) || !isfinite(mb))
+		return;
+
+	/* kurtosis of the residuals from each side's mean */
 	ma /= (double)na;
 	mb /= (double)nb;
-	for (i = 0; i < n; i++) {
-		t = i < na ? la[i] - ma : lb[i - na] - mb;
+	for (i = 0; i < na; i++) {
+		t = la[i] - ma;
+		m2 += t * t;
+		m4 += t * t * t * t;
+	}
+	for (i = 0; i < nb; i++) {
+		t = lb[i] - mb;
 		m2 += t * t;
 		m4 += t * t * t * t;
 	}
@@ -1610,9 +1610,12 @@ void pv_selector_add(struct pv_selector *sel, const double *la, size_t na,
 	if (!(scale > 0))
 		return;
 	sel->total += n;
-	for (i = 0; i < n; i++)
-		if (fabs(r[i]) > PV_GROSS_K * scale)
-			sel->gross++;
+	/* |r| > K scale at the two ends of the sorted residuals */
+	t = PV_GROSS_K * scale;
+	for (i = 0; i < n && r[i] < -t; i++)
+		sel->gross++;
+	for (j = n; j > i && r[j - 1] > t; j--)
+		sel->gross++;
 }
 
 double pv_selector_gross(const struct pv_selector *sel)

@@ -141,21 +141,42 @@ static void copy_context(struct pv_report *r, const struct pv_table *t)
 
 /* ---- phase 2: tests, correction, verdicts ----------------------------- */
 
-/* The per-metric working state of phase 2. */
+/*
+ * The per-metric working state of phase 2: ~100k of these live at once
+ * next to the model, so only what the verdict needs is kept (what
+ * decide_one() reads of the test, not all of pv_test_out), and the
+ * moderated test's input shares its place with the q-values, which
+ * correct() writes only after every test has run.
+ */
 struct work {
 	unsigned testable : 1;      /* a test runs (enough samples, both sides) */
 	unsigned deterministic : 1; /* zero variance on both sides */
 	unsigned logok : 1;         /* every sample > 0: the log tests apply */
 	unsigned summary : 1;       /* a side has only a summary: Welch from
 				     * (mean, sd, n), outside the prior */
-	enum pv_test test;
-	struct pv_modvar mv;
-	struct pv_test_out two;     /* the two-sided test, with its interval */
+	unsigned test : 4;          /* enum pv_test */
+	struct {                    /* the two-sided test, with its interval */
+		double statistic, df, p, ci_low, ci_high, se;
+	} two;
 	double p_worse, p_better;   /* one-sided p-values */
-	double q_worse, q_better, q_two;
-	unsigned open_worse : 1;    /* the family gate, see family_gate() */
-	unsigned open_better : 1;
+	union {
+		struct pv_modvar mv;        /* until run_test() */
+		struct {
+			double worse, better, two;
+		} q;                        /* from correct() on */
+	} u;
 };
+
+/* Keep what decide_one() needs of a two-sided test. */
+static void keep_two(struct work *w, const struct pv_test_out *o)
+{
+	w->two.statistic = o->statistic;
+	w->two.df = o->df;
+	w->two.p = o->p;
+	w->two.ci_low = o->ci_low;
+	w->two.ci_high = o->ci_high;
+	w->two.se = o->se;
+}
 
 static enum pv_alt worse_alt(enum pv_dir d)
 {
@@ -189,22 +210,22 @@ static int run_test(const struct pv_result *res, struct work *w,
 {
 	const double *a = res->side[0].samples, *b = res->side[1].samples;
 	size_t na = res->side[0].nsamples, nb = res->side[1].nsamples;
-	struct pv_test_out one;
+	struct pv_test_out one, two;
 
 	if (w->summary) {
 		const struct pv_summary *sa = &res->side[0].s;
 		const struct pv_summary *sb = &res->side[1].s;
 
 		if (pv_ttest_summary(sa->mean, sa->sd, sa->n, sb->mean, sb->sd,
-				     sb->n, 0, PV_ALT_TWO, conf, &w->two, err))
+				     sb->n, 0, PV_ALT_TWO, conf, &two, err))
 			return -1;
 	} else switch (w->test) {
 	case PV_TEST_MODERATED:
 	case PV_TEST_YUEN:
-		pv_moderated_t(&w->mv, prior, df_cap, PV_ALT_TWO, conf, &w->two);
+		pv_moderated_t(&w->u.mv, prior, df_cap, PV_ALT_TWO, conf, &two);
 		break;
 	case PV_TEST_MANNWHITNEY:
-		if (pv_mannwhitney(a, na, b, nb, PV_ALT_TWO, conf, &w->two, err) ||
+		if (pv_mannwhitney(a, na, b, nb, PV_ALT_TWO, conf, &two, err) ||
 		    pv_mannwhitney(a, na, b, nb, worse_alt(res->direction), conf,
 				   &one, err))
 			return -1;
@@ -213,12 +234,14 @@ static int run_test(const struct pv_result *res, struct work *w,
 				   &one, err))
 			return -1;
 		w->p_better = one.p;
+		keep_two(w, &two);
 		return 0;
 	default:
 		if (pv_ttest(a, na, b, nb, w->test == PV_TEST_STUDENT, PV_ALT_TWO,
-			     conf, &w->two, err))
+			     conf, &two, err))
 			return -1;
 	}
+	keep_two(w, &two);
 	{
 		/* scipy's t is (mean a - mean b)/se: negative when the
 		 * candidate is larger. */
@@ -234,7 +257,7 @@ static int run_test(const struct pv_result *res, struct work *w,
 }
 
 /*
- * The test `auto` and `moderated` use, family-wide; fills w[].mv.
+ * The test `auto` and `moderated` use, family-wide; fills w[].u.mv.
  * One pass takes each metric's logs once, into a scratch buffer, for
  * both the untrimmed ingredients and the Hogg-style selector (one
  * decision per comparison); only when the selector picks the Yuen arm
@@ -275,14 +298,14 @@ static int prepare_moderated(struct pv_report *r, struct work *w,
 			if (!isfinite(v)) {
 				/* pv_modvar_log says what is wrong */
 				rc = pv_modvar_log(a->samples, na, b->samples,
-						   nb, 0, &w[i].mv, err);
+						   nb, 0, &w[i].u.mv, err);
 				break;
 			}
 			l[j] = log(v);
 		}
 		if (rc)
 			break;
-		pv_modvar_logs(l, na, l + na, nb, &w[i].mv);
+		pv_modvar_logs(l, na, l + na, nb, &w[i].u.mv);
 		if (asked == PV_TEST_AUTO && na >= GROSS_MIN_N &&
 		    nb >= GROSS_MIN_N)
 			pv_selector_add(&sel, l, na, l + na, nb, l + na + nb);
@@ -305,7 +328,7 @@ static int prepare_moderated(struct pv_report *r, struct work *w,
 		w[i].test = PV_TEST_YUEN;
 		rc = pv_modvar_log(res->side[0].samples, res->side[0].nsamples,
 				   res->side[1].samples, res->side[1].nsamples,
-				   1, &w[i].mv, err);
+				   1, &w[i].u.mv, err);
 	}
 	if (rc)
 		return rc;
@@ -315,10 +338,10 @@ static int prepare_moderated(struct pv_report *r, struct work *w,
 	for (size_t i = 0; i < r->n; i++) {
 		if (!w[i].testable || !w[i].logok || !r->m[i].gated)
 			continue;
-		s2[nfam] = w[i].mv.s2;
-		d[nfam++] = w[i].mv.d;
-		if (w[i].mv.d > dmax)
-			dmax = w[i].mv.d;
+		s2[nfam] = w[i].u.mv.s2;
+		d[nfam++] = w[i].u.mv.d;
+		if (w[i].u.mv.d > dmax)
+			dmax = w[i].u.mv.d;
 	}
 	rc = pv_fit_prior_shrunk(s2, d, nfam, asked == PV_TEST_AUTO ?
 				 PRIOR_SHRINK : 0, prior, err);
@@ -337,35 +360,42 @@ static void adjust(enum pv_correction c, double *p, size_t n)
 		pv_adjust_bh(p, n, p);
 }
 
-/* q-values over the gated, testable metrics, for one alternative. */
+/* The p-value of one alternative: 0 worse, 1 better, 2 two-sided. */
+static double *p_of(struct work *w, int alt)
+{
+	return alt == 0 ? &w->p_worse : alt == 1 ? &w->p_better : &w->two.p;
+}
+
+static double *q_of(struct work *w, int alt)
+{
+	return alt == 0 ? &w->u.q.worse : alt == 1 ? &w->u.q.better :
+	       &w->u.q.two;
+}
+
+/* q-values over the gated, testable metrics, for each alternative in
+ * turn through one buffer. */
 static void correct(struct pv_report *r, struct work *w,
 		    enum pv_correction c)
 {
-	double *p = pv_malloc(3 * (r->n + 1) * sizeof(*p));
+	double *p = pv_malloc((r->n + 1) * sizeof(*p));
 	size_t *idx = pv_malloc((r->n + 1) * sizeof(*idx)), k = 0;
 
 	for (size_t i = 0; i < r->n; i++)
 		if (w[i].testable && r->m[i].gated)
 			idx[k++] = i;
-	for (size_t j = 0; j < k; j++) {
-		p[j] = w[idx[j]].p_worse;
-		p[k + j] = w[idx[j]].p_better;
-		p[2 * k + j] = w[idx[j]].two.p;
-	}
-	adjust(c, p, k);
-	adjust(c, p + k, k);
-	adjust(c, p + 2 * k, k);
-	for (size_t j = 0; j < k; j++) {
-		w[idx[j]].q_worse = p[j];
-		w[idx[j]].q_better = p[k + j];
-		w[idx[j]].q_two = p[2 * k + j];
+	for (int alt = 0; alt < 3; alt++) {
+		for (size_t j = 0; j < k; j++)
+			p[j] = *p_of(&w[idx[j]], alt);
+		adjust(c, p, k);
+		for (size_t j = 0; j < k; j++)
+			*q_of(&w[idx[j]], alt) = p[j];
 	}
 	/* Ungated metrics are not part of the family: q = p. */
 	for (size_t i = 0; i < r->n; i++) {
 		if (w[i].testable && !r->m[i].gated) {
-			w[i].q_worse = w[i].p_worse;
-			w[i].q_better = w[i].p_better;
-			w[i].q_two = w[i].two.p;
+			w[i].u.q.worse = w[i].p_worse;
+			w[i].u.q.better = w[i].p_better;
+			w[i].u.q.two = w[i].two.p;
 		}
 	}
 	free(p);
@@ -394,7 +424,8 @@ static int beyond_floor(const struct pv_result *res)
  * rejections are otherwise exactly BH's.  Simes catches one large
  * regression, the count test many moderate ones.
  */
-static void family_gate(struct pv_report *r, struct work *w)
+static void family_gate(struct pv_report *r, const struct work *w,
+			int *open_worse, int *open_better)
 {
 	const struct pv_gate *g = &r->settings.gate;
 	double ag = PV_GATE_FRAC * g->alpha, tau = g->alpha;
@@ -416,8 +447,8 @@ static void family_gate(struct pv_report *r, struct work *w)
 			nw += w[i].p_worse < tau;
 			nb += w[i].p_better < tau;
 			if (beyond_floor(res)) {
-				simes_w |= wm && w[i].q_worse < ag;
-				simes_b |= bm && w[i].q_better < ag;
+				simes_w |= wm && w[i].u.q.worse < ag;
+				simes_b |= bm && w[i].u.q.better < ag;
 			}
 		}
 		open_w = simes_w || (nw > 0 &&
@@ -425,15 +456,14 @@ static void family_gate(struct pv_report *r, struct work *w)
 		open_b = simes_b || (nb > 0 &&
 			gsl_cdf_binomial_Q((unsigned)nb - 1, tau, (unsigned)k) < ag);
 	}
-	for (size_t i = 0; i < r->n; i++) {
-		w[i].open_worse = open_w;
-		w[i].open_better = open_b;
-	}
+	*open_worse = open_w;
+	*open_better = open_b;
 }
 
 static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		       const char *today, struct pv_result *res,
-		       struct work *w, struct pv_diag *diag)
+		       const struct work *w, int open_worse, int open_better,
+		       struct pv_diag *diag)
 {
 	const struct pv_gate *g = &r->settings.gate;
 	double rel = res->change_rel, thr = res->threshold;
@@ -473,29 +503,29 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	beyond = beyond_floor(res);
 
 	if (g->sided == PV_SIDED_TWO || !res->gated) {
-		sig_worse = sig_better = w->q_two < res->alpha;
+		sig_worse = sig_better = w->u.q.two < res->alpha;
 		sig_worse &= worse_move;
 		sig_better &= better_move;
 	} else {
-		sig_worse = w->q_worse < res->alpha;
-		sig_better = w->q_better < res->alpha;
-		res->held = beyond && ((sig_worse && !w->open_worse && worse_move) ||
-				       (sig_better && !w->open_better &&
+		sig_worse = w->u.q.worse < res->alpha;
+		sig_better = w->u.q.better < res->alpha;
+		res->held = beyond && ((sig_worse && !open_worse && worse_move) ||
+				       (sig_better && !open_better &&
 					better_move));
-		sig_worse &= w->open_worse;
-		sig_better &= w->open_better;
+		sig_worse &= open_worse;
+		sig_better &= open_better;
 	}
 	/* The p reported is that of the test whose verdict it supports. */
 	res->test_used = w->test;
 	res->statistic = w->two.statistic;
 	res->df = w->two.df;
 	if (g->sided == PV_SIDED_TWO || !res->gated) {
-		res->p = w->two.p, res->q = w->q_two;
+		res->p = w->two.p, res->q = w->u.q.two;
 		res->sided = PV_SIDED_TWO;
 	} else if ((sig_better && !sig_worse) || (!sig_worse && better_move)) {
-		res->p = w->p_better, res->q = w->q_better;
+		res->p = w->p_better, res->q = w->u.q.better;
 	} else {
-		res->p = w->p_worse, res->q = w->q_worse;
+		res->p = w->p_worse, res->q = w->u.q.worse;
 	}
 
 	if (w->deterministic) {
@@ -626,10 +656,13 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 		rc = run_test(res, &w[i], &prior, df_cap, conf, err);
 	}
 	if (!rc) {
+		int open_worse, open_better;
+
 		correct(r, w, g->correction);
-		family_gate(r, w);
+		family_gate(r, w, &open_worse, &open_better);
 		for (size_t i = 0; i < r->n; i++)
-			decide_one(r, cfg, today, &r->m[i], &w[i], diag);
+			decide_one(r, cfg, today, &r->m[i], &w[i], open_worse,
+				   open_better, diag);
 		pv_report_tally(r);
 		if (r->count[PV_V_NOISY])
 			pv_diag_add(diag, "%zu metric%s too noisy to judge (CV above max_cv = %g%%): run more repeats or raise max_cv",
