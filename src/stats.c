@@ -60,34 +60,50 @@ static void sort_doubles(double *x, size_t n)
  * interleaved accumulators up to 128, recursive halving above.  With
  * sq set, sums (x[i] - c)^2 instead, as numpy does for
  * np.mean((x - c)**2).  np.add.reduce starts from 0.0 and adds this.
+ * TERM is the summand; the two instances differ only in it (they are
+ * apart so that the hot small-n loops carry no test of sq).
  */
+#define NP_PAIRWISE(name, TERM)						\
+static double name(const double *x, size_t n, double c)		\
+{									\
+	double r[8], res;						\
+	size_t i, j;							\
+									\
+	(void)c;							\
+	if (n < 8) {							\
+		res = 0.0;						\
+		for (i = 0; i < n; i++)					\
+			res += TERM(x[i]);				\
+		return res;						\
+	}								\
+	if (n <= 128) {							\
+		for (j = 0; j < 8; j++)					\
+			r[j] = TERM(x[j]);				\
+		for (i = 8; i < n - n % 8; i += 8)			\
+			for (j = 0; j < 8; j++)				\
+				r[j] += TERM(x[i + j]);			\
+		res = ((r[0] + r[1]) + (r[2] + r[3])) +			\
+		      ((r[4] + r[5]) + (r[6] + r[7]));			\
+		for (; i < n; i++)					\
+			res += TERM(x[i]);				\
+		return res;						\
+	}								\
+	i = n / 2;							\
+	i -= i % 8;							\
+	return name(x, i, c) + name(x + i, n - i, c);			\
+}
+
+#define NP_VALUE(v) (v)
+#define NP_SQDEV(v) (((v) - c) * ((v) - c))
+NP_PAIRWISE(np_pairwise_sum, NP_VALUE)
+NP_PAIRWISE(np_pairwise_sq, NP_SQDEV)
+#undef NP_VALUE
+#undef NP_SQDEV
+#undef NP_PAIRWISE
+
 static double np_pairwise(const double *x, size_t n, double c, int sq)
 {
-	double r[8], res;
-	size_t i, j;
-
-	if (n < 8) {
-		res = 0.0;
-		for (i = 0; i < n; i++)
-			res += sq ? (x[i] - c) * (x[i] - c) : x[i];
-		return res;
-	}
-	if (n <= 128) {
-		for (j = 0; j < 8; j++)
-			r[j] = sq ? (x[j] - c) * (x[j] - c) : x[j];
-		for (i = 8; i < n - n % 8; i += 8)
-			for (j = 0; j < 8; j++)
-				r[j] += sq ? (x[i + j] - c) * (x[i + j] - c)
-					   : x[i + j];
-		res = ((r[0] + r[1]) + (r[2] + r[3])) +
-		      ((r[4] + r[5]) + (r[6] + r[7]));
-		for (; i < n; i++)
-			res += sq ? (x[i] - c) * (x[i] - c) : x[i];
-		return res;
-	}
-	i = n / 2;
-	i -= i % 8;
-	return np_pairwise(x, i, c, sq) + np_pairwise(x + i, n - i, c, sq);
+	return sq ? np_pairwise_sq(x, n, c) : np_pairwise_sum(x, n, c);
 }
 
 static double np_mean(const double *x, size_t n)
@@ -227,25 +243,37 @@ static double median_of(const double *x, size_t n, double *tmp)
 #define SMALL_N 64
 
 /*
- * ln B(df/2, 1/2) from GSL, memoized for the last few df (NAN when GSL
- * fails).  B is symmetric and GSL's value is too (it orders its
- * arguments), so this serves both I_x(a, 1/2) and I_y(1/2, a).
+ * ln B(df/2, 1/2) from GSL, memoized for a few df (NAN when GSL
+ * fails).  A new df replaces the least used one (uses counted up to
+ * 64, and aged by every miss), so that the df a moderated family
+ * shares stays while each Welch metric's own df (used for its p-value
+ * and three quantiles in a row) passes through.
+ * B is symmetric and GSL's value is too (it orders its arguments), so
+ * this serves both I_x(a, 1/2) and I_y(1/2, a).
  */
 static double tdf_lnbeta(double df)
 {
-	static struct { double df, lnb; } memo[4];
-	static unsigned next;
+	static struct { double df, lnb; unsigned uses; } memo[4];
 	gsl_sf_result r;
-	unsigned i;
+	unsigned i, low = 0;
 
-	for (i = 0; i < 4; i++)
-		if (memo[i].df == df && df > 0)
+	for (i = 0; i < 4; i++) {
+		if (memo[i].df == df && df > 0) {
+			memo[i].uses += memo[i].uses < 64;
 			return memo[i].lnb;
-	i = next++ % 4;
-	memo[i].df = df;
-	memo[i].lnb = gsl_sf_lnbeta_e(df / 2, 0.5, &r) == GSL_SUCCESS ?
-		      r.val : NAN;
-	return memo[i].lnb;
+		}
+	}
+	/* uses age on every miss, so an old family's df goes too */
+	for (i = 0; i < 4; i++) {
+		memo[i].uses -= memo[i].uses > 0;
+		if (memo[i].uses < memo[low].uses)
+			low = i;
+	}
+	memo[low].df = df;
+	memo[low].uses = 1;
+	memo[low].lnb = gsl_sf_lnbeta_e(df / 2, 0.5, &r) == GSL_SUCCESS ?
+			r.val : NAN;
+	return memo[low].lnb;
 }
 
 /*

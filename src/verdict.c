@@ -156,7 +156,9 @@ struct work {
 				     * (mean, sd, n), outside the prior */
 	unsigned test : 4;          /* enum pv_test */
 	struct {                    /* the two-sided test, with its interval */
-		double statistic, df, p, ci_low, ci_high, se;
+		double statistic, df, p, ci_low, ci_high;
+		double mde;         /* minimum detectable shift, in the
+				     * test's units; NAN when undefined */
 	} two;
 	double p_worse, p_better;   /* one-sided p-values */
 	union {
@@ -167,15 +169,28 @@ struct work {
 	} u;
 };
 
-/* Keep what decide_one() needs of a two-sided test. */
-static void keep_two(struct work *w, const struct pv_test_out *o)
+/*
+ * Keep what decide_one() needs of a two-sided test.  The minimum
+ * detectable effect is worked out here, right after the test, rather
+ * than in decide_one(): its t quantiles are at the test's own df, which
+ * a Welch metric shares with nothing else, and the constants of that
+ * df are still at hand now (see stats.c's memos), not after the rest
+ * of the family's tests.
+ */
+static void keep_two(struct work *w, const struct pv_test_out *o,
+		     double alpha, int two_sided)
 {
 	w->two.statistic = o->statistic;
 	w->two.df = o->df;
 	w->two.p = o->p;
 	w->two.ci_low = o->ci_low;
 	w->two.ci_high = o->ci_high;
-	w->two.se = o->se;
+	w->two.mde = NAN;
+	if (isfinite(o->se)) {
+		double df = isfinite(o->df) && o->df > 0 ? o->df : INFINITY;
+
+		w->two.mde = pv_mde(o->se, df, alpha, two_sided, POWER);
+	}
 }
 
 static enum pv_alt worse_alt(enum pv_dir d)
@@ -206,7 +221,7 @@ static int all_positive(const double *x, size_t n)
  */
 static int run_test(const struct pv_result *res, struct work *w,
 		    const struct pv_prior *prior, double df_cap, double conf,
-		    struct pv_err *err)
+		    int two_sided, struct pv_err *err)
 {
 	const double *a = res->side[0].samples, *b = res->side[1].samples;
 	size_t na = res->side[0].nsamples, nb = res->side[1].nsamples;
@@ -234,14 +249,14 @@ static int run_test(const struct pv_result *res, struct work *w,
 				   &one, err))
 			return -1;
 		w->p_better = one.p;
-		keep_two(w, &two);
+		keep_two(w, &two, res->alpha, two_sided);
 		return 0;
 	default:
 		if (pv_ttest(a, na, b, nb, w->test == PV_TEST_STUDENT, PV_ALT_TWO,
 			     conf, &two, err))
 			return -1;
 	}
-	keep_two(w, &two);
+	keep_two(w, &two, res->alpha, two_sided);
 	{
 		/* scipy's t is (mean a - mean b)/se: negative when the
 		 * candidate is larger. */
@@ -538,10 +553,8 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		res->ci_low = w->two.ci_low / fabs(res->side[0].s.mean);
 		res->ci_high = w->two.ci_high / fabs(res->side[0].s.mean);
 	}
-	if (!w->deterministic && isfinite(w->two.se)) {
-		double df = isfinite(w->two.df) && w->two.df > 0 ? w->two.df : INFINITY;
-		double m = pv_mde(w->two.se, df, res->alpha,
-				  res->sided == PV_SIDED_TWO, POWER);
+	if (!w->deterministic && !isnan(w->two.mde)) {
+		double m = w->two.mde;     /* se finite: see keep_two() */
 
 		if (w->test == PV_TEST_MODERATED || w->test == PV_TEST_YUEN)
 			res->mde = expm1(m);
@@ -650,10 +663,11 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 			w[i].two.statistic = diff == 0 ? 0 :
 				diff < 0 ? INFINITY : -INFINITY;
 			w[i].two.df = NAN;
-			w[i].two.se = 0;
+			w[i].two.mde = 0;
 			continue;
 		}
-		rc = run_test(res, &w[i], &prior, df_cap, conf, err);
+		rc = run_test(res, &w[i], &prior, df_cap, conf,
+			      g->sided == PV_SIDED_TWO || !res->gated, err);
 	}
 	if (!rc) {
 		int open_worse, open_better;
