@@ -10,23 +10,26 @@
  *    combined with scipy's formulas operation for operation;
  *  - the t tail comes from the regularized incomplete beta function,
  *    fed with whichever of df/(df+t^2) and t^2/(df+t^2) carries the
- *    precision.  gsl_cdf_tdist_Q uses a Cornish-Fisher expansion for
- *    df > 30 that is only good to about 1e-6 relative up to df ~ 1000.
- *    Measured against scipy.special.stdtr, the beta route is within
- *    3e-13 up to df = 3000 and then slowly loses digits (df/2 * log x
- *    with x near 1), while GSL's expansion is within 5e-13 above it; so
- *    GSL's own function takes over at T_BETA_MAX_DF.
+ *    precision, with ln B(df/2, 1/2) computed once per df and the
+ *    prefactor's logs taken without rounding x near 1 (see t_tail());
+ *    for large df, the far side of the mean uses DiDonato and Morris's
+ *    asymptotic series instead of the continued fraction.  It is
+ *    within 1e-13 of scipy.stats.t.sf for df up to 1e6 while p >= 1e-60
+ *    (gsl_cdf_tdist_Q's Cornish-Fisher expansion for df > 30 is only
+ *    good to about 1e-6 relative up to df ~ 1000).
  */
 #include "stats.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_erf.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sf_psi.h>
 #include <gsl/gsl_sort.h>
@@ -50,12 +53,6 @@ static void sort_doubles(double *x, size_t n)
 	}
 }
 
-/* Above this df the t tail is taken from GSL's own tdist functions. */
-#define T_BETA_MAX_DF 3000.0
-
-/* Arrays of up to this many doubles live on the stack. */
-#define SMALL_N 64
-
 /* ---- Summation in numpy's order ------------------------------------- */
 
 /*
@@ -63,34 +60,50 @@ static void sort_doubles(double *x, size_t n)
  * interleaved accumulators up to 128, recursive halving above.  With
  * sq set, sums (x[i] - c)^2 instead, as numpy does for
  * np.mean((x - c)**2).  np.add.reduce starts from 0.0 and adds this.
+ * TERM is the summand; the two instances differ only in it (they are
+ * apart so that the hot small-n loops carry no test of sq).
  */
+#define NP_PAIRWISE(name, TERM)						\
+static double name(const double *x, size_t n, double c)		\
+{									\
+	double r[8], res;						\
+	size_t i, j;							\
+									\
+	(void)c;							\
+	if (n < 8) {							\
+		res = 0.0;						\
+		for (i = 0; i < n; i++)					\
+			res += TERM(x[i]);				\
+		return res;						\
+	}								\
+	if (n <= 128) {							\
+		for (j = 0; j < 8; j++)					\
+			r[j] = TERM(x[j]);				\
+		for (i = 8; i < n - n % 8; i += 8)			\
+			for (j = 0; j < 8; j++)				\
+				r[j] += TERM(x[i + j]);			\
+		res = ((r[0] + r[1]) + (r[2] + r[3])) +			\
+		      ((r[4] + r[5]) + (r[6] + r[7]));			\
+		for (; i < n; i++)					\
+			res += TERM(x[i]);				\
+		return res;						\
+	}								\
+	i = n / 2;							\
+	i -= i % 8;							\
+	return name(x, i, c) + name(x + i, n - i, c);			\
+}
+
+#define NP_VALUE(v) (v)
+#define NP_SQDEV(v) (((v) - c) * ((v) - c))
+NP_PAIRWISE(np_pairwise_sum, NP_VALUE)
+NP_PAIRWISE(np_pairwise_sq, NP_SQDEV)
+#undef NP_VALUE
+#undef NP_SQDEV
+#undef NP_PAIRWISE
+
 static double np_pairwise(const double *x, size_t n, double c, int sq)
 {
-	double r[8], res;
-	size_t i, j;
-
-	if (n < 8) {
-		res = 0.0;
-		for (i = 0; i < n; i++)
-			res += sq ? (x[i] - c) * (x[i] - c) : x[i];
-		return res;
-	}
-	if (n <= 128) {
-		for (j = 0; j < 8; j++)
-			r[j] = sq ? (x[j] - c) * (x[j] - c) : x[j];
-		for (i = 8; i < n - n % 8; i += 8)
-			for (j = 0; j < 8; j++)
-				r[j] += sq ? (x[i + j] - c) * (x[i + j] - c)
-					   : x[i + j];
-		res = ((r[0] + r[1]) + (r[2] + r[3])) +
-		      ((r[4] + r[5]) + (r[6] + r[7]));
-		for (; i < n; i++)
-			res += sq ? (x[i] - c) * (x[i] - c) : x[i];
-		return res;
-	}
-	i = n / 2;
-	i -= i % 8;
-	return np_pairwise(x, i, c, sq) + np_pairwise(x + i, n - i, c, sq);
+	return sq ? np_pairwise_sq(x, n, c) : np_pairwise_sum(x, n, c);
 }
 
 static double np_mean(const double *x, size_t n)
@@ -123,6 +136,69 @@ static int cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+/*
+ * Rearrange x[0..n) so that x[k] is the k-th smallest (0-based), those
+ * before it no larger and those after it no smaller (Hoare's find with
+ * a median-of-3 pivot).  No NaN in x.
+ */
+static void select_kth(double *x, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (hi > lo + 16) {
+		size_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
+		double a = x[lo], b = x[mid], c = x[hi], piv, t;
+
+		piv = a < b ? (b < c ? b : a < c ? c : a) :
+			      (a < c ? a : b < c ? c : b);
+		while (i <= j) {
+			while (x[i] < piv)
+				i++;
+			while (x[j] > piv)
+				j--;
+			if (i <= j) {
+				t = x[i];
+				x[i++] = x[j];
+				x[j--] = t;
+			}
+		}
+		/* now x[lo..j] <= piv <= x[i..hi], and j < i */
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;         /* between j and i: equal to piv */
+	}
+	sort_doubles(x + lo, hi - lo + 1);
+}
+
+/*
+ * Median of x[0..n), n >= 1, no NaN, using tmp[0..n) as scratch: the
+ * same two middle order statistics gsl_stats_median_from_sorted_data
+ * takes from a sorted copy, found by selection in O(n).
+ */
+static double median_select(const double *x, size_t n, double *tmp)
+{
+	double hi, lo;
+	size_t i;
+
+	memcpy(tmp, x, n * sizeof(*tmp));
+	if (n <= 32) {
+		sort_doubles(tmp, n);
+		return gsl_stats_median_from_sorted_data(tmp, 1, n);
+	}
+	select_kth(tmp, n, n / 2);
+	hi = tmp[n / 2];
+	if (n % 2)
+		return hi;
+	lo = tmp[0];
+	for (i = 1; i < n / 2; i++)
+		if (tmp[i] > lo)
+			lo = tmp[i];
+	return (lo + hi) / 2;
+}
+
 /* Median of x[0..n), n >= 1, using tmp[0..n) as scratch. */
 static double median_of(const double *x, size_t n, double *tmp)
 {
@@ -133,29 +209,242 @@ static double median_of(const double *x, size_t n, double *tmp)
 
 /* ---- Distributions -------------------------------------------------- */
 
-/* I_x(a, b), the regularized incomplete beta; NAN when GSL fails.  An
- * underflow is a true 0, not a failure. */
-static double beta_inc(double a, double b, double x)
-{
-	gsl_sf_result r;
-	int st = gsl_sf_beta_inc_e(a, b, x, &r);
+/*
+ * The t distribution at one df.  P(T > t) = I_x(a, 1/2) / 2 with
+ * a = df/2, x = df/(df+t^2), and I_x(a, b) = x^a y^b / (a B(a, b)) times
+ * a continued fraction (y = 1 - x).  GSL's gsl_sf_beta_inc_e computes
+ * exactly that, but from scratch on every call: ln B(a, b) alone is
+ * ~90% of its cost, and it has no entry point that takes the constant,
+ * while a family shares one df (the moderated t) and a Welch metric
+ * asks for a p-value and three quantiles at its own.  So ln B(df/2, 1/2)
+ * comes from GSL once per df (tdf_lnbeta(), memoized) and the rest is
+ * done here:
+ *  - the logs of x and y are taken from u = t^2/df (or df/t^2 when that
+ *    is smaller) with log1p, never from a rounded x near 1.  Then
+ *    a ln x keeps its digits for any df: GSL's ln(x) with x near 1 is
+ *    off by eps/(1-x) relative, which a = df/2 multiplies (2e-13 at
+ *    df = 3000, worse beyond, which is why gsl_cdf_tdist_Q used to take
+ *    over there);
+ *  - the continued fraction is GSL's beta_cont_frac (Lentz's method,
+ *    Numerical Recipes 6.4), operation for operation;
+ *  - the prefactor's exponent is not rounded through exp() before the
+ *    fraction is applied when it is near the underflow limit, so tails
+ *    down to the smallest subnormal come out right.
+ * From df = T_BGRAT_DF on, the far side of the mean comes from BGRAT
+ * instead of the fraction (bgrat_log()).  Measured against
+ * scipy.stats.t.sf (tests/stats_vs_scipy.py, test_stats.c): within
+ * 6e-14 relative for df in [1, 1e6] and t in [1e-6, 1e3] while
+ * p >= 1e-60, and within 5e-13 down to p = 1e-300, where a tail's own
+ * conditioning is 2 eps ln(1/p) per ulp of t; still within 4e-13 up to
+ * df = 1e300.
+ */
 
-	if (st == GSL_EUNDRFLW)
-		return r.val;
-	return st == GSL_SUCCESS ? r.val : NAN;
+/* Arrays of up to this many doubles live on the stack. */
+#define SMALL_N 64
+
+/*
+ * ln B(df/2, 1/2) from GSL, memoized for a few df (NAN when GSL
+ * fails).  A new df replaces the least used one (uses counted up to
+ * 64, and aged by every miss), so that the df a moderated family
+ * shares stays while each Welch metric's own df (used for its p-value
+ * and three quantiles in a row) passes through.
+ * B is symmetric and GSL's value is too (it orders its arguments), so
+ * this serves both I_x(a, 1/2) and I_y(1/2, a).
+ */
+static double tdf_lnbeta(double df)
+{
+	static struct { double df, lnb; unsigned uses; } memo[4];
+	gsl_sf_result r;
+	unsigned i, low = 0;
+
+	for (i = 0; i < 4; i++) {
+		if (memo[i].df == df && df > 0) {
+			memo[i].uses += memo[i].uses < 64;
+			return memo[i].lnb;
+		}
+	}
+	/* uses age on every miss, so an old family's df goes too */
+	for (i = 0; i < 4; i++) {
+		memo[i].uses -= memo[i].uses > 0;
+		if (memo[i].uses < memo[low].uses)
+			low = i;
+	}
+	memo[low].df = df;
+	memo[low].uses = 1;
+	memo[low].lnb = gsl_sf_lnbeta_e(df / 2, 0.5, &r) == GSL_SUCCESS ?
+			r.val : NAN;
+	return memo[low].lnb;
 }
 
 /*
- * P(T > t) for Student's t with df degrees of freedom, within about
- * 5e-13 relative of scipy.special.stdtr for any df, down to 1e-300.
- * Q = I_x(df/2, 1/2) / 2 with x = df/(df+t^2); near x = 1 the
- * complementary I_y(1/2, df/2), y = t^2/(df+t^2), keeps the digits that
- * 1 - x would lose.  The switch point is GSL's own.
+ * GSL's beta_cont_frac (specfunc/beta_inc.c): the continued fraction of
+ * I_x(a, b) x^-a y^-b a B(a, b), converging fast for x < (a+1)/(a+b+2).
+ * NAN when 512 rounds do not converge.
+ */
+static double t_cf(double a, double b, double x)
+{
+	const double cutoff = 2.0 * DBL_MIN;
+	double num_term = 1.0, den_term, cf;
+	unsigned k;
+
+	den_term = 1.0 - (a + b) * x / (a + 1.0);
+	if (fabs(den_term) < cutoff)
+		den_term = cutoff;
+	den_term = 1.0 / den_term;
+	cf = den_term;
+	for (k = 1; k <= 512; k++) {
+		double coeff = k * (b - k) * x / (((a - 1.0) + 2 * k) * (a + 2 * k));
+		double delta;
+
+		den_term = 1.0 + coeff * den_term;
+		num_term = 1.0 + coeff / num_term;
+		if (fabs(den_term) < cutoff)
+			den_term = cutoff;
+		if (fabs(num_term) < cutoff)
+			num_term = cutoff;
+		den_term = 1.0 / den_term;
+		cf *= den_term * num_term;
+
+		coeff = -(a + k) * (a + b + k) * x / ((a + 2 * k) * (a + 2 * k + 1.0));
+		den_term = 1.0 + coeff * den_term;
+		num_term = 1.0 + coeff / num_term;
+		if (fabs(den_term) < cutoff)
+			den_term = cutoff;
+		if (fabs(num_term) < cutoff)
+			num_term = cutoff;
+		den_term = 1.0 / den_term;
+		delta = den_term * num_term;
+		cf *= delta;
+		if (fabs(delta - 1.0) < 2.0 * DBL_EPSILON)
+			return cf;
+	}
+	return NAN;
+}
+
+/* From this df on, the far side of the mean (t^2 > ~3) comes from
+ * BGRAT: there the continued fraction loses up to 1e-13 at df = 3000
+ * and 1e-11 at 1e6 (it converges, but cancels: its odd coefficients
+ * tend to -1). */
+#define T_BGRAT_DF 200.0
+
+/*
+ * DiDonato and Morris's BGRAT (ACM TOMS 708, eqs. 9 to 9.6, as in
+ * Boost's beta_small_b_large_a_series), the asymptotic expansion of
+ * I_x(a, b) for large a and b <= 1, here with b = 1/2, where its
+ * incomplete gamma Q(1/2, u) is erfc(sqrt(u)):
+ *	I_x(a, 1/2) = Gamma(a+1/2)/Gamma(a) T^(-1/2) h(u) sum_n p_n J_n
+ * with T = a - 1/4, u = -T ln x, h(u) = sqrt(u/pi) e^-u and
+ * J_0 = erfc(sqrt(u))/h(u).  Returns ln I_x(a, 1/2) (lx = ln x, lnb =
+ * ln B(a, 1/2)), NAN when the series does not settle (ln x must be
+ * within its radius, |ln x| < 2 pi; callers keep it above -1).
+ */
+static double bgrat_log(double a, double lx, double lnb)
+{
+	static double p[30];
+	double T = a - 0.25, u = -T * lx, s = sqrt(u), lerfc, j0, j, sum;
+	double lx2 = (lx / 2) * (lx / 2), lxp = 1, t4 = 4 * T * T, b2n = 0.5;
+	gsl_sf_result r;
+	unsigned n, m;
+
+	if (!p[0]) {
+		/* eq. 9.4 for b = 1/2: p_n = (b-1)/(2n+1)! +
+		 * 1/n sum_{m=1}^{n-1} (m b - n) p_{n-m} / (2m+1)! */
+		double fact[62];
+
+		fact[0] = 1;
+		for (n = 1; n < 62; n++)
+			fact[n] = fact[n - 1] * n;
+		for (n = 1; n < 30; n++) {
+			double v = 0;
+
+			for (m = 1; m < n; m++)
+				v += (m * 0.5 - n) * p[n - m] / fact[2 * m + 1];
+			p[n] = v / n - 0.5 / fact[2 * n + 1];
+		}
+		p[0] = 1;
+	}
+	if (s < 26) {
+		lerfc = log(erfc(s));
+	} else {
+		if (gsl_sf_log_erfc_e(s, &r) != GSL_SUCCESS)
+			return NAN;
+		lerfc = r.val;
+	}
+	/* J_0 = erfc(s) / h(u), in logs so that neither underflows */
+	j0 = j = exp(lerfc + u - 0.5 * log(u / M_PI));
+	sum = 0;
+	for (n = 1; n < 30; n++) {
+		double term;
+
+		j = (b2n * (b2n + 1) * j + (u + b2n + 1) * lxp) / t4;
+		lxp *= lx2;
+		b2n += 2;
+		term = p[n] * j;
+		sum += term;
+		if (fabs(term) <= DBL_EPSILON / 4 * fabs(sum))
+			break;
+	}
+	if (n == 30)
+		return NAN;
+	/* ln of the leading term, erfc(s) Gamma(a+1/2)/Gamma(a)/sqrt(T)
+	 * with Gamma(a+1/2)/Gamma(a) = sqrt(pi)/B(a, 1/2), and of the
+	 * corrections relative to it */
+	return lerfc + 0.5 * log(M_PI / T) - lnb + log1p(sum / j0);
+}
+
+/*
+ * P(T > t) for t > 0 and df > 0, both finite, with lnb =
+ * ln B(df/2, 1/2); the density at t too when pdf is not NULL.
+ */
+static double t_tail(double t, double df, double lnb, double *pdf)
+{
+	double a = df / 2, r = t * t, u, x, y, lx, ly, e, cf;
+	int far;
+
+	/* ln x and ln y from whichever of t^2/df and df/t^2 is below 1;
+	 * GSL's switch x < (a+1)/(a+b+2), decided on u so that it still
+	 * holds where x and the bound both round to 1 */
+	if (isfinite(r) && r <= df) {
+		u = r / df;
+		lx = -log1p(u);
+		ly = log(u) + lx;
+		x = 1 / (1 + u);
+		y = u / (1 + u);
+		far = (a + 1) * u > 1.5;
+	} else {
+		u = df / t / t;
+		ly = -log1p(u);
+		lx = log(u) + ly;
+		x = u / (1 + u);
+		y = 1 / (1 + u);
+		far = 1;
+	}
+	/* ln(x^a y^(1/2) / B(a, 1/2)) */
+	e = a * lx + 0.5 * ly - lnb;
+	if (pdf)
+		*pdf = exp((a + 0.5) * lx - lnb) / sqrt(df);
+	if (far) {
+		if (df >= T_BGRAT_DF && lx > -1) {
+			e = bgrat_log(a, lx, lnb);
+			if (!isnan(e))
+				return 0.5 * exp(e);
+		}
+		cf = t_cf(a, 0.5, x);
+		if (e > -700)
+			return 0.5 * exp(e) * cf / a;
+		return exp(e + log(0.5 * cf / a));
+	}
+	/* 1 - I_y(1/2, a), as 1/2 - I_y/2; the tail is above ~0.04 here */
+	cf = t_cf(0.5, a, y);
+	return 0.5 - exp(e) * cf;
+}
+
+/*
+ * P(T > t) for Student's t with df degrees of freedom, as
+ * scipy.stats.t.sf (df = inf: the normal tail).
  */
 static double t_sf(double t, double df)
 {
-	double t2, x, y, a;
-
 	if (isnan(t))
 		return NAN;
 	if (isinf(t))
@@ -164,74 +453,118 @@ static double t_sf(double t, double df)
 		return NAN;
 	if (isinf(df))
 		return gsl_cdf_ugaussian_Q(t);
-	if (df > T_BETA_MAX_DF)
-		return gsl_cdf_tdist_Q(t, df);
 	if (t == 0)
 		return 0.5;
 	if (t < 0)
 		return 1.0 - t_sf(-t, df);
-	t2 = t * t;
-	x = df / (df + t2);
-	y = t2 / (df + t2);
-	a = df / 2;
-	if (x < (a + 1) / (a + 0.5 + 2))
-		return 0.5 * beta_inc(a, 0.5, x);
-	return 0.5 * (1.0 - beta_inc(0.5, a, y));
+	return t_tail(t, df, tdf_lnbeta(df), NULL);
 }
 
-/*
- * The p quantile of t with df degrees of freedom (df = inf: normal).
- * gsl_cdf_tdist_Pinv's answer is polished by Newton steps on t_sf, so
- * that intervals are consistent with the p-values to the last digits
- * (it then agrees with R's qt to about 1e-15).
- */
-static double t_quantile_uncached(double p, double df);
-
-/*
- * Quantiles are asked for again and again with the same (p, df): every
- * metric of a moderated family shares its df, and every interval its
- * level.  A small cache of recent answers keeps the Newton polishing
- * off the hot path; the answers are the same, so the function stays
- * pure in effect.
- */
-static double t_quantile(double p, double df)
+double pv_t_sf(double t, double df)
 {
-	static struct { double p, df, x; } cache[8];
-	static unsigned next;
-	double x;
-
-	for (unsigned i = 0; i < 8; i++)
-		if (cache[i].p == p && cache[i].df == df && (p != 0 || df != 0))
-			return cache[i].x;
-	x = t_quantile_uncached(p, df);
-	cache[next % 8].p = p;
-	cache[next % 8].df = df;
-	cache[next % 8].x = x;
-	next++;
-	return x;
+	return t_sf(t, df);
 }
 
+/*
+ * A first guess at the upper quantile x with P(T > x) = tail <= 1/2,
+ * from the formulas gsl_cdf_tdist_Pinv starts from: exact for df = 1
+ * and 2; the leading term of the tail's asymptotic series (lnb =
+ * ln B(df/2, 1/2)) where that lands beyond 2 sqrt(df), deep in a tail
+ * of power-law shape; otherwise a Cornish-Fisher expansion about the
+ * normal quantile.
+ */
+static double t_quantile_start(double tail, double df, double lnb)
+{
+	double x, z, a, b, z2, y;
+
+	if (df == 1)
+		return tan(M_PI * (0.5 - tail));
+	if (df == 2)
+		return (1 - 2 * tail) / sqrt(2 * tail * (1 - tail));
+	x = sqrt(df) * exp(-(lnb + log(df * tail)) / df);
+	x /= sqrt(1 + df / (x * x));
+	if (x * x > 4 * df)
+		return x;
+	z = gsl_cdf_ugaussian_Qinv(tail);
+	a = 1 / (df - 0.5);
+	b = 48 / (a * a);
+	z2 = z * z;
+	y = z - z * (3 + z2) / b +
+	    z * (945 + z2 * (360 + z2 * (63 + z2 * 4))) / (10 * b * b);
+	return sqrt(df * expm1(a * y * y));
+}
+
+/*
+ * The p quantile of t with df degrees of freedom (df = inf: normal):
+ * Halley's iteration on t_tail() from t_quantile_start(), with the
+ * density and its log-derivative -(df+1) x / (df + x^2) that come
+ * nearly free with the tail, until a Halley step is below 1e-6 relative
+ * over 1 + (df+1) x^2/(df + x^2), the curvature of ln P in ln x (the
+ * next error is then of order the step's cube times it, below an ulp),
+ * or a plain Newton step below 4 eps.  The
+ * answer thus agrees with the p-values to the last digits (and with
+ * R's qt to about 1e-15).  GSL's gsl_cdf_tdist_Pinv, which this used
+ * to polish, costs as much again in its own Newton steps on a tail
+ * that is only good to 1e-6 above df = 30; it remains the fallback.
+ */
 static double t_quantile_uncached(double p, double df)
 {
-	double x, tail, step;
-	int i;
+	double x, tail, lnb;
+	int i, halley;
 
 	if (isnan(df) || df <= 0 || !(p > 0 && p < 1))
 		return NAN;
 	if (isinf(df))
 		return gsl_cdf_ugaussian_Pinv(p);
-	x = gsl_cdf_tdist_Pinv(p, df);
-	if (df > T_BETA_MAX_DF || !isfinite(x))
-		return x;
-	/* solve P(T > |x|) = the smaller tail, on the side of p */
+	if (p == 0.5)
+		return 0;
+	/* solve P(T > x) = the smaller tail, on the side of p */
 	tail = p < 0.5 ? p : 1 - p;
-	x = fabs(x);
-	for (i = 0; i < 8; i++) {
-		double pdf = gsl_ran_tdist_pdf(x, df);
+	lnb = tdf_lnbeta(df);
+	x = isnan(lnb) ? NAN : t_quantile_start(tail, df, lnb);
+	for (i = 0; i < 32 && x > 0 && isfinite(x); i++) {
+		double pdf, sf = t_tail(x, df, lnb, &pdf), step, h;
+
+		if (!(sf > tail / 4 && sf < tail * 4)) {
+			/* far off (a start deep in a tail): Newton on
+			 * ln P(T > e^w), nearly linear in w out there with
+			 * slope -x pdf/P, which tends to -df */
+			double k = pdf > 0 && sf > 0 ? x * pdf / sf : df;
+			double dw = (log(sf) - log(tail)) / k;
+
+			if (isnan(dw))
+				break;
+			x *= exp(dw > 50 ? 50 : dw < -50 ? -50 : dw);
+			continue;
+		}
+		if (!(pdf > 0))
+			break;
+		step = (sf - tail) / pdf;
+		h = 1 - step * (df + 1) * x / (2 * (df + x * x));
+		halley = h > 0.5;
+		if (halley)
+			step /= h;
+		if (!isfinite(step))
+			break;
+		if (x + step <= 0) {
+			x /= 2;                 /* overshoot below 0 */
+			continue;
+		}
+		x += step;
+		/* Halley's error after a step s is O(s^3): done */
+		if (fabs(step) <= (halley ? 1e-6 / (1 + (df + 1) * x * x /
+						     (df + x * x)) :
+				   4 * DBL_EPSILON) * x)
+			return p < 0.5 ? -x : x;
+	}
+	/* not settled: GSL's answer, polished by Newton as before */
+	x = fabs(gsl_cdf_tdist_Pinv(p, df));
+	for (i = 0; i < 8 && isfinite(x) && !isnan(lnb); i++) {
+		double pdf, sf = t_tail(x, df, lnb, &pdf), step;
 
 		if (!(pdf > 0))
 			break;
-		step = (t_sf(x, df) - tail) / pdf;
+		step = (sf - tail) / pdf;
 		if (!isfinite(step))
 			break;
 		x += step;
@@ -239,6 +572,48 @@ static double t_quantile_uncached(double p, double df)
 			break;
 	}
 	return p < 0.5 ? -x : x;
+}
+
+/*
+ * Quantiles are asked for again and again with the same (p, df): every
+ * metric of a moderated family shares its df, and every interval and
+ * minimum detectable effect its levels, while each Welch metric asks
+ * for three at a df of its own that never recurs.  So the memo is
+ * segmented (SLRU): an answer enters a probation ring and moves to a
+ * protected ring only when it is asked for again; a run of one-off
+ * Welch answers then cannot push out the family's.  The answers are
+ * those of t_quantile_uncached(), so the function stays pure in effect.
+ */
+static double t_quantile(double p, double df)
+{
+	enum { NRING = 8 };
+	struct qmemo { double p, df, x; };
+	static struct qmemo prot[NRING], prob[NRING];
+	static unsigned nprot, nprob;
+	unsigned i;
+	double x;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return t_quantile_uncached(p, df);
+	for (i = 0; i < NRING; i++)
+		if (prot[i].p == p && prot[i].df == df)
+			return prot[i].x;
+	for (i = 0; i < NRING; i++) {
+		if (prob[i].p == p && prob[i].df == df) {
+			x = prob[i].x;
+			prob[i].p = 0;          /* moved, not copied */
+			prot[nprot++ % NRING] = (struct qmemo){ p, df, x };
+			return x;
+		}
+	}
+	x = t_quantile_uncached(p, df);
+	prob[nprob++ % NRING] = (struct qmemo){ p, df, x };
+	return x;
+}
+
+double pv_t_quantile(double p, double df)
+{
+	return t_quantile(p, df);
 }
 
 /* The p-value of t for the alternative, as scipy's _ttest_finish:
@@ -795,41 +1170,84 @@ int pv_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 
 /* ---- p-value adjustment --------------------------------------------- */
 
-struct pidx {
-	double p;
-	size_t i;
-};
-
-/* Ascending p, ties by index: R's order() is stable. */
-static int cmp_pidx(const void *pa, const void *pb)
+/* A double's bits as an unsigned key in the same order (-0 as +0). */
+static uint64_t order_key(double v)
 {
-	const struct pidx *a = pa, *b = pb;
+	uint64_t b;
 
-	if (a->p != b->p)
-		return a->p < b->p ? -1 : 1;
-	return (a->i > b->i) - (a->i < b->i);
+	if (v == 0)
+		v = 0;
+	memcpy(&b, &v, sizeof(b));
+	return b >> 63 ? ~b : b | (uint64_t)1 << 63;
 }
 
-/* The non-NaN entries of p, sorted; returns their count. */
-static size_t sorted_family(const double *p, size_t n, struct pidx *o)
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+#define RADIX_PASSES 6          /* ceil(64 / RADIX_BITS) */
+
+/*
+ * The indices of the non-NaN entries of p in ascending order of p, ties
+ * by index as R's stable order(), into o; returns their count.  An LSD radix sort on the order
+ * keys, which is stable: a family is ~100k p-values sorted three times
+ * per comparison, where glibc's merge sort with a comparison function
+ * cost 80 M instructions each.  Passes over a digit that every key
+ * shares are skipped.
+ */
+static size_t sorted_family(const double *p, size_t n, size_t *o)
 {
-	size_t i, k = 0;
+	size_t (*cnt)[RADIX_SIZE] = pv_calloc(RADIX_PASSES, sizeof(*cnt));
+	uint64_t *key = pv_malloc(2 * (n ? n : 1) * sizeof(*key)), *k2;
+	size_t *ifree = pv_malloc((n ? n : 1) * sizeof(*ifree));
+	size_t *idx = o, *i2 = ifree, i, k = 0;
+	unsigned pass;
 
 	for (i = 0; i < n; i++) {
 		if (isnan(p[i]))
 			continue;
-		o[k].p = p[i];
-		o[k].i = i;
+		key[k] = order_key(p[i]);
+		idx[k] = i;
+		for (pass = 0; pass < RADIX_PASSES; pass++)
+			cnt[pass][(key[k] >> (pass * RADIX_BITS)) &
+				  (RADIX_SIZE - 1)]++;
 		k++;
 	}
-	qsort(o, k, sizeof(*o), cmp_pidx);
+	k2 = key + n;
+	for (pass = 0; pass < RADIX_PASSES; pass++) {
+		size_t *c = cnt[pass], sum = 0, t;
+		unsigned shift = pass * RADIX_BITS, d;
+		uint64_t *kt;
+		size_t *it;
+
+		if (k == 0 || c[(key[0] >> shift) & (RADIX_SIZE - 1)] == k)
+			continue;
+		for (d = 0; d < RADIX_SIZE; d++) {
+			t = c[d];
+			c[d] = sum;
+			sum += t;
+		}
+		for (i = 0; i < k; i++) {
+			size_t at = c[(key[i] >> shift) & (RADIX_SIZE - 1)]++;
+
+			k2[at] = key[i];
+			i2[at] = idx[i];
+		}
+		kt = key, key = k2, k2 = kt;
+		it = idx, idx = i2, i2 = it;
+	}
+	if (idx != o)
+		memcpy(o, idx, k * sizeof(*o));
+	free(key < k2 ? key : k2);
+	free(ifree);
+	free(cnt);
 	return k;
 }
 
-/* R: pmin(1, cummax((n - i + 1) * p[o]))[ro] */
+/* R: pmin(1, cummax((n - i + 1) * p[o]))[ro].  With q = p, each p[o[i]]
+ * is read at step i, before q[o[i]] is written, and no other step
+ * touches it. */
 void pv_adjust_holm(const double *p, size_t n, double *q)
 {
-	struct pidx *o = pv_malloc((n ? n : 1) * sizeof(*o));
+	size_t *o = pv_malloc((n ? n : 1) * sizeof(*o));
 	size_t k = sorted_family(p, n, o), i;
 	double run = -INFINITY, v;
 
@@ -837,10 +1255,10 @@ void pv_adjust_holm(const double *p, size_t n, double *q)
 		if (isnan(p[i]))
 			q[i] = NAN;
 	for (i = 0; i < k; i++) {
-		v = (double)(k - i) * o[i].p;
+		v = (double)(k - i) * p[o[i]];
 		if (v > run)
 			run = v;
-		q[o[i].i] = run < 1 ? run : 1;
+		q[o[i]] = run < 1 ? run : 1;
 	}
 	free(o);
 }
@@ -849,7 +1267,7 @@ void pv_adjust_holm(const double *p, size_t n, double *q)
  *    pmin(1, cummin(n/i * p[o]))[ro] */
 void pv_adjust_bh(const double *p, size_t n, double *q)
 {
-	struct pidx *o = pv_malloc((n ? n : 1) * sizeof(*o));
+	size_t *o = pv_malloc((n ? n : 1) * sizeof(*o));
 	size_t k = sorted_family(p, n, o), i;
 	double run = INFINITY, v;
 
@@ -857,10 +1275,10 @@ void pv_adjust_bh(const double *p, size_t n, double *q)
 		if (isnan(p[i]))
 			q[i] = NAN;
 	for (i = k; i-- > 0;) {
-		v = (double)k / (double)(i + 1) * o[i].p;
+		v = (double)k / (double)(i + 1) * p[o[i]];
 		if (v < run)
 			run = v;
-		q[o[i].i] = run < 1 ? run : 1;
+		q[o[i]] = run < 1 ? run : 1;
 	}
 	free(o);
 }
@@ -909,7 +1327,7 @@ int pv_fit_prior_shrunk(const double *s2, const double *d, size_t n,
 			struct pv_err *err)
 {
 	double *x, *dd, *tmp, med, emean = 0, evar = 0, trimean = 0, xmean;
-	double m4 = 0, m2 = 0;
+	double m4 = 0, m2 = 0, last_h = NAN, psi = 0, psi1 = 0, logh = 0;
 	gsl_sf_result r;
 	size_t i, k = 0;
 	int st;
@@ -932,26 +1350,34 @@ int pv_fit_prior_shrunk(const double *s2, const double *d, size_t n,
 		return 0;
 	}
 
-	med = median_of(x, k, tmp);
+	med = median_select(x, k, tmp);
 	if (med == 0)
 		med = 1;
 	for (i = 0; i < k; i++)
 		if (x[i] < 1e-5 * med)
 			x[i] = 1e-5 * med;
-	/* e = log(x) - digamma(d/2) + log(d/2), kept in tmp */
+	/* e = log(x) - digamma(d/2) + log(d/2), kept in tmp.  The df of a
+	 * family are nearly all the same (2n - 2 for n runs a side), so
+	 * the last df's digamma, trigamma and log are reused. */
 	for (i = 0; i < k; i++) {
 		double h = dd[i] / 2;
 
-		if ((st = gsl_sf_psi_e(h, &r)) != GSL_SUCCESS) {
-			free(x);
-			return sf_fail(err, "digamma", h, st);
+		if (h != last_h) {
+			if ((st = gsl_sf_psi_e(h, &r)) != GSL_SUCCESS) {
+				free(x);
+				return sf_fail(err, "digamma", h, st);
+			}
+			psi = r.val;
+			if ((st = gsl_sf_psi_1_e(h, &r)) != GSL_SUCCESS) {
+				free(x);
+				return sf_fail(err, "trigamma", h, st);
+			}
+			psi1 = r.val;
+			logh = log(h);
+			last_h = h;
 		}
-		tmp[i] = log(x[i]) - r.val + log(h);
-		if ((st = gsl_sf_psi_1_e(h, &r)) != GSL_SUCCESS) {
-			free(x);
-			return sf_fail(err, "trigamma", h, st);
-		}
-		trimean += r.val;
+		tmp[i] = log(x[i]) - psi + logh;
+		trimean += psi1;
 		emean += tmp[i];
 	}
 	emean /= (double)k;
@@ -1024,6 +1450,18 @@ static size_t yuen_side(double *x, size_t n, double *tmean, double *ssw)
 	return h;
 }
 
+void pv_modvar_logs(const double *la, size_t na, const double *lb, size_t nb,
+		    struct pv_modvar *mv)
+{
+	double ma, mb, ssa = sum_sq_dev(la, na, &ma);
+	double ssb = sum_sq_dev(lb, nb, &mb);
+
+	mv->d = (double)(na - 1) + (double)(nb - 1);
+	mv->u = sqrt(1.0 / (double)na + 1.0 / (double)nb);
+	mv->s2 = (ssa + ssb) / mv->d;
+	mv->diff = mb - ma;
+}
+
 int pv_modvar_log(const double *a, size_t na, const double *b, size_t nb,
 		  int trimmed, struct pv_modvar *mv, struct pv_err *err)
 {
@@ -1094,90 +1532,176 @@ void pv_moderated_t(const struct pv_modvar *mv, const struct pv_prior *prior,
 
 /* ---- Gross-error selector ------------------------------------------- */
 
-double pv_gross_fraction(const double *const *a, const size_t *na,
-			 const double *const *b, const size_t *nb, size_t m)
+/* gsl_stats_median_from_sorted_data, inline: n >= 1. */
+static double median_sorted(const double *x, size_t n)
 {
-	double small[2 * SMALL_N], *r, *tmp, *buf = NULL, ma, mb, med, scale;
-	size_t k, i, n, cap = 0, total = 0, gross = 0;
+	return n % 2 ? x[n / 2] : (x[(n - 1) / 2] + x[n / 2]) / 2.0;
+}
+
+/* The sorted x[0..nx) minus cx, and y[0..ny) minus cy, merged into out:
+ * subtracting a constant keeps the order, so these are the residuals
+ * sorted. */
+static void merge_shifted(const double *x, size_t nx, double cx,
+			  const double *y, size_t ny, double cy, double *out)
+{
+	size_t i = 0, j = 0, k = 0;
+
+	while (i < nx && j < ny) {
+		double u = x[i] - cx, v = y[j] - cy;
+
+		if (u <= v)
+			out[k++] = u, i++;
+		else
+			out[k++] = v, j++;
+	}
+	while (i < nx)
+		out[k++] = x[i++] - cx;
+	while (j < ny)
+		out[k++] = y[j++] - cy;
+}
+
+/*
+ * The median of |r[i] - med| for sorted r[0..n): below the first index
+ * at or above med these grow leftwards, from it on rightwards, so the
+ * two runs are merged from the middle out, and only up to the median.
+ */
+static double mad_sorted(const double *r, size_t n, double med)
+{
+	size_t right = 0, stop = n / 2, k;
+	ptrdiff_t left;
+	double prev = 0, d = 0;
+
+	while (right < n && r[right] < med)
+		right++;
+	left = (ptrdiff_t)right - 1;
+	for (k = 0; k <= stop; k++) {
+		double dl = left >= 0 ? fabs(r[left] - med) : INFINITY;
+		double dr = right < n ? fabs(r[right] - med) : INFINITY;
+
+		prev = d;
+		if (dl <= dr)
+			d = dl, left--;
+		else
+			d = dr, right++;
+	}
+	return n % 2 ? d : (prev + d) / 2.0;
+}
+
+void pv_selector_add(struct pv_selector *sel, const double *la, size_t na,
+		     const double *lb, size_t nb, double *scratch)
+{
+	double *sa = scratch, *sb = sa + na, *r = sb + nb;
+	double ma = 0, mb = 0, m2 = 0, m4 = 0, med, scale, t;
+	size_t n = na + nb, i, j;
+
+	if (na < PV_GROSS_MIN_N || nb < PV_GROSS_MIN_N)
+		return;
+	for (i = 0; i < na; i++)
+		ma += la[i];
+	for (i = 0; i < nb; i++)
+		mb += lb[i];
+	/* a log that is not finite makes its sum so (|log| < 745 cannot
+	 * overflow): a value that was not positive and finite */
+	if (!isfinite(ma) || !isfinite(mb))
+		return;
+
+	/* kurtosis of the residuals from each side's mean */
+	ma /= (double)na;
+	mb /= (double)nb;
+	for (i = 0; i < na; i++) {
+		t = la[i] - ma;
+		m2 += t * t;
+		m4 += t * t * t * t;
+	}
+	for (i = 0; i < nb; i++) {
+		t = lb[i] - mb;
+		m2 += t * t;
+		m4 += t * t * t * t;
+	}
+	m2 /= (double)n;
+	m4 /= (double)n;
+	if (m2 > 0) {
+		sel->ksum += m4 / (m2 * m2);
+		sel->kused++;
+	}
+
+	/* gross errors: residuals from each side's median beyond K robust
+	 * sd (1.4826 MAD of the pooled residuals) */
+	memcpy(sa, la, na * sizeof(*sa));
+	memcpy(sb, lb, nb * sizeof(*sb));
+	sort_doubles(sa, na);
+	sort_doubles(sb, nb);
+	merge_shifted(sa, na, median_sorted(sa, na), sb, nb,
+		      median_sorted(sb, nb), r);
+	med = median_sorted(r, n);
+	scale = 1.4826 * mad_sorted(r, n, med);
+	if (!(scale > 0))
+		return;
+	sel->total += n;
+	/* |r| > K scale at the two ends of the sorted residuals */
+	t = PV_GROSS_K * scale;
+	for (i = 0; i < n && r[i] < -t; i++)
+		sel->gross++;
+	for (j = n; j > i && r[j - 1] > t; j--)
+		sel->gross++;
+}
+
+double pv_selector_gross(const struct pv_selector *sel)
+{
+	return sel->total ? (double)sel->gross / (double)sel->total : NAN;
+}
+
+double pv_selector_kurtosis(const struct pv_selector *sel)
+{
+	return sel->kused ? sel->ksum / (double)sel->kused : NAN;
+}
+
+/* Both selectors over a family of raw samples: each metric's logs into
+ * one scratch buffer, then pv_selector_add(). */
+static void selector_family(struct pv_selector *sel, const double *const *a,
+			    const size_t *na, const double *const *b,
+			    const size_t *nb, size_t m)
+{
+	double small[4 * SMALL_N], *buf = NULL, *l;
+	size_t k, i, n, cap = 0;
 	int ok;
 
+	memset(sel, 0, sizeof(*sel));
 	for (k = 0; k < m; k++)
 		if (na[k] + nb[k] > cap)
 			cap = na[k] + nb[k];
-	r = cap <= SMALL_N ? small : (buf = pv_malloc(2 * cap * sizeof(*r)));
-	tmp = r + cap;
+	l = cap <= SMALL_N ? small : (buf = pv_malloc(4 * cap * sizeof(*l)));
 	for (k = 0; k < m; k++) {
-		if (na[k] < PV_GROSS_MIN_N || nb[k] < PV_GROSS_MIN_N)
-			continue;
 		n = na[k] + nb[k];
 		ok = 1;
 		for (i = 0; i < n && ok; i++) {
 			double v = i < na[k] ? a[k][i] : b[k][i - na[k]];
 
 			ok = isfinite(v) && v > 0;
-			r[i] = log(v);
+			l[i] = log(v);
 		}
-		if (!ok)
-			continue;
-		ma = median_of(r, na[k], tmp);
-		mb = median_of(r + na[k], nb[k], tmp);
-		for (i = 0; i < n; i++)
-			r[i] -= i < na[k] ? ma : mb;
-		med = median_of(r, n, tmp);
-		for (i = 0; i < n; i++)
-			tmp[i] = fabs(r[i] - med);
-		sort_doubles(tmp, n);
-		scale = 1.4826 * gsl_stats_median_from_sorted_data(tmp, 1, n);
-		if (!(scale > 0))
-			continue;
-		total += n;
-		for (i = 0; i < n; i++)
-			if (fabs(r[i]) > PV_GROSS_K * scale)
-				gross++;
+		if (ok)
+			pv_selector_add(sel, l, na[k], l + na[k], nb[k], l + n);
 	}
 	free(buf);
-	return total ? (double)gross / (double)total : NAN;
+}
+
+double pv_gross_fraction(const double *const *a, const size_t *na,
+			 const double *const *b, const size_t *nb, size_t m)
+{
+	struct pv_selector sel;
+
+	selector_family(&sel, a, na, b, nb, m);
+	return pv_selector_gross(&sel);
 }
 
 double pv_tail_kurtosis(const double *const *a, const size_t *na,
 			const double *const *b, const size_t *nb, size_t m)
 {
-	double sum = 0;
-	size_t k, i, used = 0;
+	struct pv_selector sel;
 
-	for (k = 0; k < m; k++) {
-		double ma = 0, mb = 0, m2 = 0, m4 = 0, r;
-		size_t n = na[k] + nb[k];
-		int ok = 1;
-
-		if (na[k] < PV_GROSS_MIN_N || nb[k] < PV_GROSS_MIN_N)
-			continue;
-		for (i = 0; i < n && ok; i++) {
-			double v = i < na[k] ? a[k][i] : b[k][i - na[k]];
-
-			ok = isfinite(v) && v > 0;
-			if (ok && i < na[k])
-				ma += log(v);
-			else if (ok)
-				mb += log(v);
-		}
-		if (!ok)
-			continue;
-		ma /= (double)na[k];
-		mb /= (double)nb[k];
-		for (i = 0; i < n; i++) {
-			r = i < na[k] ? log(a[k][i]) - ma : log(b[k][i - na[k]]) - mb;
-			m2 += r * r;
-			m4 += r * r * r * r;
-		}
-		m2 /= (double)n;
-		m4 /= (double)n;
-		if (!(m2 > 0))
-			continue;
-		sum += m4 / (m2 * m2);
-		used++;
-	}
-	return used ? sum / (double)used : NAN;
+	selector_family(&sel, a, na, b, nb, m);
+	return pv_selector_kurtosis(&sel);
 }
 
 /* ---- Minimum detectable effect -------------------------------------- */

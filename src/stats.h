@@ -42,6 +42,19 @@ double pv_median(const double *x, size_t n);
 
 enum pv_alt { PV_ALT_TWO = 0, PV_ALT_GREATER, PV_ALT_LESS };
 
+/*
+ * P(T > t) for Student's t with df degrees of freedom (df = INFINITY:
+ * the normal tail), as scipy.stats.t.sf(t, df): within 1e-13 relative
+ * for df in [1, 1e6] and |t| up to 1e3, down to 1e-300.  NAN for a NaN
+ * t or df, or df <= 0.
+ */
+double pv_t_sf(double t, double df);
+
+/* The p quantile of Student's t with df degrees of freedom (INFINITY:
+ * normal), as scipy.stats.t.ppf, consistent with pv_t_sf to the last
+ * digits.  NAN for p outside (0, 1), a NaN or df <= 0. */
+double pv_t_quantile(double p, double df);
+
 struct pv_test_out {
 	double statistic;       /* t, or U of a as scipy reports it */
 	double df;              /* NAN for rank tests */
@@ -161,6 +174,11 @@ struct pv_modvar {
 int pv_modvar_log(const double *a, size_t na, const double *b, size_t nb,
 		  int trimmed, struct pv_modvar *mv, struct pv_err *err);
 
+/* pv_modvar_log's untrimmed ingredients from the logs themselves
+ * (la, lb: finite, na, nb >= 2), for callers that already hold them. */
+void pv_modvar_logs(const double *la, size_t na, const double *lb, size_t nb,
+		    struct pv_modvar *mv);
+
 /*
  * Moderated t from mv and the prior: posterior variance
  * (d s2 + d0 s0sq)/(d + d0) (s0sq when d0 is infinite; s2 when d0 is 0,
@@ -206,6 +224,25 @@ double pv_gross_fraction(const double *const *a, const size_t *na,
  */
 double pv_tail_kurtosis(const double *const *a, const size_t *na,
 			const double *const *b, const size_t *nb, size_t m);
+
+/*
+ * Both selectors accumulated one metric at a time, from the metric's
+ * logs (la[0..na), lb[0..nb)), so that a caller computes each
+ * metric's logs once for these and the moderated test alike.  Start
+ * from a zeroed struct; scratch holds 2 (na + nb) doubles.  Metrics
+ * are left out as above (a log that is not finite stands for a value
+ * that is not positive and finite), and the results are those of
+ * pv_gross_fraction and pv_tail_kurtosis, bit for bit.
+ */
+struct pv_selector {
+	size_t total, gross;    /* residuals counted, and beyond K sd */
+	double ksum;            /* sum of the kurtoses, over kused metrics */
+	size_t kused;
+};
+void pv_selector_add(struct pv_selector *sel, const double *la, size_t na,
+		     const double *lb, size_t nb, double *scratch);
+double pv_selector_gross(const struct pv_selector *sel);
+double pv_selector_kurtosis(const struct pv_selector *sel);
 
 /*
  * Minimum detectable effect: the smallest true difference of means (in

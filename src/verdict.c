@@ -139,21 +139,57 @@ static void copy_context(struct pv_report *r, const struct pv_table *t)
 
 /* ---- phase 2: tests, correction, verdicts ----------------------------- */
 
-/* The per-metric working state of phase 2. */
+/*
+ * The per-metric working state of phase 2: ~100k of these live at once
+ * next to the model, so only what the verdict needs is kept (what
+ * decide_one() reads of the test, not all of pv_test_out), and the
+ * moderated test's input shares its place with the q-values, which
+ * correct() writes only after every test has run.
+ */
 struct work {
 	unsigned testable : 1;      /* a test runs (enough samples, both sides) */
 	unsigned deterministic : 1; /* zero variance on both sides */
 	unsigned logok : 1;         /* every sample > 0: the log tests apply */
 	unsigned summary : 1;       /* a side has only a summary: Welch from
 				     * (mean, sd, n), outside the prior */
-	enum pv_test test;
-	struct pv_modvar mv;
-	struct pv_test_out two;     /* the two-sided test, with its interval */
+	unsigned test : 4;          /* enum pv_test */
+	struct {                    /* the two-sided test, with its interval */
+		double statistic, df, p, ci_low, ci_high;
+		double mde;         /* minimum detectable shift, in the
+				     * test's units; NAN when undefined */
+	} two;
 	double p_worse, p_better;   /* one-sided p-values */
-	double q_worse, q_better, q_two;
-	unsigned open_worse : 1;    /* the family gate, see family_gate() */
-	unsigned open_better : 1;
+	union {
+		struct pv_modvar mv;        /* until run_test() */
+		struct {
+			double worse, better, two;
+		} q;                        /* from correct() on */
+	} u;
 };
+
+/*
+ * Keep what decide_one() needs of a two-sided test.  The minimum
+ * detectable effect is worked out here, right after the test, rather
+ * than in decide_one(): its t quantiles are at the test's own df, which
+ * a Welch metric shares with nothing else, and the constants of that
+ * df are still at hand now (see stats.c's memos), not after the rest
+ * of the family's tests.
+ */
+static void keep_two(struct work *w, const struct pv_test_out *o,
+		     double alpha, int two_sided)
+{
+	w->two.statistic = o->statistic;
+	w->two.df = o->df;
+	w->two.p = o->p;
+	w->two.ci_low = o->ci_low;
+	w->two.ci_high = o->ci_high;
+	w->two.mde = NAN;
+	if (isfinite(o->se)) {
+		double df = isfinite(o->df) && o->df > 0 ? o->df : INFINITY;
+
+		w->two.mde = pv_mde(o->se, df, alpha, two_sided, POWER);
+	}
+}
 
 static enum pv_alt worse_alt(enum pv_dir d)
 {
@@ -183,26 +219,26 @@ static int all_positive(const double *x, size_t n)
  */
 static int run_test(const struct pv_result *res, struct work *w,
 		    const struct pv_prior *prior, double df_cap, double conf,
-		    struct pv_err *err)
+		    int two_sided, struct pv_err *err)
 {
 	const double *a = res->side[0].samples, *b = res->side[1].samples;
 	size_t na = res->side[0].nsamples, nb = res->side[1].nsamples;
-	struct pv_test_out one;
+	struct pv_test_out one, two;
 
 	if (w->summary) {
 		const struct pv_moments *sa = &res->side[0].s;
 		const struct pv_moments *sb = &res->side[1].s;
 
 		if (pv_ttest_summary(sa->mean, sa->sd, sa->n, sb->mean, sb->sd,
-				     sb->n, 0, PV_ALT_TWO, conf, &w->two, err))
+				     sb->n, 0, PV_ALT_TWO, conf, &two, err))
 			return -1;
 	} else switch (w->test) {
 	case PV_TEST_MODERATED:
 	case PV_TEST_YUEN:
-		pv_moderated_t(&w->mv, prior, df_cap, PV_ALT_TWO, conf, &w->two);
+		pv_moderated_t(&w->u.mv, prior, df_cap, PV_ALT_TWO, conf, &two);
 		break;
 	case PV_TEST_MANNWHITNEY:
-		if (pv_mannwhitney(a, na, b, nb, PV_ALT_TWO, conf, &w->two, err) ||
+		if (pv_mannwhitney(a, na, b, nb, PV_ALT_TWO, conf, &two, err) ||
 		    pv_mannwhitney(a, na, b, nb, worse_alt(res->direction), conf,
 				   &one, err))
 			return -1;
@@ -211,12 +247,14 @@ static int run_test(const struct pv_result *res, struct work *w,
 				   &one, err))
 			return -1;
 		w->p_better = one.p;
+		keep_two(w, &two, res->alpha, two_sided);
 		return 0;
 	default:
 		if (pv_ttest(a, na, b, nb, w->test == PV_TEST_STUDENT, PV_ALT_TWO,
-			     conf, &w->two, err))
+			     conf, &two, err))
 			return -1;
 	}
+	keep_two(w, &two, res->alpha, two_sided);
 	{
 		/* scipy's t is (mean a - mean b)/se: negative when the
 		 * candidate is larger. */
@@ -231,45 +269,34 @@ static int run_test(const struct pv_result *res, struct work *w,
 	return 0;
 }
 
-/* The test `auto` and `moderated` use, family-wide; fills w[].mv. */
+/*
+ * The test `auto` and `moderated` use, family-wide; fills w[].u.mv.
+ * One pass takes each metric's logs once, into a scratch buffer, for
+ * both the untrimmed ingredients and the Hogg-style selector (one
+ * decision per comparison); only when the selector picks the Yuen arm
+ * are the trimmed ingredients computed, in a second pass.
+ */
 static int prepare_moderated(struct pv_report *r, struct work *w,
 			     enum pv_test asked, struct pv_prior *prior,
 			     double *df_cap, struct pv_err *err)
 {
-	size_t nfam = 0, ngross = 0;
-	double *s2 = pv_malloc((r->n + 1) * sizeof(*s2));
-	double *d = pv_malloc((r->n + 1) * sizeof(*d));
-	const double **ga = pv_malloc((r->n + 1) * sizeof(*ga));
-	const double **gb = pv_malloc((r->n + 1) * sizeof(*gb));
-	size_t *gna = pv_malloc((r->n + 1) * sizeof(*gna));
-	size_t *gnb = pv_malloc((r->n + 1) * sizeof(*gnb));
+	struct pv_selector sel = { 0, 0, 0, 0 };
+	size_t nfam = 0, cap = 0;
+	double *s2, *d, *l;
 	int yuen = 0, rc = 0;
 	double dmax = 0;
 
-	/* Hogg-style selector: one decision per comparison. */
 	for (size_t i = 0; i < r->n; i++) {
-		const struct pv_result *res = &r->m[i];
+		size_t n = r->m[i].side[0].nsamples + r->m[i].side[1].nsamples;
 
-		if (!w[i].testable || !w[i].logok ||
-		    res->side[0].nsamples < GROSS_MIN_N ||
-		    res->side[1].nsamples < GROSS_MIN_N)
-			continue;
-		ga[ngross] = res->side[0].samples;
-		gna[ngross] = res->side[0].nsamples;
-		gb[ngross] = res->side[1].samples;
-		gnb[ngross++] = res->side[1].nsamples;
+		if (w[i].testable && w[i].logok && n > cap)
+			cap = n;
 	}
-	/* Trim only for rare gross errors in heavy tails: two-mode noise
-	 * also has many residuals beyond 6 MAD (its MAD is the width of one
-	 * mode), but light tails, and there trimming is what breaks. */
-	if (asked == PV_TEST_AUTO && ngross &&
-	    pv_gross_fraction(ga, gna, gb, gnb, ngross) > GROSS_LIMIT &&
-	    pv_tail_kurtosis(ga, gna, gb, gnb, ngross) > KURT_LIMIT)
-		yuen = 1;
-
+	l = pv_malloc((3 * cap + 1) * sizeof(*l));
 	for (size_t i = 0; i < r->n && !rc; i++) {
-		const struct pv_result *res = &r->m[i];
-		int trim;
+		const struct pv_side_result *a = &r->m[i].side[0];
+		const struct pv_side_result *b = &r->m[i].side[1];
+		size_t na = a->nsamples, nb = b->nsamples;
 
 		if (!w[i].testable)
 			continue;
@@ -277,32 +304,64 @@ static int prepare_moderated(struct pv_report *r, struct work *w,
 			w[i].test = PV_TEST_WELCH;  /* logs need positive data */
 			continue;
 		}
-		trim = yuen && res->side[0].nsamples >= GROSS_MIN_N &&
-		       res->side[1].nsamples >= GROSS_MIN_N;
-		w[i].test = trim ? PV_TEST_YUEN : PV_TEST_MODERATED;
-		rc = pv_modvar_log(res->side[0].samples, res->side[0].nsamples,
-				   res->side[1].samples, res->side[1].nsamples,
-				   trim, &w[i].mv, err);
+		w[i].test = PV_TEST_MODERATED;
+		for (size_t j = 0; j < na + nb; j++) {
+			double v = j < na ? a->samples[j] : b->samples[j - na];
+
+			if (!isfinite(v)) {
+				/* pv_modvar_log says what is wrong */
+				rc = pv_modvar_log(a->samples, na, b->samples,
+						   nb, 0, &w[i].u.mv, err);
+				break;
+			}
+			l[j] = log(v);
+		}
 		if (rc)
 			break;
-		if (res->gated) {
-			s2[nfam] = w[i].mv.s2;
-			d[nfam++] = w[i].mv.d;
-			if (w[i].mv.d > dmax)
-				dmax = w[i].mv.d;
-		}
+		pv_modvar_logs(l, na, l + na, nb, &w[i].u.mv);
+		if (asked == PV_TEST_AUTO && na >= GROSS_MIN_N &&
+		    nb >= GROSS_MIN_N)
+			pv_selector_add(&sel, l, na, l + na, nb, l + na + nb);
 	}
-	if (!rc)
-		rc = pv_fit_prior_shrunk(s2, d, nfam, asked == PV_TEST_AUTO ?
-					 PRIOR_SHRINK : 0, prior, err);
+	free(l);
+	/* Trim only for rare gross errors in heavy tails: two-mode noise
+	 * also has many residuals beyond 6 MAD (its MAD is the width of one
+	 * mode), but light tails, and there trimming is what breaks. */
+	if (!rc && asked == PV_TEST_AUTO &&
+	    pv_selector_gross(&sel) > GROSS_LIMIT &&
+	    pv_selector_kurtosis(&sel) > KURT_LIMIT)
+		yuen = 1;
+	for (size_t i = 0; yuen && i < r->n && !rc; i++) {
+		const struct pv_result *res = &r->m[i];
+
+		if (w[i].test != PV_TEST_MODERATED ||
+		    res->side[0].nsamples < GROSS_MIN_N ||
+		    res->side[1].nsamples < GROSS_MIN_N)
+			continue;
+		w[i].test = PV_TEST_YUEN;
+		rc = pv_modvar_log(res->side[0].samples, res->side[0].nsamples,
+				   res->side[1].samples, res->side[1].nsamples,
+				   1, &w[i].u.mv, err);
+	}
+	if (rc)
+		return rc;
+
+	s2 = pv_malloc((r->n + 1) * sizeof(*s2));
+	d = pv_malloc((r->n + 1) * sizeof(*d));
+	for (size_t i = 0; i < r->n; i++) {
+		if (!w[i].testable || !w[i].logok || !r->m[i].gated)
+			continue;
+		s2[nfam] = w[i].u.mv.s2;
+		d[nfam++] = w[i].u.mv.d;
+		if (w[i].u.mv.d > dmax)
+			dmax = w[i].u.mv.d;
+	}
+	rc = pv_fit_prior_shrunk(s2, d, nfam, asked == PV_TEST_AUTO ?
+				 PRIOR_SHRINK : 0, prior, err);
 	/* The pooled-df cap: no more information than the family holds. */
 	*df_cap = nfam ? (double)nfam * dmax : INFINITY;
 	free(s2);
 	free(d);
-	free(ga);
-	free(gb);
-	free(gna);
-	free(gnb);
 	return rc;
 }
 
@@ -314,35 +373,42 @@ static void adjust(enum pv_correction c, double *p, size_t n)
 		pv_adjust_bh(p, n, p);
 }
 
-/* q-values over the gated, testable metrics, for one alternative. */
+/* The p-value of one alternative: 0 worse, 1 better, 2 two-sided. */
+static double *p_of(struct work *w, int alt)
+{
+	return alt == 0 ? &w->p_worse : alt == 1 ? &w->p_better : &w->two.p;
+}
+
+static double *q_of(struct work *w, int alt)
+{
+	return alt == 0 ? &w->u.q.worse : alt == 1 ? &w->u.q.better :
+	       &w->u.q.two;
+}
+
+/* q-values over the gated, testable metrics, for each alternative in
+ * turn through one buffer. */
 static void correct(struct pv_report *r, struct work *w,
 		    enum pv_correction c)
 {
-	double *p = pv_malloc(3 * (r->n + 1) * sizeof(*p));
+	double *p = pv_malloc((r->n + 1) * sizeof(*p));
 	size_t *idx = pv_malloc((r->n + 1) * sizeof(*idx)), k = 0;
 
 	for (size_t i = 0; i < r->n; i++)
 		if (w[i].testable && r->m[i].gated)
 			idx[k++] = i;
-	for (size_t j = 0; j < k; j++) {
-		p[j] = w[idx[j]].p_worse;
-		p[k + j] = w[idx[j]].p_better;
-		p[2 * k + j] = w[idx[j]].two.p;
-	}
-	adjust(c, p, k);
-	adjust(c, p + k, k);
-	adjust(c, p + 2 * k, k);
-	for (size_t j = 0; j < k; j++) {
-		w[idx[j]].q_worse = p[j];
-		w[idx[j]].q_better = p[k + j];
-		w[idx[j]].q_two = p[2 * k + j];
+	for (int alt = 0; alt < 3; alt++) {
+		for (size_t j = 0; j < k; j++)
+			p[j] = *p_of(&w[idx[j]], alt);
+		adjust(c, p, k);
+		for (size_t j = 0; j < k; j++)
+			*q_of(&w[idx[j]], alt) = p[j];
 	}
 	/* Ungated metrics are not part of the family: q = p. */
 	for (size_t i = 0; i < r->n; i++) {
 		if (w[i].testable && !r->m[i].gated) {
-			w[i].q_worse = w[i].p_worse;
-			w[i].q_better = w[i].p_better;
-			w[i].q_two = w[i].two.p;
+			w[i].u.q.worse = w[i].p_worse;
+			w[i].u.q.better = w[i].p_better;
+			w[i].u.q.two = w[i].two.p;
 		}
 	}
 	free(p);
@@ -371,7 +437,8 @@ static int beyond_floor(const struct pv_result *res)
  * rejections are otherwise exactly BH's.  Simes catches one large
  * regression, the count test many moderate ones.
  */
-static void family_gate(struct pv_report *r, struct work *w)
+static void family_gate(struct pv_report *r, const struct work *w,
+			int *open_worse, int *open_better)
 {
 	const struct pv_gate *g = &r->settings.gate;
 	double ag = PV_GATE_FRAC * g->alpha, tau = g->alpha;
@@ -393,8 +460,8 @@ static void family_gate(struct pv_report *r, struct work *w)
 			nw += w[i].p_worse < tau;
 			nb += w[i].p_better < tau;
 			if (beyond_floor(res)) {
-				simes_w |= wm && w[i].q_worse < ag;
-				simes_b |= bm && w[i].q_better < ag;
+				simes_w |= wm && w[i].u.q.worse < ag;
+				simes_b |= bm && w[i].u.q.better < ag;
 			}
 		}
 		open_w = simes_w || (nw > 0 &&
@@ -402,15 +469,14 @@ static void family_gate(struct pv_report *r, struct work *w)
 		open_b = simes_b || (nb > 0 &&
 			gsl_cdf_binomial_Q((unsigned)nb - 1, tau, (unsigned)k) < ag);
 	}
-	for (size_t i = 0; i < r->n; i++) {
-		w[i].open_worse = open_w;
-		w[i].open_better = open_b;
-	}
+	*open_worse = open_w;
+	*open_better = open_b;
 }
 
 static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		       const char *today, struct pv_result *res,
-		       struct work *w, struct pv_diag *diag)
+		       const struct work *w, int open_worse, int open_better,
+		       struct pv_diag *diag)
 {
 	const struct pv_gate *g = &r->settings.gate;
 	double rel = res->change_rel, thr = res->threshold;
@@ -450,29 +516,29 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	beyond = beyond_floor(res);
 
 	if (g->sided == PV_SIDED_TWO || !res->gated) {
-		sig_worse = sig_better = w->q_two < res->alpha;
+		sig_worse = sig_better = w->u.q.two < res->alpha;
 		sig_worse &= worse_move;
 		sig_better &= better_move;
 	} else {
-		sig_worse = w->q_worse < res->alpha;
-		sig_better = w->q_better < res->alpha;
-		res->held = beyond && ((sig_worse && !w->open_worse && worse_move) ||
-				       (sig_better && !w->open_better &&
+		sig_worse = w->u.q.worse < res->alpha;
+		sig_better = w->u.q.better < res->alpha;
+		res->held = beyond && ((sig_worse && !open_worse && worse_move) ||
+				       (sig_better && !open_better &&
 					better_move));
-		sig_worse &= w->open_worse;
-		sig_better &= w->open_better;
+		sig_worse &= open_worse;
+		sig_better &= open_better;
 	}
 	/* The p reported is that of the test whose verdict it supports. */
 	res->test_used = w->test;
 	res->statistic = w->two.statistic;
 	res->df = w->two.df;
 	if (g->sided == PV_SIDED_TWO || !res->gated) {
-		res->p = w->two.p, res->q = w->q_two;
+		res->p = w->two.p, res->q = w->u.q.two;
 		res->sided = PV_SIDED_TWO;
 	} else if ((sig_better && !sig_worse) || (!sig_worse && better_move)) {
-		res->p = w->p_better, res->q = w->q_better;
+		res->p = w->p_better, res->q = w->u.q.better;
 	} else {
-		res->p = w->p_worse, res->q = w->q_worse;
+		res->p = w->p_worse, res->q = w->u.q.worse;
 	}
 
 	if (w->deterministic) {
@@ -485,10 +551,8 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		res->ci_low = w->two.ci_low / fabs(res->side[0].s.mean);
 		res->ci_high = w->two.ci_high / fabs(res->side[0].s.mean);
 	}
-	if (!w->deterministic && isfinite(w->two.se)) {
-		double df = isfinite(w->two.df) && w->two.df > 0 ? w->two.df : INFINITY;
-		double m = pv_mde(w->two.se, df, res->alpha,
-				  res->sided == PV_SIDED_TWO, POWER);
+	if (!w->deterministic && !isnan(w->two.mde)) {
+		double m = w->two.mde;     /* se finite: see keep_two() */
 
 		if (w->test == PV_TEST_MODERATED || w->test == PV_TEST_YUEN)
 			res->mde = expm1(m);
@@ -597,16 +661,20 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 			w[i].two.statistic = diff == 0 ? 0 :
 				diff < 0 ? INFINITY : -INFINITY;
 			w[i].two.df = NAN;
-			w[i].two.se = 0;
+			w[i].two.mde = 0;
 			continue;
 		}
-		rc = run_test(res, &w[i], &prior, df_cap, conf, err);
+		rc = run_test(res, &w[i], &prior, df_cap, conf,
+			      g->sided == PV_SIDED_TWO || !res->gated, err);
 	}
 	if (!rc) {
+		int open_worse, open_better;
+
 		correct(r, w, g->correction);
-		family_gate(r, w);
+		family_gate(r, w, &open_worse, &open_better);
 		for (size_t i = 0; i < r->n; i++)
-			decide_one(r, cfg, today, &r->m[i], &w[i], diag);
+			decide_one(r, cfg, today, &r->m[i], &w[i], open_worse,
+				   open_better, diag);
 		pv_report_tally(r);
 		if (r->count[PV_V_NOISY])
 			pv_diag_add(diag, "%zu metric%s too noisy to judge (CV above max_cv = %g%%): run more repeats or raise max_cv",

@@ -13,7 +13,10 @@ case runs through Welch, Student and Mann-Whitney, each two-sided and
 one-sided both ways (9 comparisons), in the driver and in scipy
 (ttest_ind, mannwhitneyu method='auto').  Holm and BH are compared with
 the R p.adjust values recorded in tests/ref/stats_ref.txt, since a Python
-re-implementation would not be an independent reference.
+re-implementation would not be an independent reference.  The t tail
+itself (the driver's tsf) is compared with scipy.stats.t.sf on 600
+random (t, df), df from 1 to 1e6 and t from 1e-6 to 1e3, either sign,
+to TSF_TOL while p >= 1e-60 and to the tail's own conditioning below.
 
 A value agrees when |ours - scipy| <= 1e-9 * max(|scipy|, 1e-300).
 Where scipy returns NaN for t (0/0: zero variance and equal means) our
@@ -33,6 +36,7 @@ import numpy as np
 from scipy import stats
 
 TOL = 1e-9
+TSF_TOL = 1e-13
 FLOOR = 1e-300
 # our alternative -> scipy's for test(a, b): "greater" = b is larger
 SCIPY_ALT = {"two": "two-sided", "greater": "less", "less": "greater"}
@@ -109,6 +113,22 @@ def make_cases(n_cases, seed):
     return cases
 
 
+def tsf_cases(seed):
+    rng = np.random.default_rng(seed)
+    df = 10.0 ** rng.uniform(0, 6, 600)
+    df[::5] = np.round(df[::5])
+    t = 10.0 ** rng.uniform(-6, 3, 600) * rng.choice([1.0, 1.0, -1.0], 600)
+    return list(zip(t, df))
+
+
+def tsf_tol(want):
+    if want >= 1e-60:
+        return TSF_TOL
+    if want < 1e-300:
+        return 0.0          # both underflow: checked apart
+    return 4 * 2.0 ** -52 * -math.log(want)
+
+
 def vec(x):
     return " ".join([str(len(x))] + [repr(float(v)) for v in x])
 
@@ -169,6 +189,11 @@ def main():
                                None))
                 n_ref += 1
 
+    tcases = tsf_cases(args.seed)
+    for t, df in tcases:
+        lines.append("tsf %r %r" % (float(t), float(df)))
+        expect.append(("tsf", "-", -1, float(stats.t.sf(t, df)), None))
+
     out = run_driver(args.driver, lines)
     worst = {}
     counts = {}
@@ -184,6 +209,20 @@ def main():
         if not w or w[0] != "ok":
             bad += 1
             print("MISMATCH %s case %d: driver said %r" % (key, ci, res))
+            continue
+        if name == "tsf":
+            got, want = float(w[1]), want_s
+            nvalues += 1
+            if want < 1e-300:
+                e = 0.0 if got < 1e-290 else math.inf
+            else:
+                e = relerr(got, want)
+            if e > worst.get(key, (0.0,))[0]:
+                worst[key] = (e, "p", ci)
+            if not e <= tsf_tol(want):
+                bad += 1
+                print("MISMATCH tsf: ours %.17g scipy %.17g (rel %.3g)\n"
+                      "  %s" % (got, want, e, line))
             continue
         if name in ("holm", "bh"):
             pairs = [("q", float(g), q) for g, q in zip(w[1:], want_s)]
@@ -214,9 +253,11 @@ def main():
     overall = max([e[0] for e in worst.values()] + [0.0])
     if args.verbose:
         print("  smallest nonzero p compared: %.3g" % tiny)
-    print("stats_vs_scipy: %d cases x 9 tests + %d R p.adjust vectors, "
-          "%d values (%d by the 0/0 zero-variance rule), max rel. error "
-          "%.3g: %s" % (len(cases), n_ref, nvalues, nan_rule, overall,
+    print("stats_vs_scipy: %d cases x 9 tests + %d R p.adjust vectors + "
+          "%d t tails (max rel. error %.3g), %d values (%d by the 0/0 "
+          "zero-variance rule), max rel. error %.3g: %s" %
+          (len(cases), n_ref, len(tcases), worst.get("tsf/-", (0.0,))[0],
+           nvalues, nan_rule, overall,
                         "%d MISMATCHES" % bad if bad else
                         "all agree to %g" % TOL))
     return 1 if bad else 0

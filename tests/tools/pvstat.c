@@ -11,6 +11,10 @@
  *       -> ok q...
  *   summary N x...
  *       -> ok n mean sd cv median min max
+ *   tsf T DF
+ *       -> ok P(T > t)
+ *   tq P DF
+ *       -> ok the p quantile of t
  *
  * ALT is two, greater (the candidate b is larger) or less.  A case that
  * the library refuses prints "error MESSAGE"; a malformed line prints
@@ -148,6 +152,16 @@ static int run(char *text)
 				printf(" %.17g", b[i]);
 			printf("\n");
 		}
+	} else if (!strcmp(op, "tsf")) {
+		double t = num(&l), df = num(&l);
+
+		if (!l.bad)
+			printf("ok %.17g\n", pv_t_sf(t, df));
+	} else if (!strcmp(op, "tq")) {
+		double p = num(&l), df = num(&l);
+
+		if (!l.bad)
+			printf("ok %.17g\n", pv_t_quantile(p, df));
 	} else if (!strcmp(op, "summary")) {
 		struct pv_summary s;
 
