@@ -1026,11 +1026,22 @@ static int rule_matches(const char *glob, const char *group,
 			const char *benchmark, const char *metric,
 			struct strbuf *full)
 {
-	if (pv_glob_match(glob, metric))
+	/* A glob without wildcards is a name: compared, not matched, and a
+	 * name without '/' can only be the metric's (this runs for every
+	 * metric of every rule). */
+	int literal = !strpbrk(glob, "*?[\\");
+
+	if (literal ? !strcmp(glob, metric) : pv_glob_match(glob, metric))
 		return 1;
+	if (literal && !strchr(glob, '/'))
+		return 0;
 	strbuf_reset(full);
-	strbuf_addf(full, "%s/%s/%s", group, benchmark, metric);
-	return pv_glob_match(glob, full->buf);
+	strbuf_addstr(full, group);
+	strbuf_addch(full, '/');
+	strbuf_addstr(full, benchmark);
+	strbuf_addch(full, '/');
+	strbuf_addstr(full, metric);
+	return literal ? !strcmp(glob, full->buf) : pv_glob_match(glob, full->buf);
 }
 
 void pv_config_rule(const struct pv_config *c, const char *group,
