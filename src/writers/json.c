@@ -27,7 +27,7 @@ struct jw {
 	struct strbuf *tmp;     /* scratch for ids and reasons */
 };
 
-static void jw_sep(struct jw *w)
+static inline void jw_sep(struct jw *w)
 {
 	if (!w->first[w->depth])
 		strbuf_addch(w->sb, ',');
@@ -121,7 +121,7 @@ static void jw_key_text(struct jw *w, const char *k)
 
 /* One of the schema's own keys, of length len: plain ASCII, copied as
  * it is. */
-static void jw_keyn(struct jw *w, const char *k, size_t len)
+static inline void jw_keyn(struct jw *w, const char *k, size_t len)
 {
 	struct strbuf *sb = w->sb;
 
@@ -144,7 +144,7 @@ static void jw_key(struct jw *w, const char *k)
 }
 
 /* Values are either after a key (no separator) or array elements. */
-static void jw_value_sep(struct jw *w)
+static inline void jw_value_sep(struct jw *w)
 {
 	if (w->first[w->depth + 1] == 2)
 		w->first[w->depth + 1] = 0;
