@@ -168,9 +168,8 @@ static void jw_str(struct jw *w, const char *s)
  */
 void pv_json_number(struct strbuf *sb, double v)
 {
-	char buf[PV_DTOA_BUFSIZE];
-
-	strbuf_add(sb, buf, pv_format_double(v, buf));
+	strbuf_grow(sb, PV_DTOA_BUFSIZE);
+	sb->len += pv_format_double(v, sb->buf + sb->len);
 }
 
 static void jw_num(struct jw *w, double v)
