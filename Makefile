@@ -14,7 +14,7 @@ VERSION = 0.1.0
 # Lazily expanded: pkg-config may only exist once `make deps` has run.
 PKGS = gsl jansson libxml-2.0 inih zlib
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm -pthread
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
@@ -31,7 +31,7 @@ BUILD = build/sanitize
 SANFLAGS = -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 
-ALL_CFLAGS = $(DEVFLAGS) $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(DEVFLAGS) -pthread $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC = $(filter-out src/main.c,$(wildcard src/*.c src/util/*.c src/readers/*.c src/writers/*.c))
