@@ -34,7 +34,13 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-enum pv_num pv_parse_double(const char *s, size_t len, double *out)
+/*
+ * The general case: any number of digits, any exponent, blanks on both
+ * sides.  pv_parse_double() takes its own fast path first and comes here
+ * for everything else, so this is the grammar of record.
+ */
+static __attribute__((noinline)) enum pv_num
+parse_slow(const char *s, size_t len, double *out)
 {
 	const char *p = s, *end = s + len, *start;
 	uint64_t mant = 0;
@@ -107,6 +113,78 @@ enum pv_num pv_parse_double(const char *s, size_t len, double *out)
 		return PV_NUM_NONFINITE;
 	*out = v;  /* underflow to a subnormal or zero is still a number */
 	return PV_NUM_OK;
+}
+
+/* ' ', '\t', '\r' and '\n' as one test: a bit of a 64-bit mask. */
+#define BLANKS ((1ULL << ' ') | (1ULL << '\t') | (1ULL << '\r') | (1ULL << '\n'))
+
+static int blank(unsigned char c)
+{
+	return c <= ' ' && (BLANKS >> c) & 1;
+}
+
+/*
+ * One pass for what result files hold: blanks, a sign, at most 19
+ * digits around an optional point, an exponent of at most 4 digits,
+ * blanks.  A mantissa up to 2^53 and a power of ten up to 1e22 are exact
+ * doubles, so one IEEE division or multiplication rounds the value
+ * correctly (Clinger) and it is what strtod() gives.  Anything else,
+ * valid or not, goes to parse_slow(), which then decides exactly as it
+ * would have on its own: whatever the fast path accepts is at most 27
+ * characters long and valid there too.
+ */
+enum pv_num pv_parse_double(const char *str, size_t len, double *out)
+{
+	const unsigned char *s = (const unsigned char *)str, *p = s;
+	const unsigned char *end = s + len, *digits;
+	uint64_t mant = 0;
+	unsigned d;
+	size_t nd;
+	int neg = 0, exp = 0;
+	double v;
+
+	/* Padding is spaces; other blanks are rare enough for a second loop. */
+	while (p < end && *p == ' ')
+		p++;
+	while (p < end && blank(*p))
+		p++;
+	if (p == end)
+		return PV_NUM_EMPTY;
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	for (digits = p; p < end && (d = (unsigned)*p - '0') < 10; p++)
+		mant = mant * 10 + d;
+	nd = (size_t)(p - digits);
+	if (p < end && *p == '.') {
+		for (digits = ++p; p < end && (d = (unsigned)*p - '0') < 10; p++)
+			mant = mant * 10 + d;
+		exp = -(int)(p - digits);
+		nd += (size_t)(p - digits);
+	}
+	/* No digit, or so many that mant may have wrapped. */
+	if (nd - 1 >= 19)
+		goto slow;
+	if (p < end && (*p | 0x20) == 'e') {
+		int eneg = 0, x = 0;
+
+		if (++p < end && (*p == '-' || *p == '+'))
+			eneg = *p++ == '-';
+		for (digits = p; p < end && (d = (unsigned)*p - '0') < 10; p++)
+			x = x * 10 + (int)d;
+		if (p == digits || p - digits > 4)
+			goto slow;
+		exp += eneg ? -x : x;
+	}
+	while (p < end && blank(*p))
+		p++;
+	if (p != end || mant > (1ULL << 53) || exp < -22 || exp > 22)
+		goto slow;
+	v = (double)mant;
+	v = exp < 0 ? v / pow10_exact[-exp] : v * pow10_exact[exp];
+	*out = neg ? -v : v;
+	return PV_NUM_OK;
+slow:
+	return parse_slow(str, len, out);
 }
 
 const char *pv_num_strerror(enum pv_num st)
