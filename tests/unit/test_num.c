@@ -36,6 +36,7 @@ static void grammar(void **state)
 		"1e-22", "1e-23", "4.9e-324", "2.2250738585072014e-308",
 		"1.7976931348623157e308", "1e0000000000000000005", "1e-400",
 		"0e999999999", "0.1", "0.2", "0.3", "123.456e2",
+		"            12.5   ", "        \t   7",
 	};
 	static const char *const invalid[] = {
 		"-", "+", ".", "-.", "e5", ".e5", "1e", "1e+", "1e-", "1..2",
@@ -48,6 +49,7 @@ static void grammar(void **state)
 	(void)state;
 	expect("", PV_NUM_EMPTY);
 	expect(" \t\r\n", PV_NUM_EMPTY);
+	expect("                 ", PV_NUM_EMPTY);
 	for (size_t i = 0; i < sizeof(ok) / sizeof(*ok); i++)
 		expect(ok[i], PV_NUM_OK);
 	for (size_t i = 0; i < sizeof(invalid) / sizeof(*invalid); i++)
@@ -98,8 +100,9 @@ static size_t gen_valid(char *s)
 	size_t n = 0;
 	unsigned a, b;
 
-	if (!rnd(8))
-		s[n++] = " \t"[rnd(2)];
+	if (!rnd(4))    /* padding, as in tables: mostly spaces */
+		for (unsigned z = rnd(13); z; z--)
+			s[n++] = " \t"[rnd(8) == 0];
 	if (rnd(3) == 0)
 		s[n++] = "+-"[rnd(2)];
 	if (!rnd(6))
