@@ -30,12 +30,17 @@ struct pv_read_ctx {
 	const char *root;       /* the tree root, for readers that open siblings */
 	uint32_t file;          /* index of this file among the side's files */
 	struct pv_diag *diag;
-	/* Private to registry.c (zero-initialise): the key hash of this
-	 * file's (suite, test) and of the last row's (group, benchmark). */
+	/* Private to registry.c (zero-initialise): the table's copies of
+	 * this file's suite and test and of the last row's group and
+	 * benchmark, with the key hash of each prefix. */
 	uint64_t h_file, h_row;
 	int h_file_ok, h_row_ok;
 	const char *h_suite, *h_test, *h_group_s, *h_bench_s;
+	const char *h_suite_of, *h_test_of;  /* what h_suite, h_test are of */
 	size_t h_next;          /* the metric the next cell probably is */
+	size_t row_first, row_n; /* the metrics of the last pv_emit_row() */
+	const char *off_name[8]; /* where in such a row a metric was last */
+	uint32_t off[8];
 };
 
 /* One sample.  unit may be NULL or ""; dir is PV_DIR_UNSET unless the
@@ -64,7 +69,25 @@ int pv_emit_note(struct pv_read_ctx *ctx, const struct pv_sample *s,
  */
 int pv_emit_summary(struct pv_read_ctx *ctx, const struct pv_sample *s,
 		    size_t n, double mean, double sd, struct pv_err *err);
-/* avg_update: the mean shown for dst is mean(num)/mean(den). */
+
+/*
+ * Tables, where each row is a benchmark and each column a metric, can
+ * skip nearly all of pv_emit()'s work per cell: take the table's copy of
+ * each column's metric name once per header and of each row's group and
+ * benchmark once per row with pv_intern(), then give a row's values with
+ * pv_emit_row().  A cell then costs a few pointer compares.
+ */
+const char *pv_intern(struct pv_read_ctx *ctx, const char *s);
+const char *pv_intern_n(struct pv_read_ctx *ctx, const char *s, size_t n);
+/* One sample of each of n metrics of (group, benchmark): metric[i] has
+ * value v[i], in no stated unit or direction.  All the strings come from
+ * pv_intern().  Fails like n calls of pv_emit() would, at the first
+ * cell that fails. */
+int pv_emit_row(struct pv_read_ctx *ctx, const char *group,
+		const char *benchmark, const char *const *metric,
+		const double *v, size_t n, struct pv_err *err);
+/* avg_update: the mean shown for dst is mean(num)/mean(den).  All the
+ * strings come from pv_intern(). */
 int pv_emit_ratio(struct pv_read_ctx *ctx, const char *group,
 		  const char *benchmark, const char *dst, const char *num,
 		  const char *den, struct pv_err *err);
