@@ -184,7 +184,9 @@ enum pv_num pv_parse_double(const char *str, size_t len, double *out)
 
 		if (++p < end && (*p == '-' || *p == '+'))
 			eneg = *p++ == '-';
-		for (digits = p; p < end && (d = (unsigned)*p - '0') < 10; p++)
+		/* A fifth digit ends the loop, and the fast path. */
+		for (digits = p; p < end && p - digits < 5 &&
+		     (d = (unsigned)*p - '0') < 10; p++)
 			x = x * 10 + (int)d;
 		if (p == digits || p - digits > 4)
 			goto slow;

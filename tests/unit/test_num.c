@@ -36,6 +36,7 @@ static void grammar(void **state)
 		"1e-22", "1e-23", "4.9e-324", "2.2250738585072014e-308",
 		"1.7976931348623157e308", "1e0000000000000000005", "1e-400",
 		"0e999999999", "0.1", "0.2", "0.3", "123.456e2",
+		"1e-99999999999", "5e00022", "5e000022", "5e0000022",
 		"            12.5   ", "        \t   7",
 	};
 	static const char *const invalid[] = {
@@ -43,7 +44,9 @@ static void grammar(void **state)
 		"1.2.3", "0x10", "nan", "inf", "-inf", "1,5", "12abc", "1 2",
 		"- 1", "1e5.5", "1e 5", "++1", "--1", "1f", "1e5x", "\v1",
 	};
-	static const char *const nonfinite[] = { "1e309", "-1e400000" };
+	static const char *const nonfinite[] = {
+		"1e309", "-1e400000", "1e99999999999", "3e303124756999",
+	};
 	char big[200];
 
 	(void)state;
