@@ -38,9 +38,6 @@ struct pv_read_ctx {
 	const char *h_suite, *h_test, *h_group_s, *h_bench_s;
 	const char *h_suite_of, *h_test_of;  /* what h_suite, h_test are of */
 	size_t h_next;          /* the metric the next cell probably is */
-	size_t row_first, row_n; /* the metrics of the last pv_emit_row() */
-	const char *off_name[8]; /* where in such a row a metric was last */
-	uint32_t off[8];
 };
 
 /* One sample.  unit may be NULL or ""; dir is PV_DIR_UNSET unless the
@@ -79,18 +76,24 @@ int pv_emit_summary(struct pv_read_ctx *ctx, const struct pv_sample *s,
  */
 const char *pv_intern(struct pv_read_ctx *ctx, const char *s);
 const char *pv_intern_n(struct pv_read_ctx *ctx, const char *s, size_t n);
-/* One sample of each of n metrics of (group, benchmark): metric[i] has
+/* avg_update, for pv_emit_row(): the mean shown for the metric of cell
+ * dst is mean(num)/mean(den), cells counted from 0 in metric[]. */
+struct pv_cell_ratio {
+	size_t dst, num, den;
+};
+
+/*
+ * One sample of each of n metrics of (group, benchmark): metric[i] has
  * value v[i], in no stated unit or direction.  All the strings come from
  * pv_intern().  Fails like n calls of pv_emit() would, at the first
- * cell that fails. */
+ * cell that fails.  Then the nratio ratios between the row's cells are
+ * declared (every row of a table states the same ones: only the first
+ * declaration of each metric costs more than a test).
+ */
 int pv_emit_row(struct pv_read_ctx *ctx, const char *group,
 		const char *benchmark, const char *const *metric,
-		const double *v, size_t n, struct pv_err *err);
-/* avg_update: the mean shown for dst is mean(num)/mean(den).  All the
- * strings come from pv_intern(). */
-int pv_emit_ratio(struct pv_read_ctx *ctx, const char *group,
-		  const char *benchmark, const char *dst, const char *num,
-		  const char *den, struct pv_err *err);
+		const double *v, size_t n, const struct pv_cell_ratio *ratio,
+		size_t nratio, struct pv_err *err);
 /* A context key of this side (kernel, qemu version, cpu...). */
 void pv_context(struct pv_read_ctx *ctx, const char *key, const char *value);
 /* A warning that does not stop the run; line 0 means the whole file. */

@@ -265,34 +265,61 @@ int pv_emit_note(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	return 0;
 }
 
+/* The metrics of cells num and den become the operands of cell dst's:
+ * idx[] gives the cells' metrics, or if NULL, find() does. */
+static int set_ratio(struct pv_read_ctx *ctx, const char *const *metric,
+		     const struct pv_cell_ratio *q, size_t first,
+		     int contig, struct pv_err *err)
+{
+	struct pv_table *t = ctx->table;
+	long d, n, r;
+
+	d = contig ? (long)(first + q->dst) : find(ctx, metric[q->dst], err);
+	if (d < 0)
+		return -1;
+	if (t->m[d].ratio_num >= 0)
+		return 0;
+	n = contig ? (long)(first + q->num) : find(ctx, metric[q->num], err);
+	r = contig ? (long)(first + q->den) : find(ctx, metric[q->den], err);
+	if (n < 0 || r < 0)
+		return -1;
+	t->m[d].ratio_num = (int32_t)n;
+	t->m[d].ratio_den = (int32_t)r;
+	return 0;
+}
+
 int pv_emit_row(struct pv_read_ctx *ctx, const char *group,
 		const char *benchmark, const char *const *metric,
-		const double *v, size_t n, struct pv_err *err)
+		const double *v, size_t n, const struct pv_cell_ratio *ratio,
+		size_t nratio, struct pv_err *err)
 {
 	struct pv_table *t = ctx->table;
 	enum pv_side side = ctx->side;
 	uint32_t file = ctx->file;
-	size_t next = ctx->h_next, first = 0;
+	size_t next = ctx->h_next, first = next;
+	int contig = 1;         /* cell c is metric first + c */
 
 	set_row(ctx, group, benchmark);
 	for (size_t c = 0; c < n; c++) {
-		const struct pv_key k = {
-			ctx->h_suite, ctx->h_test, group, benchmark, metric[c],
-		};
+		const struct pv_key *k;
 		struct pv_metric *m;
 		long i;
 
 		/* Inline, find()'s guess: the cell after the last one. */
-		if (pv_table_is(t, next, &k)) {
+		if (next < t->n && (k = &t->m[next].key)->metric == metric[c] &&
+		    k->benchmark == benchmark && k->group == group &&
+		    k->test == ctx->h_test && k->suite == ctx->h_suite) {
 			i = (long)next;
 		} else {
 			ctx->h_next = next;
 			if ((i = find(ctx, metric[c], err)) < 0)
 				return -1;
+			if (!c)
+				first = (size_t)i;
+			else if ((size_t)i != first + c)
+				contig = 0;
 		}
 		next = (size_t)i + 1;
-		if (!c)
-			first = (size_t)i;
 		m = &t->m[i];
 		if (m->sum[side]) {
 			ctx->h_next = next;
@@ -301,70 +328,12 @@ int pv_emit_row(struct pv_read_ctx *ctx, const char *group,
 		pv_table_add(t, (size_t)i, side, file, v[c]);
 	}
 	ctx->h_next = next;
-	/* Where pv_emit_ratio() looks first: usually the row's metrics
-	 * are consecutive. */
-	ctx->row_first = first;
-	ctx->row_n = n;
-	return 0;
-}
-
-/*
- * The metric named metric (a table string) of the current row, looked
- * for among the last row's metrics first: at the place it had in the
- * last row that had it (rows have the same columns), else anywhere.
- */
-static long find_in_row(struct pv_read_ctx *ctx, const char *metric,
-			struct pv_err *err)
-{
-	const struct pv_table *t = ctx->table;
-	const struct pv_key k = {
-		ctx->h_suite, ctx->h_test, ctx->h_group_s, ctx->h_bench_s,
-		metric,
-	};
-	size_t memo = (size_t)(pv_str_hash(metric) >> 61);
-	size_t first = ctx->row_first, end = first + ctx->row_n;
-
-	if (ctx->off_name[memo] == metric &&
-	    pv_table_is(t, first + ctx->off[memo], &k))
-		return (long)(first + ctx->off[memo]);
-	if (end > t->n)
-		end = t->n;
-	for (size_t i = first; i < end; i++)
-		if (t->m[i].key.metric == metric) {
-			if (!pv_table_is(t, i, &k))
-				break;
-			ctx->off_name[memo] = metric;
-			ctx->off[memo] = (uint32_t)(i - first);
-			return (long)i;
-		}
-	return find(ctx, metric, err);
-}
-
-int pv_emit_ratio(struct pv_read_ctx *ctx, const char *group,
-		  const char *benchmark, const char *dst, const char *num,
-		  const char *den, struct pv_err *err)
-{
-	size_t next = ctx->h_next;  /* the cells' order is not disturbed */
-	long d, n, q;
-	int rc = 0;
-
-	set_row(ctx, group, benchmark);
-	d = find_in_row(ctx, dst, err);
-	/* Every row of every repeat states the same link: look up its
-	 * operands only the first time. */
-	if (d < 0)
-		rc = -1;
-	else if (ctx->table->m[d].ratio_num < 0) {
-		if ((n = find_in_row(ctx, num, err)) < 0 ||
-		    (q = find_in_row(ctx, den, err)) < 0) {
-			rc = -1;
-		} else {
-			ctx->table->m[d].ratio_num = (int32_t)n;
-			ctx->table->m[d].ratio_den = (int32_t)q;
-		}
-	}
+	for (size_t r = 0; r < nratio; r++)
+		if (set_ratio(ctx, metric, &ratio[r], first, contig, err))
+			return -1;
+	/* The cells' order is not disturbed by the ratios' lookups. */
 	ctx->h_next = next;
-	return rc;
+	return 0;
 }
 
 void pv_context(struct pv_read_ctx *ctx, const char *key, const char *value)

@@ -137,6 +137,7 @@ struct rhs {
 	const char **metric;        /* the table's copies of the titles */
 	double *val;                /* a row's values */
 	const char *igroup;         /* the table's copy of the group */
+	struct pv_cell_ratio *ratio; /* avg_update, in value columns */
 	size_t ncols, alloc_cols;
 	unsigned long header_line;
 	unsigned long rowno;        /* rows since the header */
@@ -424,6 +425,16 @@ static int read_header(struct rhs *r, const char *line, size_t n,
 	}
 	for (size_t i = r->ignore_col; i < k; i++)
 		r->metric[i] = pv_intern(r->ctx, r->title[i]);
+	if (suite->nratios && !r->ratio)
+		r->ratio = pv_reallocarray(NULL, suite->nratios,
+					   sizeof(*r->ratio));
+	for (size_t i = 0; i < suite->nratios; i++) {
+		const struct pv_ratio *q = &suite->ratios[i];
+
+		r->ratio[i].dst = (size_t)q->dst - r->ignore_col;
+		r->ratio[i].num = (size_t)q->num - r->ignore_col;
+		r->ratio[i].den = (size_t)q->den - r->ignore_col;
+	}
 	r->igroup = pv_intern_n(r->ctx, r->group.buf, r->group.len);
 	r->need_header = 0;
 	r->group_line = 0;
@@ -445,13 +456,13 @@ static int bad_number(struct rhs *r, const char *lstart, unsigned long lineno,
 			pv_num_strerror(st));
 }
 
-/* The row's value columns before column end. */
-static int emit(struct rhs *r, const char *bench, size_t end)
+/* The row's value columns before column end, and nratio ratios. */
+static int emit(struct rhs *r, const char *bench, size_t end, size_t nratio)
 {
 	size_t ic = r->ignore_col;
 
 	return pv_emit_row(r->ctx, r->igroup, bench, r->metric + ic,
-			   r->val + ic, end - ic, r->err);
+			   r->val + ic, end - ic, r->ratio, nratio, r->err);
 }
 
 static int read_row(struct rhs *r, const char *line, size_t n,
@@ -504,21 +515,11 @@ static int read_row(struct rhs *r, const char *line, size_t n,
 		/* The cells before it are still added, and may fail
 		 * first, as one by one they would. */
 		if (st != PV_NUM_OK)
-			return emit(r, bench, i) ? -1 :
+			return emit(r, bench, i, 0) ? -1 :
 			       bad_number(r, line, lineno, r->cell[i], st,
 					  r->title[i]);
 	}
-	if (emit(r, bench, k))
-		return -1;
-	for (size_t i = 0; i < suite->nratios; i++) {
-		const struct pv_ratio *q = &suite->ratios[i];
-
-		if (pv_emit_ratio(r->ctx, r->igroup, bench, r->metric[q->dst],
-				  r->metric[q->num], r->metric[q->den],
-				  r->err))
-			return -1;
-	}
-	return 0;
+	return emit(r, bench, k, suite->nratios);
 }
 
 static int read_line(struct rhs *r, const char *p, size_t n,
@@ -564,6 +565,7 @@ static void rhs_release(struct rhs *r)
 	free(r->title);
 	free(r->metric);
 	free(r->val);
+	free(r->ratio);
 	free(r->cell);
 	strbuf_release(&r->key);
 	free(r->seen.e);
