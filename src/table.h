@@ -158,13 +158,12 @@ static inline void pv_table_add(struct pv_table *t, size_t metric,
 	struct pv_metric *m = &t->m[metric];
 	struct pv_fill *f = &t->fill[metric * 2 + side];
 
-	/* The usual case, inline: a file's one sample, and room for it. */
-	if (f->last != file + 1 && m->n[side] < f->cap && !f->multi &&
-	    m->per_file[side]) {
+	/* The usual case, inline: a file's one sample, and room for it.
+	 * Room means an earlier sample, which set seen and per_file. */
+	if (f->last != file + 1 && m->n[side] < f->cap && !f->multi) {
 		f->last = file + 1;
 		m->files[side]++;
 		m->v[side][m->n[side]++] = v;
-		m->seen[side] = 1;
 		return;
 	}
 	pv_table_add_slow(t, metric, side, file, v);

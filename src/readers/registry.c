@@ -298,8 +298,11 @@ int pv_emit_row(struct pv_read_ctx *ctx, const char *group,
 	uint32_t file = ctx->file;
 	size_t next = ctx->h_next, first = next;
 	int contig = 1;         /* cell c is metric first + c */
+	const char *test, *suite;
 
 	set_row(ctx, group, benchmark);
+	test = ctx->h_test;
+	suite = ctx->h_suite;
 	for (size_t c = 0; c < n; c++) {
 		const struct pv_key *k;
 		struct pv_metric *m;
@@ -308,7 +311,7 @@ int pv_emit_row(struct pv_read_ctx *ctx, const char *group,
 		/* Inline, find()'s guess: the cell after the last one. */
 		if (next < t->n && (k = &t->m[next].key)->metric == metric[c] &&
 		    k->benchmark == benchmark && k->group == group &&
-		    k->test == ctx->h_test && k->suite == ctx->h_suite) {
+		    k->test == test && k->suite == suite) {
 			i = (long)next;
 		} else {
 			ctx->h_next = next;
