@@ -8,6 +8,7 @@
  * Numbers with at most 15 significant digits and a small exponent take
  * Clinger's fast path, which is exact (both operands are exact doubles
  * and IEEE division/multiplication rounds once); all others go to strtod.
+ * The common case has a faster path still, inline in num.h.
  */
 #include "num.h"
 
@@ -19,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const double pow10_exact[] = {
+const double pv_pow10_exact[23] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
@@ -39,8 +40,7 @@ static int is_digit(char c)
  * sides.  pv_parse_double() takes its own fast path first and comes here
  * for everything else, so this is the grammar of record.
  */
-static __attribute__((noinline)) enum pv_num
-parse_slow(const char *s, size_t len, double *out)
+enum pv_num pv_parse_double_slow(const char *s, size_t len, double *out)
 {
 	const char *p = s, *end = s + len, *start;
 	uint64_t mant = 0;
@@ -99,7 +99,7 @@ parse_slow(const char *s, size_t len, double *out)
 	exp = (eneg ? -exp : exp) - frac;
 	if (ndig <= 15 && exp >= -22 && exp <= 22) {
 		v = (double)mant;
-		v = exp < 0 ? v / pow10_exact[-exp] : v * pow10_exact[exp];
+		v = exp < 0 ? v / pv_pow10_exact[-exp] : v * pv_pow10_exact[exp];
 		*out = neg ? -v : v;
 		return PV_NUM_OK;
 	}
@@ -113,95 +113,6 @@ parse_slow(const char *s, size_t len, double *out)
 		return PV_NUM_NONFINITE;
 	*out = v;  /* underflow to a subnormal or zero is still a number */
 	return PV_NUM_OK;
-}
-
-/* ' ', '\t', '\r' and '\n' as one test: a bit of a 64-bit mask. */
-#define BLANKS ((1ULL << ' ') | (1ULL << '\t') | (1ULL << '\r') | (1ULL << '\n'))
-
-static int blank(unsigned char c)
-{
-	return c <= ' ' && (BLANKS >> c) & 1;
-}
-
-/*
- * One pass for what result files hold: blanks, a sign, at most 19
- * digits around an optional point, an exponent of at most 4 digits,
- * blanks.  A mantissa up to 2^53 and a power of ten up to 1e22 are exact
- * doubles, so one IEEE division or multiplication rounds the value
- * correctly (Clinger) and it is what strtod() gives.  Anything else,
- * valid or not, goes to parse_slow(), which then decides exactly as it
- * would have on its own: whatever the fast path accepts is at most 27
- * characters long and valid there too.
- */
-enum pv_num pv_parse_double(const char *str, size_t len, double *out)
-{
-	const unsigned char *s = (const unsigned char *)str, *p = s;
-	const unsigned char *end = s + len, *digits;
-	uint64_t mant = 0;
-	unsigned d;
-	size_t nd;
-	int neg = 0, exp = 0;
-	double v;
-
-	/* Padding is spaces: 8 at a time while 8 bytes are left, then one
-	 * by one; other blanks are rare enough for a second loop. */
-	while (end - p >= 8) {
-		uint64_t w;
-
-		memcpy(&w, p, 8);
-		if ((w ^= 0x2020202020202020ULL)) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			p += __builtin_clzll(w) >> 3;
-#else
-			p += __builtin_ctzll(w) >> 3;
-#endif
-			break;
-		}
-		p += 8;
-	}
-	while (p < end && *p == ' ')
-		p++;
-	while (p < end && blank(*p))
-		p++;
-	if (p == end)
-		return PV_NUM_EMPTY;
-	if (*p == '-' || *p == '+')
-		neg = *p++ == '-';
-	for (digits = p; p < end && (d = (unsigned)*p - '0') < 10; p++)
-		mant = mant * 10 + d;
-	nd = (size_t)(p - digits);
-	if (p < end && *p == '.') {
-		for (digits = ++p; p < end && (d = (unsigned)*p - '0') < 10; p++)
-			mant = mant * 10 + d;
-		exp = -(int)(p - digits);
-		nd += (size_t)(p - digits);
-	}
-	/* No digit, or so many that mant may have wrapped. */
-	if (nd - 1 >= 19)
-		goto slow;
-	if (p < end && (*p | 0x20) == 'e') {
-		int eneg = 0, x = 0;
-
-		if (++p < end && (*p == '-' || *p == '+'))
-			eneg = *p++ == '-';
-		/* A fifth digit ends the loop, and the fast path. */
-		for (digits = p; p < end && p - digits < 5 &&
-		     (d = (unsigned)*p - '0') < 10; p++)
-			x = x * 10 + (int)d;
-		if (p == digits || p - digits > 4)
-			goto slow;
-		exp += eneg ? -x : x;
-	}
-	while (p < end && blank(*p))
-		p++;
-	if (p != end || mant > (1ULL << 53) || exp < -22 || exp > 22)
-		goto slow;
-	v = (double)mant;
-	v = exp < 0 ? v / pow10_exact[-exp] : v * pow10_exact[exp];
-	*out = neg ? -v : v;
-	return PV_NUM_OK;
-slow:
-	return parse_slow(str, len, out);
 }
 
 const char *pv_num_strerror(enum pv_num st)
