@@ -265,8 +265,9 @@ int pv_emit_note(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	return 0;
 }
 
-/* The metrics of cells num and den become the operands of cell dst's:
- * idx[] gives the cells' metrics, or if NULL, find() does. */
+/* The metrics of cells num and den become the operands of cell dst's.
+ * When the row's cells went to consecutive metrics (contig), cell c is
+ * metric first + c; otherwise find() looks them up by name. */
 static int set_ratio(struct pv_read_ctx *ctx, const char *const *metric,
 		     const struct pv_cell_ratio *q, size_t first,
 		     int contig, struct pv_err *err)
