@@ -165,7 +165,9 @@ const char *pv_table_strn(struct pv_table *t, const char *s, size_t n)
 	for (j = slot_of(h, t->nstrslots); t->strs[j]; j = (j + 1) & mask) {
 		const char *q = t->strs[j];
 
-		if (pv_str_hash(q) == h && !memcmp(q, s, n) && !q[n])
+		/* q's length first: memcmp() must not read past its end. */
+		if (pv_str_hash(q) == h && strnlen(q, n + 1) == n &&
+		    !memcmp(q, s, n))
 			return q;
 	}
 	/* The hash in front of the string: arena memory is aligned for it. */
