@@ -430,11 +430,13 @@ void pv_table_finish(struct pv_table *t)
 		struct pv_metric *m = &t->m[i];
 
 		for (int s = 0; s < 2; s++) {
+			const struct pv_fill *f = &t->fill[i * 2 + s];
+
 			/* Several files, some with several samples: the
-			 * repeat (process) is the unit of noise. */
+			 * repeat (process) is the unit of noise.  (A file
+			 * gave two, so the metric has a pv_multi.) */
 			if (m->files[s] > 1 && m->per_file[s] > 1)
-				collapse(m, s,
-					 &t->multi[t->fill[i * 2 + s].multi - 1]);
+				collapse(m, s, &t->multi[f->multi - 1]);
 			else
 				m->per_file[s] = 1;
 			/* Summaries: one file's is the side's summary;

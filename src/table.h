@@ -43,7 +43,7 @@ struct pv_msum {
 };
 
 struct pv_metric {
-	struct pv_key key;          /* the table's strings, see pv_table_str() */
+	struct pv_key key;          /* table strings, see pv_table_str() */
 	const char *unit;           /* may be "" */
 	const char *note[2];        /* a reader's remark on this side, or NULL */
 	double *v[2];               /* samples, in the order read */

@@ -105,7 +105,8 @@ static long find(struct pv_read_ctx *ctx, const char *metric,
 		i = (long)ctx->h_next;
 	else
 		i = pv_table_intern_hashed(ctx->table, &k,
-					   pv_hash_mix(ctx->h_row, metric), err);
+					   pv_hash_mix(ctx->h_row, metric),
+					   err);
 	ctx->h_next = (size_t)i + 1;
 
 	if (i < 0 && err) {
@@ -137,7 +138,8 @@ static long intern(struct pv_read_ctx *ctx, const char *group,
 	file_key(ctx);
 	if (!ctx->h_row_ok || !same(group, ctx->h_group_s) ||
 	    !same(benchmark, ctx->h_bench_s))
-		set_row(ctx, pv_table_str(t, group), pv_table_str(t, benchmark));
+		set_row(ctx, pv_table_str(t, group),
+			pv_table_str(t, benchmark));
 	if (next < t->n && same(metric, t->m[next].key.metric))
 		metric = t->m[next].key.metric;
 	else

@@ -277,7 +277,8 @@ static uint64_t bars(const char *q)
 {
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
 
-	return (uint64_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('|')));
+	x = _mm_cmpeq_epi8(x, _mm_set1_epi8('|'));
+	return (uint64_t)_mm_movemask_epi8(x);
 }
 #else
 #define CHUNK 8
@@ -384,7 +385,8 @@ static int read_header(struct rhs *r, const char *line, size_t n,
 		strbuf_add(&r->names, t.p, t.n);
 		strbuf_addch(&r->names, '\0');
 	}
-	r->name_off[k] = r->names.len;  /* so title i is off[i+1]-off[i]-1 long */
+	/* Title i is name_off[i + 1] - name_off[i] - 1 bytes long. */
+	r->name_off[k] = r->names.len;
 	for (size_t i = 0; i < k; i++)
 		r->title[i] = r->names.buf + r->name_off[i];
 	warn_empty_table(r);

@@ -99,7 +99,8 @@ enum pv_num pv_parse_double_slow(const char *s, size_t len, double *out)
 	exp = (eneg ? -exp : exp) - frac;
 	if (ndig <= 15 && exp >= -22 && exp <= 22) {
 		v = (double)mant;
-		v = exp < 0 ? v / pv_pow10_exact[-exp] : v * pv_pow10_exact[exp];
+		v = exp < 0 ? v / pv_pow10_exact[-exp] :
+			      v * pv_pow10_exact[exp];
 		*out = neg ? -v : v;
 		return PV_NUM_OK;
 	}

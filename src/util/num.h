@@ -22,8 +22,10 @@ extern const double pv_pow10_exact[23];
 /* ' ', '\t', '\r' and '\n' as one test: a bit of a 64-bit mask. */
 static inline int pv_num_blank(unsigned char c)
 {
-	return c <= ' ' &&
-	       ((1ULL << ' ' | 1ULL << '\t' | 1ULL << '\r' | 1ULL << '\n') >> c) & 1;
+	const uint64_t blanks = 1ULL << ' ' | 1ULL << '\t' | 1ULL << '\r' |
+				1ULL << '\n';
+
+	return c <= ' ' && (blanks >> c) & 1;
 }
 
 /*
@@ -144,7 +146,8 @@ static inline enum pv_num pv_parse_double(const char *str, size_t len,
 		mant = mant * 10 + d;
 	nd = (size_t)(p - digits);
 	if (p < end && *p == '.') {
-		for (digits = ++p; p < end && (d = (unsigned)*p - '0') < 10; p++)
+		for (digits = ++p; p < end && (d = (unsigned)*p - '0') < 10;
+		     p++)
 			mant = mant * 10 + d;
 		exp = -(int)(p - digits);
 		nd += (size_t)(p - digits);

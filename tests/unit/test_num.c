@@ -21,7 +21,8 @@ static void expect(const char *s, enum pv_num want)
 		double w = strtod(s, NULL);
 
 		if (memcmp(&v, &w, sizeof(v)))
-			fail_msg("'%s' read as %.17g, strtod says %.17g", s, v, w);
+			fail_msg("'%s' read as %.17g, strtod says %.17g", s, v,
+				 w);
 	}
 }
 
