@@ -322,8 +322,10 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", sc->root, f->relpath);
-		strbuf_reset(&raw);
-		strbuf_reset(&text);
+		/* One file at a time, read whole into a buffer of its size:
+		 * the last one's goes first. */
+		strbuf_release(&raw);
+		strbuf_release(&text);
 		/* The scan saw it a moment ago: gone now is an error too. */
 		rc = pv_read_file(path.buf, path.buf, cfg->limits.max_file_size,
 				  &raw, err);

@@ -3,21 +3,32 @@
  *
  * Metric keys are interned in an open-addressing hash table (linear
  * probing, power-of-two size, at most half full), and so are the key
- * strings themselves.  While loading, each metric and side has a fill
- * state: the array's capacity, the last file seen and, only for the rare
- * metric a file reports more than once, where each file's samples start.
+ * strings themselves, each stored after its hash so that a key's hash is
+ * a few multiplications and its comparison five pointer tests.  While
+ * loading, each metric and side has a fill state: the array's capacity
+ * and the last file seen; only the rare metric a file reports more than
+ * once also gets a pv_multi, with where each file's samples start.
  */
 #include "table.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-struct pv_fill {
-	uint32_t cap;           /* room in the metric's array */
-	uint32_t last;          /* the last file seen + 1 */
-	uint32_t cur;           /* samples from that file */
+struct pv_multi {
+	uint32_t cur;           /* samples from the last file */
 	uint32_t nstart;
-	uint32_t *fstart;       /* where each file's samples start, or NULL */
+	uint32_t *fstart;       /* where each file's samples start */
+};
+
+/* Sample arrays are cut from blocks of this many doubles; an array that
+ * does not fit in what is left of the block gets a fresh one (the rest
+ * is never touched, so it costs address space, not memory). */
+#define POOL_BLOCK (1u << 17)
+
+struct pv_pool_block {
+	struct pv_pool_block *next;
+	size_t used, size;
+	double v[];
 };
 
 void pv_table_init(struct pv_table *t, size_t max_metrics)
@@ -25,25 +36,30 @@ void pv_table_init(struct pv_table *t, size_t max_metrics)
 	memset(t, 0, sizeof(*t));
 	t->max_metrics = max_metrics;
 	t->cap_hint = 1;
-	t->pool.block_size = 1 << 20;
 }
 
 static void fill_release(struct pv_table *t)
 {
-	if (!t->fill)
-		return;
-	for (size_t i = 0; i < t->n * 2; i++)
-		free(t->fill[i].fstart);
+	for (size_t i = 0; i < t->nmulti; i++)
+		free(t->multi[i].fstart);
+	free(t->multi);
 	free(t->fill);
+	t->multi = NULL;
 	t->fill = NULL;
+	t->nmulti = t->alloc_multi = 0;
 }
 
 void pv_table_release(struct pv_table *t)
 {
+	struct pv_pool_block *b, *next;
+
 	fill_release(t);
 	for (int s = 0; s < 2; s++)
 		free(t->side[s].context);
-	arena_release(&t->pool);
+	for (b = t->pool; b; b = next) {
+		next = b->next;
+		free(b);
+	}
 	free(t->m);
 	free(t->slots);
 	free(t->strs);
@@ -51,17 +67,29 @@ void pv_table_release(struct pv_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* FNV-1a over the key's fields, each followed by a separator byte. */
-uint64_t pv_hash_add(uint64_t h, const char *s)
+/* Eight bytes at a time, multiplied in (FNV's way), then splitmix64's
+ * finaliser so that every bit of the input reaches the low bits. */
+static uint64_t str_hash(const char *s, size_t n)
 {
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return (h ^ 0xff) * 0x100000001b3ULL;
+	uint64_t h = PV_HASH_INIT ^ n, w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	for (w = 0; n; n--)
+		w = w << 8 | (unsigned char)s[n - 1];
+	h = (h ^ w) * 0x100000001b3ULL;
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
 }
 
-/* FNV's low bits are weak for keys that differ only at their end (the
- * metric name after a long shared prefix), and linear probing turns that
- * into long clusters; a final avalanche (splitmix64's) spreads them. */
+/* Keys that differ in one field differ by a multiple of the mixing
+ * constant; linear probing wants the low bits spread, so mix again. */
 static size_t slot_of(uint64_t h, size_t nslots)
 {
 	h ^= h >> 30;
@@ -79,29 +107,16 @@ static uint64_t slot_value(uint64_t h, size_t i)
 	return (h & 0xffffffff00000000ULL) | ((uint64_t)i + 1);
 }
 
+/* The hash of a key of table strings. */
 static uint64_t hash_key(const struct pv_key *k)
 {
 	uint64_t h = PV_HASH_INIT;
 
-	h = pv_hash_add(h, k->suite);
-	h = pv_hash_add(h, k->test);
-	h = pv_hash_add(h, k->group);
-	h = pv_hash_add(h, k->benchmark);
-	return pv_hash_add(h, k->metric);
-}
-
-/* Keys from the registry carry the table's own copies of the common
- * strings, so most comparisons end at a pointer test. */
-static int same(const char *a, const char *b)
-{
-	return a == b || !strcmp(a, b);
-}
-
-static int key_eq(const struct pv_key *a, const struct pv_key *b)
-{
-	return same(a->metric, b->metric) && same(a->benchmark, b->benchmark) &&
-	       same(a->group, b->group) && same(a->test, b->test) &&
-	       same(a->suite, b->suite);
+	h = pv_hash_mix(h, k->suite);
+	h = pv_hash_mix(h, k->test);
+	h = pv_hash_mix(h, k->group);
+	h = pv_hash_mix(h, k->benchmark);
+	return pv_hash_mix(h, k->metric);
 }
 
 static void rehash(struct pv_table *t)
@@ -110,11 +125,12 @@ static void rehash(struct pv_table *t)
 	uint64_t *slots = pv_calloc(nslots, sizeof(*slots));
 
 	for (size_t i = 0; i < t->n; i++) {
-		size_t j = slot_of(t->m[i].hash, nslots);
+		uint64_t h = hash_key(&t->m[i].key);
+		size_t j = slot_of(h, nslots);
 
 		while (slots[j])
 			j = (j + 1) & (nslots - 1);
-		slots[j] = slot_value(t->m[i].hash, i);
+		slots[j] = slot_value(h, i);
 	}
 	free(t->slots);
 	t->slots = slots;
@@ -123,44 +139,62 @@ static void rehash(struct pv_table *t)
 
 /* Key strings repeat a lot (every row has a "throughput"), so each
  * distinct string is stored once, found through its own hash set. */
-const char *pv_table_str(struct pv_table *t, const char *s)
+const char *pv_table_strn(struct pv_table *t, const char *s, size_t n)
 {
-	size_t j;
+	uint64_t h = str_hash(s, n);
+	size_t j, mask;
+	char *p;
 
 	if (t->nstrs * 2 >= t->nstrslots) {
-		size_t n = t->nstrslots ? t->nstrslots * 2 : 1024;
-		const char **slots = pv_calloc(n, sizeof(*slots));
+		size_t ns = t->nstrslots ? t->nstrslots * 2 : 1024;
+		const char **slots = pv_calloc(ns, sizeof(*slots));
 
 		for (size_t i = 0; i < t->nstrslots; i++) {
 			if (!t->strs[i])
 				continue;
-			j = slot_of(pv_hash_add(PV_HASH_INIT, t->strs[i]), n);
+			j = slot_of(pv_str_hash(t->strs[i]), ns);
 			while (slots[j])
-				j = (j + 1) & (n - 1);
+				j = (j + 1) & (ns - 1);
 			slots[j] = t->strs[i];
 		}
 		free(t->strs);
 		t->strs = slots;
-		t->nstrslots = n;
+		t->nstrslots = ns;
 	}
-	j = slot_of(pv_hash_add(PV_HASH_INIT, s), t->nstrslots);
-	for (; t->strs[j]; j = (j + 1) & (t->nstrslots - 1))
-		if (!strcmp(t->strs[j], s))
-			return t->strs[j];
+	mask = t->nstrslots - 1;
+	for (j = slot_of(h, t->nstrslots); t->strs[j]; j = (j + 1) & mask) {
+		const char *q = t->strs[j];
+
+		/* q's length first: memcmp() must not read past its end. */
+		if (pv_str_hash(q) == h && strnlen(q, n + 1) == n &&
+		    !memcmp(q, s, n))
+			return q;
+	}
+	/* The hash in front of the string: arena memory is aligned for it. */
+	p = arena_alloc(&t->arena, sizeof(h) + n + 1);
+	memcpy(p, &h, sizeof(h));
+	p += sizeof(h);
+	memcpy(p, s, n);
+	p[n] = '\0';
 	t->nstrs++;
-	return t->strs[j] = arena_strdup(&t->arena, s);
+	return t->strs[j] = p;
 }
 
-int pv_table_is(const struct pv_table *t, size_t i, const struct pv_key *k,
-		uint64_t h)
+const char *pv_table_str(struct pv_table *t, const char *s)
 {
-	return i < t->n && t->m[i].hash == h && key_eq(&t->m[i].key, k);
+	return pv_table_strn(t, s, strlen(s));
 }
 
 long pv_table_intern(struct pv_table *t, const struct pv_key *k,
 		     struct pv_err *err)
 {
-	return pv_table_intern_hashed(t, k, hash_key(k), err);
+	struct pv_key own = {
+		pv_table_str(t, k->suite), pv_table_str(t, k->test),
+		pv_table_str(t, k->group), pv_table_str(t, k->benchmark),
+		pv_table_str(t, k->metric),
+	};
+
+	return pv_table_intern_hashed(t, &own, hash_key(&own), err);
 }
 
 long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
@@ -176,8 +210,7 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 		uint64_t v = t->slots[j];
 		size_t i = (size_t)(v & 0xffffffffULL) - 1;
 
-		if ((v >> 32) == (hash >> 32) && t->m[i].hash == hash &&
-		    key_eq(&t->m[i].key, k))
+		if ((v >> 32) == (hash >> 32) && pv_table_is(t, i, k))
 			return (long)i;
 	}
 
@@ -195,13 +228,8 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 	memset(&t->fill[t->n * 2], 0, 2 * sizeof(*t->fill));
 	m = &t->m[t->n];
 	memset(m, 0, sizeof(*m));
-	m->key.suite = pv_table_str(t, k->suite);
-	m->key.test = pv_table_str(t, k->test);
-	m->key.group = pv_table_str(t, k->group);
-	m->key.benchmark = pv_table_str(t, k->benchmark);
-	m->key.metric = pv_table_str(t, k->metric);
+	m->key = *k;
 	m->unit = "";
-	m->hash = hash;
 	m->ratio_num = m->ratio_den = -1;
 	t->slots[j] = slot_value(hash, t->n);
 	return (long)t->n++;
@@ -212,12 +240,31 @@ void pv_table_hint(struct pv_table *t, uint32_t files)
 	t->cap_hint = files ? files : 1;
 }
 
-/* Make room for one more sample: twice the room, from the pool. */
+/* n doubles from the pool, exactly. */
+static double *pool_alloc(struct pv_table *t, size_t n)
+{
+	struct pv_pool_block *b = t->pool;
+
+	if (!b || b->size - b->used < n) {
+		size_t size = n > POOL_BLOCK ? n : POOL_BLOCK;
+
+		b = pv_malloc(sizeof(*b) + size * sizeof(double));
+		b->used = 0;
+		b->size = size;
+		b->next = t->pool;
+		t->pool = b;
+	}
+	b->used += n;
+	return b->v + b->used - n;
+}
+
+/* Make room for one more sample: the test's number of files at first
+ * (one sample per repeat), twice the room after that. */
 static void grow(struct pv_table *t, struct pv_metric *m, int side,
 		 struct pv_fill *f)
 {
 	uint32_t cap = f->cap ? f->cap * 2 : t->cap_hint;
-	double *v = arena_alloc(&t->pool, (size_t)cap * sizeof(*v));
+	double *v = pool_alloc(t, cap);
 
 	if (m->n[side])
 		memcpy(v, m->v[side], m->n[side] * sizeof(*v));
@@ -225,35 +272,62 @@ static void grow(struct pv_table *t, struct pv_metric *m, int side,
 	f->cap = cap;
 }
 
-static void add_start(struct pv_fill *f, uint32_t at)
+static void add_start(struct pv_multi *mu, uint32_t at)
 {
 	/* Grow at powers of two. */
-	if (!(f->nstart & (f->nstart - 1)))
-		f->fstart = pv_reallocarray(f->fstart, f->nstart ? f->nstart * 2 : 4,
-					    sizeof(*f->fstart));
-	f->fstart[f->nstart++] = at;
+	if (!(mu->nstart & (mu->nstart - 1)))
+		mu->fstart = pv_reallocarray(mu->fstart,
+					     mu->nstart ? mu->nstart * 2 : 4,
+					     sizeof(*mu->fstart));
+	mu->fstart[mu->nstart++] = at;
 }
 
-void pv_table_add(struct pv_table *t, size_t metric, enum pv_side side,
-		  uint32_t file, double v)
+/* A file's second sample of a metric: until now every file gave one, so
+ * file j started at j. */
+static struct pv_multi *start_multi(struct pv_table *t, struct pv_metric *m,
+				    int side, struct pv_fill *f)
+{
+	struct pv_multi *mu;
+
+	if (t->nmulti == t->alloc_multi) {
+		t->alloc_multi = t->alloc_multi ? t->alloc_multi * 2 : 16;
+		t->multi = pv_reallocarray(t->multi, t->alloc_multi,
+					   sizeof(*t->multi));
+	}
+	mu = &t->multi[t->nmulti++];
+	memset(mu, 0, sizeof(*mu));
+	for (uint32_t j = 0; j < m->files[side]; j++)
+		add_start(mu, j);
+	mu->cur = 1;
+	f->multi = (uint32_t)t->nmulti;
+	return mu;
+}
+
+/* pv_table_add() for all cases. */
+void pv_table_add_slow(struct pv_table *t, size_t metric, enum pv_side side,
+		       uint32_t file, double v)
 {
 	struct pv_metric *m = &t->m[metric];
 	struct pv_fill *f = &t->fill[metric * 2 + side];
 
 	if (f->last != file + 1) {
 		f->last = file + 1;
-		f->cur = 0;
 		m->files[side]++;
-		if (f->fstart)
-			add_start(f, m->n[side]);
-	} else if (!f->fstart) {
-		/* A file's second sample of this metric: until now every
-		 * file gave one, so file j started at j. */
-		for (uint32_t j = 0; j < m->files[side]; j++)
-			add_start(f, j);
+		if (f->multi) {
+			struct pv_multi *mu = &t->multi[f->multi - 1];
+
+			add_start(mu, m->n[side]);
+			mu->cur = 1;
+		}
+		if (!m->per_file[side])
+			m->per_file[side] = 1;
+	} else {
+		struct pv_multi *mu = f->multi ? &t->multi[f->multi - 1] :
+				      start_multi(t, m, side, f);
+
+		if (++mu->cur > m->per_file[side])
+			m->per_file[side] = mu->cur;
 	}
-	if (++f->cur > m->per_file[side])
-		m->per_file[side] = f->cur;
 	if (m->n[side] == f->cap)
 		grow(t, m, side, f);
 	m->v[side][m->n[side]++] = v;
@@ -323,7 +397,7 @@ void pv_table_context(struct pv_table *t, enum pv_side side,
 }
 
 /* Replace a side's samples by one mean per file. */
-static void collapse(struct pv_metric *m, int side, const struct pv_fill *f)
+static void collapse(struct pv_metric *m, int side, const struct pv_multi *f)
 {
 	double *v = m->v[side];
 
@@ -369,10 +443,13 @@ void pv_table_finish(struct pv_table *t)
 		struct pv_metric *m = &t->m[i];
 
 		for (int s = 0; s < 2; s++) {
+			const struct pv_fill *f = &t->fill[i * 2 + s];
+
 			/* Several files, some with several samples: the
-			 * repeat (process) is the unit of noise. */
+			 * repeat (process) is the unit of noise.  (A file
+			 * gave two, so the metric has a pv_multi.) */
 			if (m->files[s] > 1 && m->per_file[s] > 1)
-				collapse(m, s, &t->fill[i * 2 + s]);
+				collapse(m, s, &t->multi[f->multi - 1]);
 			else
 				m->per_file[s] = 1;
 			/* Summaries: one file's is the side's summary;

@@ -6,16 +6,19 @@
  * table only stores them.  Each metric and side gets one array, sized by
  * the number of files its test has on that side (the loader's hint), so
  * the usual case (one sample per repeat file) never reallocates; arrays
- * come from a pool, not one malloc each.  Strings live in the table's
- * arena, each distinct string once.  Metrics keep the order in which
- * they were first seen, which is deterministic because files are read
- * in sorted order.
+ * are carved from a pool of doubles, exactly as long as asked.  Strings
+ * live in the table's arena, each distinct string once, beside its hash:
+ * the strings of a key are always the table's copies, so keys are equal
+ * when their pointers are.  Metrics keep the order in which they were
+ * first seen, which is deterministic because files are read in sorted
+ * order.
  */
 #ifndef PV_TABLE_H
 #define PV_TABLE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "config.h"
 #include "util/arena.h"
 #include "util/err.h"
@@ -40,18 +43,17 @@ struct pv_msum {
 };
 
 struct pv_metric {
-	struct pv_key key;
-	uint64_t hash;              /* of key, see pv_hash_add() */
+	struct pv_key key;          /* table strings, see pv_table_str() */
 	const char *unit;           /* may be "" */
-	enum pv_dir dir_hint;       /* a direction the format itself states */
 	const char *note[2];        /* a reader's remark on this side, or NULL */
-	int32_t ratio_num, ratio_den; /* avg_update operands, or -1 */
 	double *v[2];               /* samples, in the order read */
+	struct pv_msum *sum[2];     /* summaries instead of samples, or NULL */
+	int32_t ratio_num, ratio_den; /* avg_update operands, or -1 */
 	uint32_t n[2];
 	uint32_t files[2];          /* distinct files that gave samples */
 	uint32_t per_file[2];       /* >1: repeat means were taken (see below) */
-	int seen[2];                /* the side mentions this metric at all */
-	struct pv_msum *sum[2];     /* summaries instead of samples, or NULL */
+	enum pv_dir dir_hint;       /* a direction the format itself states */
+	unsigned char seen[2];      /* the side mentions this metric at all */
 };
 
 /* The context of one side: preamble keys, harness metadata. */
@@ -67,7 +69,15 @@ struct pv_sidemeta {
 	size_t ncontext, alloc_context;
 };
 
-struct pv_fill;
+struct pv_multi;
+
+/* Private: how far a metric's side has been filled, while loading. */
+struct pv_fill {
+	uint32_t cap;           /* room in the metric's array */
+	uint32_t last;          /* the last file seen + 1 */
+	uint32_t multi;         /* its pv_multi + 1 (see table.c), or 0 */
+};
+struct pv_pool_block;
 
 struct pv_table {
 	struct arena arena;
@@ -82,7 +92,9 @@ struct pv_table {
 	const char **strs;          /* the set of key strings, each stored once */
 	size_t nstrs, nstrslots;
 	struct pv_fill *fill;       /* per metric and side, while loading */
-	struct arena pool;          /* the sample arrays */
+	struct pv_multi *multi;     /* metrics a file gave twice, see table.c */
+	size_t nmulti, alloc_multi;
+	struct pv_pool_block *pool; /* the sample arrays */
 	uint32_t cap_hint;          /* files of the current test and side */
 	int finished;
 };
@@ -91,28 +103,71 @@ void pv_table_init(struct pv_table *t, size_t max_metrics);
 void pv_table_release(struct pv_table *t);
 
 /* Find or add a metric; returns its index, or -1 when max_metrics is
- * exceeded.  Key strings are copied into the arena on first sight. */
+ * exceeded.  The key's strings may be anyone's: they are interned. */
 long pv_table_intern(struct pv_table *t, const struct pv_key *k,
 		     struct pv_err *err);
-/* The same with the key's hash already computed by the caller, who can
- * then hash a row's common prefix once for all of its cells:
- * hash = pv_hash_add(...pv_hash_add(PV_HASH_INIT, suite)..., metric). */
+/* The same for a key made of the table's own strings (pv_table_str()),
+ * with its hash already computed by the caller, who can then hash a
+ * row's common prefix once for all of its cells:
+ * hash = pv_hash_mix(...pv_hash_mix(PV_HASH_INIT, suite)..., metric). */
 long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 			    uint64_t hash, struct pv_err *err);
-/* The table's own copy of s (each distinct string is stored once). */
+/* The table's own copy of s (each distinct string is stored once, so
+ * two of them are equal exactly when their pointers are). */
 const char *pv_table_str(struct pv_table *t, const char *s);
-/* Is metric i the one with key k and hash h? */
-int pv_table_is(const struct pv_table *t, size_t i, const struct pv_key *k,
-		uint64_t h);
+const char *pv_table_strn(struct pv_table *t, const char *s, size_t n);
+/* Is metric i the one with key k (the table's strings)? */
+static inline int pv_table_is(const struct pv_table *t, size_t i,
+			      const struct pv_key *k)
+{
+	const struct pv_key *a;
+
+	if (i >= t->n)
+		return 0;
+	a = &t->m[i].key;
+	return a->metric == k->metric && a->benchmark == k->benchmark &&
+	       a->group == k->group && a->test == k->test &&
+	       a->suite == k->suite;
+}
+
 #define PV_HASH_INIT 0xcbf29ce484222325ULL
-uint64_t pv_hash_add(uint64_t h, const char *s);
+/* The hash of one of the table's strings: stored in front of it. */
+static inline uint64_t pv_str_hash(const char *s)
+{
+	uint64_t h;
+
+	memcpy(&h, s - sizeof(h), sizeof(h));
+	return h;
+}
+/* Add a string of the table to a key's hash.  String hashes are already
+ * mixed, and slots mix again, so a multiply keeps the fields in order. */
+static inline uint64_t pv_hash_mix(uint64_t h, const char *s)
+{
+	return (h ^ pv_str_hash(s)) * 0x9e3779b97f4a7c15ULL;
+}
 /* The number of files of the test being read, on this side: the size
  * new sample arrays get.  The loader sets it before each file. */
 void pv_table_hint(struct pv_table *t, uint32_t files);
 /* Append one sample; file is the index of the file that gave it.  Files
  * of a side must come in increasing order. */
-void pv_table_add(struct pv_table *t, size_t metric, enum pv_side side,
-		  uint32_t file, double v);
+void pv_table_add_slow(struct pv_table *t, size_t metric, enum pv_side side,
+		       uint32_t file, double v);
+static inline void pv_table_add(struct pv_table *t, size_t metric,
+				enum pv_side side, uint32_t file, double v)
+{
+	struct pv_metric *m = &t->m[metric];
+	struct pv_fill *f = &t->fill[metric * 2 + side];
+
+	/* The usual case, inline: a file's one sample, and room for it.
+	 * Room means an earlier sample, which set seen and per_file. */
+	if (f->last != file + 1 && m->n[side] < f->cap && !f->multi) {
+		f->last = file + 1;
+		m->files[side]++;
+		m->v[side][m->n[side]++] = v;
+		return;
+	}
+	pv_table_add_slow(t, metric, side, file, v);
+}
 /*
  * Add a summary (number of samples n, mean, sd) instead of samples.  The
  * mean is also added as the file's one sample, so that when a side's

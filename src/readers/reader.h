@@ -30,11 +30,13 @@ struct pv_read_ctx {
 	const char *root;       /* the tree root, for readers that open siblings */
 	uint32_t file;          /* index of this file among the side's files */
 	struct pv_diag *diag;
-	/* Private to registry.c (zero-initialise): the key hash of this
-	 * file's (suite, test) and of the last row's (group, benchmark). */
+	/* Private to registry.c (zero-initialise): the table's copies of
+	 * this file's suite and test and of the last row's group and
+	 * benchmark, with the key hash of each prefix. */
 	uint64_t h_file, h_row;
 	int h_file_ok, h_row_ok;
 	const char *h_suite, *h_test, *h_group_s, *h_bench_s;
+	const char *h_suite_of, *h_test_of;  /* what h_suite, h_test are of */
 	size_t h_next;          /* the metric the next cell probably is */
 };
 
@@ -64,10 +66,34 @@ int pv_emit_note(struct pv_read_ctx *ctx, const struct pv_sample *s,
  */
 int pv_emit_summary(struct pv_read_ctx *ctx, const struct pv_sample *s,
 		    size_t n, double mean, double sd, struct pv_err *err);
-/* avg_update: the mean shown for dst is mean(num)/mean(den). */
-int pv_emit_ratio(struct pv_read_ctx *ctx, const char *group,
-		  const char *benchmark, const char *dst, const char *num,
-		  const char *den, struct pv_err *err);
+
+/*
+ * Tables, where each row is a benchmark and each column a metric, can
+ * skip nearly all of pv_emit()'s work per cell: take the table's copy of
+ * each column's metric name once per header and of each row's group and
+ * benchmark once per row with pv_intern(), then give a row's values with
+ * pv_emit_row().  A cell then costs a few pointer compares.
+ */
+const char *pv_intern(struct pv_read_ctx *ctx, const char *s);
+const char *pv_intern_n(struct pv_read_ctx *ctx, const char *s, size_t n);
+/* avg_update, for pv_emit_row(): the mean shown for the metric of cell
+ * dst is mean(num)/mean(den), cells counted from 0 in metric[]. */
+struct pv_cell_ratio {
+	size_t dst, num, den;
+};
+
+/*
+ * One sample of each of n metrics of (group, benchmark): metric[i] has
+ * value v[i], in no stated unit or direction.  All the strings come from
+ * pv_intern().  Fails like n calls of pv_emit() would, at the first
+ * cell that fails.  Then the nratio ratios between the row's cells are
+ * declared (every row of a table states the same ones: only the first
+ * declaration of each metric costs more than a test).
+ */
+int pv_emit_row(struct pv_read_ctx *ctx, const char *group,
+		const char *benchmark, const char *const *metric,
+		const double *v, size_t n, const struct pv_cell_ratio *ratio,
+		size_t nratio, struct pv_err *err);
 /* A context key of this side (kernel, qemu version, cpu...). */
 void pv_context(struct pv_read_ctx *ctx, const char *key, const char *value);
 /* A warning that does not stop the run; line 0 means the whole file. */

@@ -48,48 +48,65 @@ const struct pv_reader *pv_reader_detect(const char *relpath,
 	return best;
 }
 
-/* The hash of (suite, test, group, benchmark): a file's cells share the
- * first two fields and a row's cells all four, so each is hashed once. */
-static uint64_t row_hash(struct pv_read_ctx *ctx, const char *group,
-			 const char *benchmark)
+const char *pv_intern(struct pv_read_ctx *ctx, const char *s)
 {
-	if (!ctx->h_file_ok) {
-		ctx->h_suite = pv_table_str(ctx->table, ctx->suite->name);
-		ctx->h_test = pv_table_str(ctx->table, ctx->test);
-		ctx->h_file = pv_hash_add(pv_hash_add(PV_HASH_INIT, ctx->h_suite),
-					  ctx->h_test);
-		ctx->h_file_ok = 1;
-	}
-	if (!ctx->h_row_ok || strcmp(group, ctx->h_group_s) ||
-	    strcmp(benchmark, ctx->h_bench_s)) {
-		ctx->h_group_s = pv_table_str(ctx->table, group);
-		ctx->h_bench_s = pv_table_str(ctx->table, benchmark);
-		ctx->h_row = pv_hash_add(pv_hash_add(ctx->h_file, group), benchmark);
-		ctx->h_row_ok = 1;
-	}
-	return ctx->h_row;
+	return pv_table_str(ctx->table, s);
 }
 
-static long intern(struct pv_read_ctx *ctx, const char *group,
-		   const char *benchmark, const char *metric,
-		   struct pv_err *err)
+const char *pv_intern_n(struct pv_read_ctx *ctx, const char *s, size_t n)
 {
-	uint64_t h = row_hash(ctx, group ? group : "", benchmark ? benchmark : "");
+	return pv_table_strn(ctx->table, s, n);
+}
+
+/* The table's copies of this file's suite and test, and their hash. */
+static void file_key(struct pv_read_ctx *ctx)
+{
+	if (ctx->h_file_ok && ctx->h_suite_of == ctx->suite->name &&
+	    ctx->h_test_of == ctx->test)
+		return;
+	ctx->h_suite_of = ctx->suite->name;
+	ctx->h_test_of = ctx->test;
+	ctx->h_suite = pv_table_str(ctx->table, ctx->suite->name);
+	ctx->h_test = pv_table_str(ctx->table, ctx->test);
+	ctx->h_file = pv_hash_mix(pv_hash_mix(PV_HASH_INIT, ctx->h_suite),
+				  ctx->h_test);
+	ctx->h_file_ok = 1;
+}
+
+/* Make (group, benchmark), the table's strings, the current row. */
+static void set_row(struct pv_read_ctx *ctx, const char *group,
+		    const char *benchmark)
+{
+	file_key(ctx);
+	if (ctx->h_row_ok && ctx->h_group_s == group &&
+	    ctx->h_bench_s == benchmark)
+		return;
+	ctx->h_group_s = group;
+	ctx->h_bench_s = benchmark;
+	ctx->h_row = pv_hash_mix(pv_hash_mix(ctx->h_file, group), benchmark);
+	ctx->h_row_ok = 1;
+}
+
+/* The metric of the current row named metric (a table string). */
+static long find(struct pv_read_ctx *ctx, const char *metric,
+		 struct pv_err *err)
+{
 	struct pv_key k = {
 		ctx->h_suite, ctx->h_test, ctx->h_group_s, ctx->h_bench_s,
-		metric ? metric : "value",
+		metric,
 	};
 	long i;
 
-	h = pv_hash_add(h, k.metric);
 	/* Repeat files list their cells in the same order, so the next
 	 * cell is usually the metric after the last one: checking that
 	 * first walks the table in order instead of probing it at random
 	 * (which misses the cache once the table outgrows it). */
-	if (pv_table_is(ctx->table, ctx->h_next, &k, h))
+	if (pv_table_is(ctx->table, ctx->h_next, &k))
 		i = (long)ctx->h_next;
 	else
-		i = pv_table_intern_hashed(ctx->table, &k, h, err);
+		i = pv_table_intern_hashed(ctx->table, &k,
+					   pv_hash_mix(ctx->h_row, metric),
+					   err);
 	ctx->h_next = (size_t)i + 1;
 
 	if (i < 0 && err) {
@@ -99,6 +116,35 @@ static long intern(struct pv_read_ctx *ctx, const char *group,
 		pv_error(err, PV_EINPUT, "%s: %s", ctx->path, msg);
 	}
 	return i;
+}
+
+static int same(const char *a, const char *b)
+{
+	return a == b || !strcmp(a, b);
+}
+
+/* The same for anyone's strings: a reader that emits cell by cell gives
+ * each row's group and benchmark again with every cell. */
+static long intern(struct pv_read_ctx *ctx, const char *group,
+		   const char *benchmark, const char *metric,
+		   struct pv_err *err)
+{
+	struct pv_table *t = ctx->table;
+	size_t next = ctx->h_next;
+
+	group = group ? group : "";
+	benchmark = benchmark ? benchmark : "";
+	metric = metric ? metric : "value";
+	file_key(ctx);
+	if (!ctx->h_row_ok || !same(group, ctx->h_group_s) ||
+	    !same(benchmark, ctx->h_bench_s))
+		set_row(ctx, pv_table_str(t, group),
+			pv_table_str(t, benchmark));
+	if (next < t->n && same(metric, t->m[next].key.metric))
+		metric = t->m[next].key.metric;
+	else
+		metric = pv_table_str(t, metric);
+	return find(ctx, metric, err);
 }
 
 /* Nanoseconds per unit for the time units formats write (exact
@@ -174,7 +220,10 @@ int pv_emit(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	long i = intern_sample(ctx, s, err);
 	double v = s->value;
 
-	if (i < 0 || convert(ctx, &ctx->table->m[i], s->unit, &v, err))
+	if (i < 0)
+		return -1;
+	if (s->unit && *s->unit &&
+	    convert(ctx, &ctx->table->m[i], s->unit, &v, err))
 		return -1;
 	if (ctx->table->m[i].sum[ctx->side])
 		return mixed_error(ctx, &ctx->table->m[i], err);
@@ -218,29 +267,79 @@ int pv_emit_note(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	return 0;
 }
 
-int pv_emit_ratio(struct pv_read_ctx *ctx, const char *group,
-		  const char *benchmark, const char *dst, const char *num,
-		  const char *den, struct pv_err *err)
+/* The metrics of cells num and den become the operands of cell dst's.
+ * When the row's cells went to consecutive metrics (contig), cell c is
+ * metric first + c; otherwise find() looks them up by name. */
+static int set_ratio(struct pv_read_ctx *ctx, const char *const *metric,
+		     const struct pv_cell_ratio *q, size_t first,
+		     int contig, struct pv_err *err)
 {
-	size_t next = ctx->h_next;  /* the cells' order is not disturbed */
-	long d = intern(ctx, group, benchmark, dst, err), n, q;
-	int rc = 0;
+	struct pv_table *t = ctx->table;
+	long d, n, r;
 
-	/* Every row of every repeat states the same link: look up its
-	 * operands only the first time. */
+	d = contig ? (long)(first + q->dst) : find(ctx, metric[q->dst], err);
 	if (d < 0)
-		rc = -1;
-	else if (ctx->table->m[d].ratio_num < 0) {
-		if ((n = intern(ctx, group, benchmark, num, err)) < 0 ||
-		    (q = intern(ctx, group, benchmark, den, err)) < 0) {
-			rc = -1;
+		return -1;
+	if (t->m[d].ratio_num >= 0)
+		return 0;
+	n = contig ? (long)(first + q->num) : find(ctx, metric[q->num], err);
+	r = contig ? (long)(first + q->den) : find(ctx, metric[q->den], err);
+	if (n < 0 || r < 0)
+		return -1;
+	t->m[d].ratio_num = (int32_t)n;
+	t->m[d].ratio_den = (int32_t)r;
+	return 0;
+}
+
+int pv_emit_row(struct pv_read_ctx *ctx, const char *group,
+		const char *benchmark, const char *const *metric,
+		const double *v, size_t n, const struct pv_cell_ratio *ratio,
+		size_t nratio, struct pv_err *err)
+{
+	struct pv_table *t = ctx->table;
+	enum pv_side side = ctx->side;
+	uint32_t file = ctx->file;
+	size_t next = ctx->h_next, first = next;
+	int contig = 1;         /* cell c is metric first + c */
+	const char *test, *suite;
+
+	set_row(ctx, group, benchmark);
+	test = ctx->h_test;
+	suite = ctx->h_suite;
+	for (size_t c = 0; c < n; c++) {
+		const struct pv_key *k;
+		struct pv_metric *m;
+		long i;
+
+		/* Inline, find()'s guess: the cell after the last one. */
+		if (next < t->n && (k = &t->m[next].key)->metric == metric[c] &&
+		    k->benchmark == benchmark && k->group == group &&
+		    k->test == test && k->suite == suite) {
+			i = (long)next;
 		} else {
-			ctx->table->m[d].ratio_num = (int32_t)n;
-			ctx->table->m[d].ratio_den = (int32_t)q;
+			ctx->h_next = next;
+			if ((i = find(ctx, metric[c], err)) < 0)
+				return -1;
+			if (!c)
+				first = (size_t)i;
+			else if ((size_t)i != first + c)
+				contig = 0;
 		}
+		next = (size_t)i + 1;
+		m = &t->m[i];
+		if (m->sum[side]) {
+			ctx->h_next = next;
+			return mixed_error(ctx, m, err);
+		}
+		pv_table_add(t, (size_t)i, side, file, v[c]);
 	}
 	ctx->h_next = next;
-	return rc;
+	for (size_t r = 0; r < nratio; r++)
+		if (set_ratio(ctx, metric, &ratio[r], first, contig, err))
+			return -1;
+	/* The cells' order is not disturbed by the ratios' lookups. */
+	ctx->h_next = next;
+	return 0;
 }
 
 void pv_context(struct pv_read_ctx *ctx, const char *key, const char *value)

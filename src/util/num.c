@@ -8,6 +8,7 @@
  * Numbers with at most 15 significant digits and a small exponent take
  * Clinger's fast path, which is exact (both operands are exact doubles
  * and IEEE division/multiplication rounds once); all others go to strtod.
+ * The common case has a faster path still, inline in num.h.
  */
 #include "num.h"
 
@@ -19,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const double pow10_exact[] = {
+const double pv_pow10_exact[23] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
@@ -34,7 +35,12 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-enum pv_num pv_parse_double(const char *s, size_t len, double *out)
+/*
+ * The general case: any number of digits, any exponent, blanks on both
+ * sides.  pv_parse_double() takes its own fast path first and comes here
+ * for everything else, so this is the grammar of record.
+ */
+enum pv_num pv_parse_double_slow(const char *s, size_t len, double *out)
 {
 	const char *p = s, *end = s + len, *start;
 	uint64_t mant = 0;
@@ -93,7 +99,8 @@ enum pv_num pv_parse_double(const char *s, size_t len, double *out)
 	exp = (eneg ? -exp : exp) - frac;
 	if (ndig <= 15 && exp >= -22 && exp <= 22) {
 		v = (double)mant;
-		v = exp < 0 ? v / pow10_exact[-exp] : v * pow10_exact[exp];
+		v = exp < 0 ? v / pv_pow10_exact[-exp] :
+			      v * pv_pow10_exact[exp];
 		*out = neg ? -v : v;
 		return PV_NUM_OK;
 	}

@@ -403,6 +403,51 @@ static void rhs_avg_update_range(void **state)
 	assert_int_equal(feed(f, &pv_reader_rhs, "r.RHS", text), 0);
 }
 
+/* Repeat files whose columns come in another order, or with a column
+ * more: the cells are not the metrics after the last one, and ratios
+ * are found by name (rows are added with pv_emit_row()). */
+static void rhs_columns_reordered(void **state)
+{
+	struct fx *f = *state;
+	const struct pv_metric *a, *b, *r, *c;
+
+	f->suite.nratios = 1;
+	f->ratios[0] = (struct pv_ratio){ 4, 2, 3 };
+	assert_int_equal(feed(f, &pv_reader_rhs, "1.RHS",
+			      "Category:X\n"
+			      "size|sessions|a|b|r\n"
+			      "  64|       1|10|2|5\n"
+			      " 128|       1|20|4|5\n"), 0);
+	assert_int_equal(feed(f, &pv_reader_rhs, "2.RHS",
+			      "Category:X\n"
+			      "size|sessions|b|r|a|c\n"
+			      "  64|       1|3|0|12|7\n"
+			      " 128|       1|5|0|25|8\n"), 0);
+	pv_table_finish(&f->t);
+	assert_int_equal(f->t.n, 2 * 4);
+	a = get(f, "X", "size=64,sessions=1", "a");
+	b = get(f, "X", "size=64,sessions=1", "b");
+	r = get(f, "X", "size=64,sessions=1", "r");
+	c = get(f, "X", "size=64,sessions=1", "c");
+	assert_int_equal(a->n[PV_BASE], 2);
+	assert_near(a->v[PV_BASE][0], 10, 0);
+	assert_near(a->v[PV_BASE][1], 12, 0);
+	assert_near(b->v[PV_BASE][1], 3, 0);
+	assert_int_equal(c->n[PV_BASE], 1);
+	assert_near(c->v[PV_BASE][0], 7, 0);
+	assert_int_equal(a->files[PV_BASE], 2);
+	assert_int_equal(c->files[PV_BASE], 1);
+	/* file 1: column 4 is r = a / b; file 2: column 4 is a = b / r */
+	assert_int_equal(r->ratio_num, index_of(f, a));
+	assert_int_equal(r->ratio_den, index_of(f, b));
+	assert_int_equal(a->ratio_num, index_of(f, b));
+	assert_int_equal(a->ratio_den, index_of(f, r));
+	a = get(f, "X", "size=128,sessions=1", "a");
+	assert_near(a->v[PV_BASE][1], 25, 0);
+	assert_int_equal(a->ratio_num,
+			 index_of(f, get(f, "X", "size=128,sessions=1", "b")));
+}
+
 static void rhs_duplicate_key(void **state)
 {
 	struct fx *f = *state;
@@ -786,6 +831,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(rhs_bad_numbers, setup, teardown),
 		cmocka_unit_test_setup_teardown(rhs_mismatched_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(rhs_avg_update_range, setup, teardown),
+		cmocka_unit_test_setup_teardown(rhs_columns_reordered, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(rhs_duplicate_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(rhs_ignore_col_too_large, setup, teardown),
 		cmocka_unit_test_setup_teardown(rhs_bad_header, setup, teardown),
