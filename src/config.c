@@ -461,7 +461,7 @@ static char *unescape(const char *s)
 }
 
 /* The most elements a pattern may expand to in regcomp(); see below. */
-#define REGEX_MAX_COST 4096UL
+#define REGEX_MAX_COST 1000UL
 
 static unsigned long cost_add(unsigned long a, unsigned long b)
 {
@@ -578,6 +578,45 @@ static unsigned long regex_cost(const char *p)
 	return cost_add(st[0].total, st[0].last);
 }
 
+/*
+ * A repetition operator right after another ("a+*", "a{2}?"): POSIX
+ * leaves their meaning undefined for EREs, and glibc's regcomp() takes
+ * seconds on a few stacked ones (a fuzzer found "c++++++++++").
+ */
+static int has_stacked_repeat(const char *p)
+{
+	int after_repeat = 0, bracket = 0;
+
+	for (; *p; p++) {
+		if (bracket) {
+			if (*p == ']' && bracket > 1)
+				bracket = 0;
+			else
+				bracket++;
+			continue;
+		}
+		if (*p == '+' || *p == '*' || *p == '?' ||
+		    (*p == '{' && ((p[1] >= '0' && p[1] <= '9') || p[1] == ','))) {
+			if (after_repeat)
+				return 1;
+			if (*p == '{')
+				while (p[1] && *p != '}')
+					p++;
+			after_repeat = 1;
+			continue;
+		}
+		after_repeat = 0;
+		if (*p == '[') {
+			bracket = 1;
+			if (p[1] == '^')
+				p++;
+		} else if (*p == '\\' && p[1]) {
+			p++;
+		}
+	}
+	return 0;
+}
+
 /* A back-reference ("\1") outside a bracket expression: glibc's matcher
  * backtracks exponentially on them, and POSIX EREs have none. */
 static int has_backref(const char *p)
@@ -611,6 +650,9 @@ static int compile(struct loader *ld, regex_t *re, const char *key,
 
 	if (has_backref(pattern))
 		return fail(ld, "bad %s '%s': back-references (\\1...) are not supported",
+			    key, pattern);
+	if (has_stacked_repeat(pattern))
+		return fail(ld, "bad %s '%s': a repetition (+, *, ? or {m,n}) follows another; POSIX leaves that undefined",
 			    key, pattern);
 	if (regex_cost(pattern) > REGEX_MAX_COST)
 		return fail(ld, "bad %s '%s': too complex: it expands to more than %lu elements (nested or stacked {m,n}, +, * and ?)",
