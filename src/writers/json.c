@@ -12,8 +12,8 @@
  * metric is one line, so reports grep and diff well.
  *
  * The metrics are nearly all of a report (about 1.4 KB each).  With two
- * or more CPUs a second thread formats every other chunk of them while
- * the calling thread formats the rest and writes all chunks in order, so
+ * or more CPUs a second thread formats two chunks of every three while
+ * the calling thread formats the third and writes all chunks in order, so
  * the file is the same byte for byte; formatting a metric reads the
  * model and writes only its own buffers.
  */
@@ -52,14 +52,32 @@ static inline void jw_sep(struct jw *w)
  * pass is all the checking there is. */
 static int needs_care(const char *s, size_t len)
 {
+	/* 1 for control bytes, '"' (0x22), '\\' (0x5c), DEL and above. */
+	static const unsigned char care[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	};
 	const unsigned char *u = (const unsigned char *)s;
-	int any = 0;
+	unsigned char any = 0;
 
 	/* No early exit: most strings are plain, and a branch-free loop
 	 * over them is faster. */
 	for (size_t i = 0; i < len; i++)
-		any |= (u[i] < 0x20) | (u[i] >= 0x7f) | (u[i] == '"') |
-		       (u[i] == '\\');
+		any |= care[u[i]];
 	return any;
 }
 
@@ -361,6 +379,7 @@ static int flush(struct strbuf *sb, FILE *fp)
 /* ---- the metrics array, in chunks ------------------------------------ */
 
 #define CHUNK 256           /* metrics per chunk: about 360 KB of text */
+#define HELPER_CHUNK(j) ((j) + (j) / 2 + 1)
 
 /* One chunk the helper thread has formatted, or is formatting. */
 struct part {
@@ -374,8 +393,11 @@ struct chunks {
 	size_t n;               /* chunks */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	/* The helper formats chunks 1, 3, 5... into part[0], part[1],
-	 * part[0]...: it runs at most two chunks ahead of the writes. */
+	/* The helper formats chunks 1, 2, 4, 5, 7... (its j-th is
+	 * HELPER_CHUNK(j)) into part[j % 2]: it runs at most two chunks
+	 * ahead of the writes.  The writing thread, which also formats
+	 * chunks 0, 3, 6..., has the write calls to make: two to one
+	 * evens their loads. */
 	struct part part[2];
 	int stop;               /* the writer gave up (a write failed) */
 };
@@ -399,8 +421,8 @@ static void *helper(void *arg)
 	struct chunks *cs = arg;
 	struct strbuf tmp = STRBUF_INIT;
 
-	for (size_t c = 1, k = 0; c < cs->n; c += 2, k ^= 1) {
-		struct part *p = &cs->part[k];
+	for (size_t j = 0, c; (c = HELPER_CHUNK(j)) < cs->n; j++) {
+		struct part *p = &cs->part[j % 2];
 		int stop;
 
 		pthread_mutex_lock(&cs->mu);
@@ -436,9 +458,9 @@ static int metrics_json(struct jw *w, const struct pv_report *r, FILE *fp)
 	int rc = flush(w->sb, fp);
 
 	for (size_t c = 0; c < cs.n && !rc; c++) {
-		struct part *p = &cs.part[(c / 2) % 2];
+		struct part *p = &cs.part[(c - c / 3 - 1) % 2];
 
-		if (!threaded || c % 2 == 0) {
+		if (!threaded || c % 3 == 0) {
 			format_chunk(&cs, c, w->sb, w->tmp);
 			rc = flush(w->sb, fp);
 			continue;
