@@ -143,8 +143,10 @@ static void jw_key_text(struct jw *w, const char *k)
 }
 
 /* One of the schema's own keys, of length len: plain ASCII, copied as
- * it is. */
-static inline void jw_keyn(struct jw *w, const char *k, size_t len)
+ * it is.  Always inlined, so that the length is a constant and the copy
+ * a few moves (about 45 keys per metric). */
+static inline __attribute__((always_inline)) void
+jw_keyn(struct jw *w, const char *k, size_t len)
 {
 	struct strbuf *sb = w->sb;
 
