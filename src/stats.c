@@ -1192,6 +1192,22 @@ static int cmp_keyed(const void *pa, const void *pb)
 	return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : (a[1] > b[1]) - (a[1] < b[1]);
 }
 
+/* The entries of a tie run are in order already: most often the long
+ * runs are of one value (p = 1 for every unchanged metric). */
+static int runs_ordered(const uint64_t *e, size_t n, const double *p)
+{
+	uint32_t prev = (uint32_t)order_key(p[(uint32_t)e[0]]);
+
+	for (size_t i = 1; i < n; i++) {
+		uint32_t lo = (uint32_t)order_key(p[(uint32_t)e[i]]);
+
+		if (lo < prev)
+			return 0;
+		prev = lo;
+	}
+	return 1;
+}
+
 /*
  * Sort e[0..n) (each the top 32 bits of an order key above a 32-bit
  * index) by the full order key of p[index], ties by index: the entries
@@ -1204,7 +1220,7 @@ static void order_runs(uint64_t *e, size_t n, const double *p)
 	for (size_t s = 0, t; s < n; s = t) {
 		for (t = s + 1; t < n && e[t] >> 32 == e[s] >> 32; t++)
 			;
-		if (t - s <= 1)
+		if (t - s <= 1 || runs_ordered(e + s, t - s, p))
 			continue;
 		if (t - s <= 32) {
 			for (size_t i = s + 1; i < t; i++) {
