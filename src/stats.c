@@ -695,6 +695,20 @@ void pv_summarize_fast(const double *x, size_t n, struct pv_summary *s)
 	}
 }
 
+/*
+ * No scan for NaN first: a NaN in x makes the sum, and so the mean and
+ * every squared deviation, NaN by itself, which is what
+ * pv_summarize_fast() sets when it finds one.
+ */
+void pv_mean_sd(const double *x, size_t n, double *mean, double *sd)
+{
+	double m = n ? np_mean(x, n) : NAN;
+
+	*mean = m;
+	if (sd)
+		*sd = n >= 2 ? sqrt(np_var1(x, n, m)) : NAN;
+}
+
 double pv_median(const double *x, size_t n)
 {
 	double small[SMALL_N], *tmp, m;

@@ -114,11 +114,15 @@ static void side_from_table(const struct pv_metric *m, int s, double ratio,
 static double ratio_mean(const struct pv_table *t, const struct pv_metric *m,
 			 int s)
 {
-	struct pv_moments num, den;
+	const struct pv_metric *num = &t->m[m->ratio_num];
+	const struct pv_metric *den = &t->m[m->ratio_den];
+	double mn, md;
 
-	pv_moments_of(t->m[m->ratio_num].v[s], t->m[m->ratio_num].n[s], &num);
-	pv_moments_of(t->m[m->ratio_den].v[s], t->m[m->ratio_den].n[s], &den);
-	return num.n && den.n && den.mean != 0 ? num.mean / den.mean : NAN;
+	if (!num->n[s] || !den->n[s])
+		return NAN;
+	pv_mean_sd(num->v[s], num->n[s], &mn, NULL);
+	pv_mean_sd(den->v[s], den->n[s], &md, NULL);
+	return md != 0 ? mn / md : NAN;
 }
 
 static void copy_context(struct pv_report *r, const struct pv_table *t)
