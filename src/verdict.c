@@ -273,6 +273,17 @@ static int run_test(const struct pv_result *res, struct work *w,
 	return 0;
 }
 
+/* The logs of x[0..n), all > 0 (logok), into l; -1 at an infinity. */
+static int logs_of(const double *x, size_t n, double *l)
+{
+	for (size_t j = 0; j < n; j++) {
+		if (x[j] == INFINITY)
+			return -1;
+		l[j] = log(x[j]);
+	}
+	return 0;
+}
+
 /*
  * The test `auto` and `moderated` use, family-wide; fills w[].u.mv.
  * One pass takes each metric's logs once, into a scratch buffer, for
@@ -309,19 +320,12 @@ static int prepare_moderated(struct pv_report *r, struct work *w,
 			continue;
 		}
 		w[i].test = PV_TEST_MODERATED;
-		for (size_t j = 0; j < na + nb; j++) {
-			double v = j < na ? a->samples[j] : b->samples[j - na];
-
-			if (!isfinite(v)) {
-				/* pv_modvar_log says what is wrong */
-				rc = pv_modvar_log(a->samples, na, b->samples,
-						   nb, 0, &w[i].u.mv, err);
-				break;
-			}
-			l[j] = log(v);
-		}
-		if (rc)
+		if (logs_of(a->samples, na, l) || logs_of(b->samples, nb, l + na)) {
+			/* pv_modvar_log says what is wrong */
+			rc = pv_modvar_log(a->samples, na, b->samples, nb, 0,
+					   &w[i].u.mv, err);
 			break;
+		}
 		pv_modvar_logs(l, na, l + na, nb, &w[i].u.mv);
 		if (asked == PV_TEST_AUTO && na >= GROSS_MIN_N &&
 		    nb >= GROSS_MIN_N)
