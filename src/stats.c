@@ -1641,6 +1641,41 @@ static void merge_shifted(const double *x, size_t nx, double cx,
 }
 
 /*
+ * Copy x[0..n) to out in ascending order.  Ten runs a side is the
+ * common case, and for it a sorting network (Waksman's 29 comparators,
+ * checked on all 2^10 inputs of zeros and ones) sorts in registers
+ * without branches, at half the instructions of an insertion sort.
+ * x holds no NaN (the caller checked the sums), and equal values are
+ * equal bit for bit (logs are never -0), so the order of the output is
+ * that of sort_doubles() exactly.
+ */
+static void sorted_copy(const double *x, size_t n, double *out)
+{
+	double v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, t;
+
+	if (n != 10) {
+		memcpy(out, x, n * sizeof(*out));
+		sort_doubles(out, n);
+		return;
+	}
+	v0 = x[0], v1 = x[1], v2 = x[2], v3 = x[3], v4 = x[4];
+	v5 = x[5], v6 = x[6], v7 = x[7], v8 = x[8], v9 = x[9];
+#define CX(i, j) (t = v##i < v##j ? v##i : v##j, \
+		  v##j = v##i < v##j ? v##j : v##i, v##i = t)
+	CX(4, 9); CX(3, 8); CX(2, 7); CX(1, 6);
+	CX(0, 5); CX(1, 4); CX(6, 9); CX(0, 3);
+	CX(5, 8); CX(0, 2); CX(3, 6); CX(7, 9);
+	CX(0, 1); CX(2, 4); CX(5, 7); CX(8, 9);
+	CX(1, 2); CX(4, 6); CX(7, 8); CX(3, 5);
+	CX(2, 5); CX(6, 8); CX(1, 3); CX(4, 7);
+	CX(2, 3); CX(6, 7); CX(3, 4); CX(5, 6);
+	CX(4, 5);
+#undef CX
+	out[0] = v0, out[1] = v1, out[2] = v2, out[3] = v3, out[4] = v4;
+	out[5] = v5, out[6] = v6, out[7] = v7, out[8] = v8, out[9] = v9;
+}
+
+/*
  * The median of |r[i] - med| for sorted r[0..n): below the first index
  * at or above med these grow leftwards, from it on rightwards, so the
  * two runs are merged from the middle out, and only up to the median.
@@ -1707,10 +1742,8 @@ void pv_selector_add(struct pv_selector *sel, const double *la, size_t na,
 
 	/* gross errors: residuals from each side's median beyond K robust
 	 * sd (1.4826 MAD of the pooled residuals) */
-	memcpy(sa, la, na * sizeof(*sa));
-	memcpy(sb, lb, nb * sizeof(*sb));
-	sort_doubles(sa, na);
-	sort_doubles(sb, nb);
+	sorted_copy(la, na, sa);
+	sorted_copy(lb, nb, sb);
 	merge_shifted(sa, na, median_sorted(sa, na), sb, nb,
 		      median_sorted(sb, nb), r);
 	med = median_sorted(r, n);
