@@ -153,7 +153,8 @@ static void copy_context(struct pv_report *r, const struct pv_table *t)
 struct work {
 	unsigned testable : 1;      /* a test runs (enough samples, both sides) */
 	unsigned deterministic : 1; /* zero variance on both sides */
-	unsigned logok : 1;         /* every sample > 0: the log tests apply */
+	unsigned logok : 1;         /* every sample > 0: the log tests apply
+				     * (set by prepare_moderated()) */
 	unsigned summary : 1;       /* a side has only a summary: Welch from
 				     * (mean, sd, n), outside the prior */
 	unsigned test : 4;          /* enum pv_test */
@@ -203,14 +204,6 @@ static enum pv_alt worse_alt(enum pv_dir d)
 static enum pv_alt better_alt(enum pv_dir d)
 {
 	return d == PV_DIR_HIGHER ? PV_ALT_GREATER : PV_ALT_LESS;
-}
-
-static int all_positive(const double *x, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!(x[i] > 0))
-			return 0;
-	return 1;
 }
 
 /*
@@ -273,15 +266,21 @@ static int run_test(const struct pv_result *res, struct work *w,
 	return 0;
 }
 
-/* The logs of x[0..n), all > 0 (logok), into l; -1 at an infinity. */
+/* The logs of x[0..n) into l: LOGS_BAD if some x is not > 0 (no log
+ * test then), else LOGS_INF if some x is +inf (an error), else 0. */
+enum { LOGS_INF = 1, LOGS_BAD = 2 };
+
 static int logs_of(const double *x, size_t n, double *l)
 {
+	int inf = 0;
+
 	for (size_t j = 0; j < n; j++) {
-		if (x[j] == INFINITY)
-			return -1;
+		if (!(x[j] > 0))
+			return LOGS_BAD;
+		inf |= x[j] == INFINITY;
 		l[j] = log(x[j]);
 	}
-	return 0;
+	return inf ? LOGS_INF : 0;
 }
 
 /*
@@ -304,7 +303,7 @@ static int prepare_moderated(struct pv_report *r, struct work *w,
 	for (size_t i = 0; i < r->n; i++) {
 		size_t n = r->m[i].side[0].nsamples + r->m[i].side[1].nsamples;
 
-		if (w[i].testable && w[i].logok && n > cap)
+		if (w[i].testable && !w[i].summary && n > cap)
 			cap = n;
 	}
 	l = pv_malloc((3 * cap + 1) * sizeof(*l));
@@ -312,15 +311,22 @@ static int prepare_moderated(struct pv_report *r, struct work *w,
 		const struct pv_side_result *a = &r->m[i].side[0];
 		const struct pv_side_result *b = &r->m[i].side[1];
 		size_t na = a->nsamples, nb = b->nsamples;
+		int bad;
 
 		if (!w[i].testable)
 			continue;
+		/* whether every sample is > 0 is found out with the logs,
+		 * which are taken for the rest anyway */
+		bad = w[i].summary ? LOGS_BAD : logs_of(a->samples, na, l);
+		if (bad != LOGS_BAD)
+			bad |= logs_of(b->samples, nb, l + na);
+		w[i].logok = !(bad & LOGS_BAD);
 		if (!w[i].logok) {
 			w[i].test = PV_TEST_WELCH;  /* logs need positive data */
 			continue;
 		}
 		w[i].test = PV_TEST_MODERATED;
-		if (logs_of(a->samples, na, l) || logs_of(b->samples, nb, l + na)) {
+		if (bad) {
 			/* pv_modvar_log says what is wrong */
 			rc = pv_modvar_log(a->samples, na, b->samples, nb, 0,
 					   &w[i].u.mv, err);
@@ -637,9 +643,6 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 		w[i].deterministic = w[i].testable && a->s.sd == 0 &&
 				     b->s.sd == 0;
 		w[i].summary = a->summary_only || b->summary_only;
-		w[i].logok = !w[i].summary &&
-			     all_positive(a->samples, a->nsamples) &&
-			     all_positive(b->samples, b->nsamples);
 		w[i].test = g->test == PV_TEST_AUTO ? PV_TEST_MODERATED : g->test;
 		if (w[i].summary)
 			w[i].test = PV_TEST_WELCH;
