@@ -272,15 +272,17 @@ enum { LOGS_INF = 1, LOGS_BAD = 2 };
 
 static int logs_of(const double *x, size_t n, double *l)
 {
-	int inf = 0;
-
 	for (size_t j = 0; j < n; j++) {
-		if (!(x[j] > 0))
-			return LOGS_BAD;
-		inf |= x[j] == INFINITY;
+		if (!(x[j] > 0 && x[j] < INFINITY)) {
+			/* rare: a non-positive value anywhere decides */
+			for (size_t i = j; i < n; i++)
+				if (!(x[i] > 0))
+					return LOGS_BAD;
+			return LOGS_INF;
+		}
 		l[j] = log(x[j]);
 	}
-	return inf ? LOGS_INF : 0;
+	return 0;
 }
 
 /*
