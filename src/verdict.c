@@ -793,9 +793,14 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 	}
 	/* Close the gaps of ignored metrics. */
 	r->n = 0;
-	for (size_t i = 0; i < n; i++)
-		if (keep[i])
-			r->m[r->n++] = r->m[i];
+	for (size_t i = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
+		/* up to the first ignored metric, each is in place */
+		if (r->n != i)
+			r->m[r->n] = r->m[i];
+		r->n++;
+	}
 	free(keep);
 	free(ratio);
 	if (assumed)
