@@ -81,12 +81,8 @@ void pv_report_tally(struct pv_report *r)
 
 void pv_moments_of(const double *x, size_t n, struct pv_moments *m)
 {
-	struct pv_summary s;
-
-	pv_summarize_fast(x, n, &s);
-	m->n = (uint32_t)s.n;
-	m->mean = s.mean;
-	m->sd = s.sd;
+	m->n = (uint32_t)n;
+	pv_mean_sd(x, n, &m->mean, &m->sd);
 }
 
 void pv_side_summary(const struct pv_side_result *s, struct pv_summary *out)

@@ -695,6 +695,20 @@ void pv_summarize_fast(const double *x, size_t n, struct pv_summary *s)
 	}
 }
 
+/*
+ * No scan for NaN first: a NaN in x makes the sum, and so the mean and
+ * every squared deviation, NaN by itself, which is what
+ * pv_summarize_fast() sets when it finds one.
+ */
+void pv_mean_sd(const double *x, size_t n, double *mean, double *sd)
+{
+	double m = n ? np_mean(x, n) : NAN;
+
+	*mean = m;
+	if (sd)
+		*sd = n >= 2 ? sqrt(np_var1(x, n, m)) : NAN;
+}
+
 double pv_median(const double *x, size_t n)
 {
 	double small[SMALL_N], *tmp, m;
@@ -1181,63 +1195,129 @@ static uint64_t order_key(double v)
 	return b >> 63 ? ~b : b | (uint64_t)1 << 63;
 }
 
-#define RADIX_BITS 11
+#define RADIX_BITS 16
 #define RADIX_SIZE (1u << RADIX_BITS)
-#define RADIX_PASSES 6          /* ceil(64 / RADIX_BITS) */
+
+/* Order of (full key, index) for the entries of a tie run. */
+static int cmp_keyed(const void *pa, const void *pb)
+{
+	const uint64_t *a = pa, *b = pb;
+
+	return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* The entries of a tie run are in order already: most often the long
+ * runs are of one value (p = 1 for every unchanged metric). */
+static int runs_ordered(const uint64_t *e, size_t n, const double *p)
+{
+	uint32_t prev = (uint32_t)order_key(p[(uint32_t)e[0]]);
+
+	for (size_t i = 1; i < n; i++) {
+		uint32_t lo = (uint32_t)order_key(p[(uint32_t)e[i]]);
+
+		if (lo < prev)
+			return 0;
+		prev = lo;
+	}
+	return 1;
+}
+
+/*
+ * Sort e[0..n) (each the top 32 bits of an order key above a 32-bit
+ * index) by the full order key of p[index], ties by index: the entries
+ * of a run that shares the top bits are put in order by the low bits.
+ * Insertion sort for the short runs that are the rule (values that
+ * agree in 20 mantissa bits), a general sort for long ones.
+ */
+static void order_runs(uint64_t *e, size_t n, const double *p)
+{
+	for (size_t s = 0, t; s < n; s = t) {
+		for (t = s + 1; t < n && e[t] >> 32 == e[s] >> 32; t++)
+			;
+		if (t - s <= 1 || runs_ordered(e + s, t - s, p))
+			continue;
+		if (t - s <= 32) {
+			for (size_t i = s + 1; i < t; i++) {
+				uint64_t v = e[i];
+				uint32_t lo = (uint32_t)order_key(p[(uint32_t)v]);
+				size_t j = i;
+
+				/* stable: equal keys keep index order */
+				for (; j > s && (uint32_t)order_key(
+					p[(uint32_t)e[j - 1]]) > lo; j--)
+					e[j] = e[j - 1];
+				e[j] = v;
+			}
+		} else {
+			uint64_t (*kv)[2] = pv_malloc((t - s) * sizeof(*kv));
+
+			for (size_t i = s; i < t; i++) {
+				kv[i - s][0] = order_key(p[(uint32_t)e[i]]);
+				kv[i - s][1] = (uint32_t)e[i];
+			}
+			qsort(kv, t - s, sizeof(*kv), cmp_keyed);
+			for (size_t i = s; i < t; i++)
+				e[i] = (e[i] >> 32) << 32 | kv[i - s][1];
+			free(kv);
+		}
+	}
+}
 
 /*
  * The indices of the non-NaN entries of p in ascending order of p, ties
- * by index as R's stable order(), into o; returns their count.  An LSD radix sort on the order
- * keys, which is stable: a family is ~100k p-values sorted three times
- * per comparison, where glibc's merge sort with a comparison function
- * cost 80 M instructions each.  Passes over a digit that every key
- * shares are skipped.
+ * by index as R's stable order(), into o; returns their count.  A
+ * family is ~100k p-values sorted three times per comparison, where
+ * glibc's merge sort with a comparison function cost 80 M instructions
+ * each.  An LSD radix sort (stable) on the top 32 bits of the order
+ * keys, in two 16-bit passes that carry the index in the low half of
+ * the same word, leaves only runs of values that agree in sign,
+ * exponent and 20 mantissa bits to order by the rest (see order_runs());
+ * a full 64-bit radix sort took six passes.  Passes over a digit that
+ * every key shares are skipped.
  */
 static size_t sorted_family(const double *p, size_t n, size_t *o)
 {
-	size_t (*cnt)[RADIX_SIZE] = pv_calloc(RADIX_PASSES, sizeof(*cnt));
-	uint64_t *key = pv_malloc(2 * (n ? n : 1) * sizeof(*key)), *k2;
-	size_t *ifree = pv_malloc((n ? n : 1) * sizeof(*ifree));
-	size_t *idx = o, *i2 = ifree, i, k = 0;
+	uint32_t (*cnt)[RADIX_SIZE];
+	uint64_t *e, *e2, *et;
+	size_t i, k = 0;
 	unsigned pass;
 
+	/* indices fit the low half of a word: a model of 2^32 metrics
+	 * would not fit in memory in the first place */
+	if (n > UINT32_MAX)
+		abort();
+	cnt = pv_calloc(2, sizeof(*cnt));
+	e = pv_malloc(2 * (n ? n : 1) * sizeof(*e));
+	e2 = e + n;
 	for (i = 0; i < n; i++) {
+		uint64_t v;
+
 		if (isnan(p[i]))
 			continue;
-		key[k] = order_key(p[i]);
-		idx[k] = i;
-		for (pass = 0; pass < RADIX_PASSES; pass++)
-			cnt[pass][(key[k] >> (pass * RADIX_BITS)) &
-				  (RADIX_SIZE - 1)]++;
-		k++;
+		v = (order_key(p[i]) >> 32) << 32 | i;
+		cnt[0][(v >> 32) & (RADIX_SIZE - 1)]++;
+		cnt[1][v >> 48]++;
+		e[k++] = v;
 	}
-	k2 = key + n;
-	for (pass = 0; pass < RADIX_PASSES; pass++) {
-		size_t *c = cnt[pass], sum = 0, t;
-		unsigned shift = pass * RADIX_BITS, d;
-		uint64_t *kt;
-		size_t *it;
+	for (pass = 0; pass < 2; pass++) {
+		uint32_t *c = cnt[pass], sum = 0, t;
+		unsigned shift = 32 + pass * RADIX_BITS, d;
 
-		if (k == 0 || c[(key[0] >> shift) & (RADIX_SIZE - 1)] == k)
+		if (k == 0 || c[(e[0] >> shift) & (RADIX_SIZE - 1)] == k)
 			continue;
 		for (d = 0; d < RADIX_SIZE; d++) {
 			t = c[d];
 			c[d] = sum;
 			sum += t;
 		}
-		for (i = 0; i < k; i++) {
-			size_t at = c[(key[i] >> shift) & (RADIX_SIZE - 1)]++;
-
-			k2[at] = key[i];
-			i2[at] = idx[i];
-		}
-		kt = key, key = k2, k2 = kt;
-		it = idx, idx = i2, i2 = it;
+		for (i = 0; i < k; i++)
+			e2[c[(e[i] >> shift) & (RADIX_SIZE - 1)]++] = e[i];
+		et = e, e = e2, e2 = et;
 	}
-	if (idx != o)
-		memcpy(o, idx, k * sizeof(*o));
-	free(key < k2 ? key : k2);
-	free(ifree);
+	order_runs(e, k, p);
+	for (i = 0; i < k; i++)
+		o[i] = (uint32_t)e[i];
+	free(e < e2 ? e : e2);
 	free(cnt);
 	return k;
 }
@@ -1561,6 +1641,41 @@ static void merge_shifted(const double *x, size_t nx, double cx,
 }
 
 /*
+ * Copy x[0..n) to out in ascending order.  Ten runs a side is the
+ * common case, and for it a sorting network (Waksman's 29 comparators,
+ * checked on all 2^10 inputs of zeros and ones) sorts in registers
+ * without branches, at half the instructions of an insertion sort.
+ * x holds no NaN (the caller checked the sums), and equal values are
+ * equal bit for bit (logs are never -0), so the order of the output is
+ * that of sort_doubles() exactly.
+ */
+static void sorted_copy(const double *x, size_t n, double *out)
+{
+	double v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, t;
+
+	if (n != 10) {
+		memcpy(out, x, n * sizeof(*out));
+		sort_doubles(out, n);
+		return;
+	}
+	v0 = x[0], v1 = x[1], v2 = x[2], v3 = x[3], v4 = x[4];
+	v5 = x[5], v6 = x[6], v7 = x[7], v8 = x[8], v9 = x[9];
+#define CX(i, j) (t = v##i < v##j ? v##i : v##j, \
+		  v##j = v##i < v##j ? v##j : v##i, v##i = t)
+	CX(4, 9); CX(3, 8); CX(2, 7); CX(1, 6);
+	CX(0, 5); CX(1, 4); CX(6, 9); CX(0, 3);
+	CX(5, 8); CX(0, 2); CX(3, 6); CX(7, 9);
+	CX(0, 1); CX(2, 4); CX(5, 7); CX(8, 9);
+	CX(1, 2); CX(4, 6); CX(7, 8); CX(3, 5);
+	CX(2, 5); CX(6, 8); CX(1, 3); CX(4, 7);
+	CX(2, 3); CX(6, 7); CX(3, 4); CX(5, 6);
+	CX(4, 5);
+#undef CX
+	out[0] = v0, out[1] = v1, out[2] = v2, out[3] = v3, out[4] = v4;
+	out[5] = v5, out[6] = v6, out[7] = v7, out[8] = v8, out[9] = v9;
+}
+
+/*
  * The median of |r[i] - med| for sorted r[0..n): below the first index
  * at or above med these grow leftwards, from it on rightwards, so the
  * two runs are merged from the middle out, and only up to the median.
@@ -1627,10 +1742,8 @@ void pv_selector_add(struct pv_selector *sel, const double *la, size_t na,
 
 	/* gross errors: residuals from each side's median beyond K robust
 	 * sd (1.4826 MAD of the pooled residuals) */
-	memcpy(sa, la, na * sizeof(*sa));
-	memcpy(sb, lb, nb * sizeof(*sb));
-	sort_doubles(sa, na);
-	sort_doubles(sb, nb);
+	sorted_copy(la, na, sa);
+	sorted_copy(lb, nb, sb);
 	merge_shifted(sa, na, median_sorted(sa, na), sb, nb,
 		      median_sorted(sb, nb), r);
 	med = median_sorted(r, n);

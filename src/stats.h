@@ -37,6 +37,10 @@ void pv_summarize(const double *x, size_t n, struct pv_summary *s);
 /* The same without the median (NAN), which needs a sort: the decision
  * needs only the moments, min and max. */
 void pv_summarize_fast(const double *x, size_t n, struct pv_summary *s);
+
+/* Only the mean and sd of pv_summarize_fast(), bit for bit; sd may be
+ * NULL. */
+void pv_mean_sd(const double *x, size_t n, double *mean, double *sd);
 /* The median of x (x untouched); NAN when n = 0. */
 double pv_median(const double *x, size_t n);
 

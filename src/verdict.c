@@ -114,11 +114,15 @@ static void side_from_table(const struct pv_metric *m, int s, double ratio,
 static double ratio_mean(const struct pv_table *t, const struct pv_metric *m,
 			 int s)
 {
-	struct pv_moments num, den;
+	const struct pv_metric *num = &t->m[m->ratio_num];
+	const struct pv_metric *den = &t->m[m->ratio_den];
+	double mn, md;
 
-	pv_moments_of(t->m[m->ratio_num].v[s], t->m[m->ratio_num].n[s], &num);
-	pv_moments_of(t->m[m->ratio_den].v[s], t->m[m->ratio_den].n[s], &den);
-	return num.n && den.n && den.mean != 0 ? num.mean / den.mean : NAN;
+	if (!num->n[s] || !den->n[s])
+		return NAN;
+	pv_mean_sd(num->v[s], num->n[s], &mn, NULL);
+	pv_mean_sd(den->v[s], den->n[s], &md, NULL);
+	return md != 0 ? mn / md : NAN;
 }
 
 static void copy_context(struct pv_report *r, const struct pv_table *t)
@@ -149,7 +153,8 @@ static void copy_context(struct pv_report *r, const struct pv_table *t)
 struct work {
 	unsigned testable : 1;      /* a test runs (enough samples, both sides) */
 	unsigned deterministic : 1; /* zero variance on both sides */
-	unsigned logok : 1;         /* every sample > 0: the log tests apply */
+	unsigned logok : 1;         /* every sample > 0: the log tests apply
+				     * (set by prepare_moderated()) */
 	unsigned summary : 1;       /* a side has only a summary: Welch from
 				     * (mean, sd, n), outside the prior */
 	unsigned test : 4;          /* enum pv_test */
@@ -199,14 +204,6 @@ static enum pv_alt worse_alt(enum pv_dir d)
 static enum pv_alt better_alt(enum pv_dir d)
 {
 	return d == PV_DIR_HIGHER ? PV_ALT_GREATER : PV_ALT_LESS;
-}
-
-static int all_positive(const double *x, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!(x[i] > 0))
-			return 0;
-	return 1;
 }
 
 /*
@@ -269,6 +266,25 @@ static int run_test(const struct pv_result *res, struct work *w,
 	return 0;
 }
 
+/* The logs of x[0..n) into l: LOGS_BAD if some x is not > 0 (no log
+ * test then), else LOGS_INF if some x is +inf (an error), else 0. */
+enum { LOGS_INF = 1, LOGS_BAD = 2 };
+
+static int logs_of(const double *x, size_t n, double *l)
+{
+	for (size_t j = 0; j < n; j++) {
+		if (!(x[j] > 0 && x[j] < INFINITY)) {
+			/* rare: a non-positive value anywhere decides */
+			for (size_t i = j; i < n; i++)
+				if (!(x[i] > 0))
+					return LOGS_BAD;
+			return LOGS_INF;
+		}
+		l[j] = log(x[j]);
+	}
+	return 0;
+}
+
 /*
  * The test `auto` and `moderated` use, family-wide; fills w[].u.mv.
  * One pass takes each metric's logs once, into a scratch buffer, for
@@ -289,7 +305,7 @@ static int prepare_moderated(struct pv_report *r, struct work *w,
 	for (size_t i = 0; i < r->n; i++) {
 		size_t n = r->m[i].side[0].nsamples + r->m[i].side[1].nsamples;
 
-		if (w[i].testable && w[i].logok && n > cap)
+		if (w[i].testable && !w[i].summary && n > cap)
 			cap = n;
 	}
 	l = pv_malloc((3 * cap + 1) * sizeof(*l));
@@ -297,27 +313,27 @@ static int prepare_moderated(struct pv_report *r, struct work *w,
 		const struct pv_side_result *a = &r->m[i].side[0];
 		const struct pv_side_result *b = &r->m[i].side[1];
 		size_t na = a->nsamples, nb = b->nsamples;
+		int bad;
 
 		if (!w[i].testable)
 			continue;
+		/* whether every sample is > 0 is found out with the logs,
+		 * which are taken for the rest anyway */
+		bad = w[i].summary ? LOGS_BAD : logs_of(a->samples, na, l);
+		if (bad != LOGS_BAD)
+			bad |= logs_of(b->samples, nb, l + na);
+		w[i].logok = !(bad & LOGS_BAD);
 		if (!w[i].logok) {
 			w[i].test = PV_TEST_WELCH;  /* logs need positive data */
 			continue;
 		}
 		w[i].test = PV_TEST_MODERATED;
-		for (size_t j = 0; j < na + nb; j++) {
-			double v = j < na ? a->samples[j] : b->samples[j - na];
-
-			if (!isfinite(v)) {
-				/* pv_modvar_log says what is wrong */
-				rc = pv_modvar_log(a->samples, na, b->samples,
-						   nb, 0, &w[i].u.mv, err);
-				break;
-			}
-			l[j] = log(v);
-		}
-		if (rc)
+		if (bad) {
+			/* pv_modvar_log says what is wrong */
+			rc = pv_modvar_log(a->samples, na, b->samples, nb, 0,
+					   &w[i].u.mv, err);
 			break;
+		}
 		pv_modvar_logs(l, na, l + na, nb, &w[i].u.mv);
 		if (asked == PV_TEST_AUTO && na >= GROSS_MIN_N &&
 		    nb >= GROSS_MIN_N)
@@ -629,9 +645,6 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 		w[i].deterministic = w[i].testable && a->s.sd == 0 &&
 				     b->s.sd == 0;
 		w[i].summary = a->summary_only || b->summary_only;
-		w[i].logok = !w[i].summary &&
-			     all_positive(a->samples, a->nsamples) &&
-			     all_positive(b->samples, b->nsamples);
 		w[i].test = g->test == PV_TEST_AUTO ? PV_TEST_MODERATED : g->test;
 		if (w[i].summary)
 			w[i].test = PV_TEST_WELCH;
@@ -780,9 +793,14 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 	}
 	/* Close the gaps of ignored metrics. */
 	r->n = 0;
-	for (size_t i = 0; i < n; i++)
-		if (keep[i])
-			r->m[r->n++] = r->m[i];
+	for (size_t i = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
+		/* up to the first ignored metric, each is in place */
+		if (r->n != i)
+			r->m[r->n] = r->m[i];
+		r->n++;
+	}
 	free(keep);
 	free(ratio);
 	if (assumed)
