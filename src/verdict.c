@@ -158,12 +158,10 @@ struct work {
 	unsigned summary : 1;       /* a side has only a summary: Welch from
 				     * (mean, sd, n), outside the prior */
 	unsigned test : 4;          /* enum pv_test */
-	struct {                    /* the two-sided test, with its interval */
-		double statistic, df, p, ci_low, ci_high;
-		double mde;         /* minimum detectable shift, in the
-				     * test's units; NAN when undefined */
-	} two;
-	double p_worse, p_better;   /* one-sided p-values */
+	/* The two-sided p and both one-sided ones.  The rest of the
+	 * two-sided test (statistic, df, interval, detectable effect) goes
+	 * straight into the result: see keep_two(). */
+	double p_two, p_worse, p_better;
 	union {
 		struct pv_modvar mv;        /* until run_test() */
 		struct {
@@ -173,26 +171,36 @@ struct work {
 };
 
 /*
- * Keep what decide_one() needs of a two-sided test.  The minimum
- * detectable effect is worked out here, right after the test, rather
- * than in decide_one(): its t quantiles are at the test's own df, which
- * a Welch metric shares with nothing else, and the constants of that
- * df are still at hand now (see stats.c's memos), not after the rest
- * of the family's tests.
+ * Keep a two-sided test: its p in w, and its statistic, df, interval
+ * and minimum detectable effect in res, the last two as fractions of
+ * the baseline mean (from the log scale for the moderated tests).  So
+ * the working state of 100,000 metrics stays small.  The detectable
+ * effect is worked out right after the test: its t quantiles are at
+ * the test's own df, which a Welch metric shares with nothing else, and
+ * the constants of that df are still at hand now (see stats.c's memos).
  */
-static void keep_two(struct work *w, const struct pv_test_out *o,
-		     double alpha, int two_sided)
+static void keep_two(struct pv_result *res, struct work *w,
+		     const struct pv_test_out *o, int two_sided)
 {
-	w->two.statistic = o->statistic;
-	w->two.df = o->df;
-	w->two.p = o->p;
-	w->two.ci_low = o->ci_low;
-	w->two.ci_high = o->ci_high;
-	w->two.mde = NAN;
+	int logs = w->test == PV_TEST_MODERATED || w->test == PV_TEST_YUEN;
+	double base = fabs(res->side[0].s.mean), mde = NAN;
+
+	w->p_two = o->p;
+	res->statistic = o->statistic;
+	res->df = o->df;
 	if (isfinite(o->se)) {
 		double df = isfinite(o->df) && o->df > 0 ? o->df : INFINITY;
 
-		w->two.mde = pv_mde(o->se, df, alpha, two_sided, POWER);
+		mde = pv_mde(o->se, df, res->alpha, two_sided, POWER);
+	}
+	if (logs) {
+		res->ci_low = expm1(o->ci_low);
+		res->ci_high = expm1(o->ci_high);
+		res->mde = expm1(mde);
+	} else if (base != 0) {
+		res->ci_low = o->ci_low / base;
+		res->ci_high = o->ci_high / base;
+		res->mde = mde / base;
 	}
 }
 
@@ -214,7 +222,7 @@ static enum pv_alt better_alt(enum pv_dir d)
  * statistic, and the other is its complement.  Mann-Whitney's discrete
  * p-values are asked for separately.
  */
-static int run_test(const struct pv_result *res, struct work *w,
+static int run_test(struct pv_result *res, struct work *w,
 		    const struct pv_prior *prior, double df_cap, double conf,
 		    int two_sided, struct pv_err *err)
 {
@@ -244,18 +252,18 @@ static int run_test(const struct pv_result *res, struct work *w,
 				   &one, err))
 			return -1;
 		w->p_better = one.p;
-		keep_two(w, &two, res->alpha, two_sided);
+		keep_two(res, w, &two, two_sided);
 		return 0;
 	default:
 		if (pv_ttest(a, na, b, nb, w->test == PV_TEST_STUDENT, PV_ALT_TWO,
 			     conf, &two, err))
 			return -1;
 	}
-	keep_two(w, &two, res->alpha, two_sided);
+	keep_two(res, w, &two, two_sided);
 	{
 		/* scipy's t is (mean a - mean b)/se: negative when the
 		 * candidate is larger. */
-		double half = w->two.p / 2, t = w->two.statistic;
+		double half = two.p / 2, t = two.statistic;
 		double p_up = t < 0 ? half : t > 0 ? 1 - half : 0.5;
 		double p_down = t > 0 ? half : t < 0 ? 1 - half : 0.5;
 		int up_is_worse = worse_alt(res->direction) == PV_ALT_GREATER;
@@ -392,7 +400,7 @@ static void adjust(enum pv_correction c, double *p, size_t n)
 /* The p-value of one alternative: 0 worse, 1 better, 2 two-sided. */
 static double *p_of(struct work *w, int alt)
 {
-	return alt == 0 ? &w->p_worse : alt == 1 ? &w->p_better : &w->two.p;
+	return alt == 0 ? &w->p_worse : alt == 1 ? &w->p_better : &w->p_two;
 }
 
 static double *q_of(struct work *w, int alt)
@@ -424,7 +432,7 @@ static void correct(struct pv_report *r, struct work *w,
 		if (w[i].testable && !r->m[i].gated) {
 			w[i].u.q.worse = w[i].p_worse;
 			w[i].u.q.better = w[i].p_better;
-			w[i].u.q.two = w[i].two.p;
+			w[i].u.q.two = w[i].p_two;
 		}
 	}
 	free(p);
@@ -502,8 +510,7 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	res->sided = g->sided;
 	res->waiver = NULL;
 	res->held = 0;
-	res->p = res->q = res->statistic = res->df = NAN;
-	res->ci_low = res->ci_high = res->mde = NAN;
+	res->p = res->q = NAN;
 
 	if (!res->side[0].present) {
 		res->verdict = PV_V_NEW;
@@ -546,10 +553,8 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	}
 	/* The p reported is that of the test whose verdict it supports. */
 	res->test_used = w->test;
-	res->statistic = w->two.statistic;
-	res->df = w->two.df;
 	if (g->sided == PV_SIDED_TWO || !res->gated) {
-		res->p = w->two.p, res->q = w->u.q.two;
+		res->p = w->p_two, res->q = w->u.q.two;
 		res->sided = PV_SIDED_TWO;
 	} else if ((sig_better && !sig_worse) || (!sig_worse && better_move)) {
 		res->p = w->p_better, res->q = w->u.q.better;
@@ -560,20 +565,6 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	if (w->deterministic) {
 		res->ci_low = res->ci_high = rel;
 		res->mde = 0;
-	} else if (w->test == PV_TEST_MODERATED || w->test == PV_TEST_YUEN) {
-		res->ci_low = expm1(w->two.ci_low);
-		res->ci_high = expm1(w->two.ci_high);
-	} else if (res->side[0].s.mean != 0) {
-		res->ci_low = w->two.ci_low / fabs(res->side[0].s.mean);
-		res->ci_high = w->two.ci_high / fabs(res->side[0].s.mean);
-	}
-	if (!w->deterministic && !isnan(w->two.mde)) {
-		double m = w->two.mde;     /* se finite: see keep_two() */
-
-		if (w->test == PV_TEST_MODERATED || w->test == PV_TEST_YUEN)
-			res->mde = expm1(m);
-		else if (res->side[0].s.mean != 0)
-			res->mde = m / fabs(res->side[0].s.mean);
 	}
 
 	if (!res->gated) {
@@ -635,10 +626,13 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 	int rc = 0;
 
 	for (size_t i = 0; i < r->n; i++) {
-		const struct pv_result *res = &r->m[i];
+		struct pv_result *res = &r->m[i];
 		const struct pv_side_result *a = &res->side[0], *b = &res->side[1];
 		size_t min = g->min_samples > 2 ? g->min_samples : 2;
 
+		/* What a test fills in (keep_two()); undefined without one. */
+		res->statistic = res->df = NAN;
+		res->ci_low = res->ci_high = res->mde = NAN;
 		w[i].testable = a->present && b->present && !a->note &&
 				!b->note && side_n(a) >= min &&
 				side_n(b) >= min;
@@ -668,13 +662,11 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 			int worse = res->direction == PV_DIR_HIGHER ? down : up;
 			int better = res->direction == PV_DIR_HIGHER ? up : down;
 
-			w[i].two.p = diff != 0 ? 0 : 1;
+			w[i].p_two = diff != 0 ? 0 : 1;
 			w[i].p_worse = worse ? 0 : 1;
 			w[i].p_better = better ? 0 : 1;
-			w[i].two.statistic = diff == 0 ? 0 :
+			res->statistic = diff == 0 ? 0 :
 				diff < 0 ? INFINITY : -INFINITY;
-			w[i].two.df = NAN;
-			w[i].two.mde = 0;
 			continue;
 		}
 		rc = run_test(res, &w[i], &prior, df_cap, conf,
