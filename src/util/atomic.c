@@ -1,9 +1,13 @@
 /*
  * atomic.c - reports appear whole or not at all: a temporary file in the
- * target's directory is written, flushed, fsynced and renamed over the
- * target, which rename(2) does atomically on POSIX file systems.  Targets
- * that must not be replaced (stdout, devices, FIFOs) are buffered in
- * memory and written through at commit; see atomic.h.
+ * target's directory is written, flushed and renamed over the target,
+ * which rename(2) does atomically on POSIX file systems.  Targets that
+ * must not be replaced (stdout, devices, FIFOs) are buffered in memory
+ * and written through at commit; see atomic.h.
+ *
+ * No fsync(): it guards against power loss, not against readers seeing
+ * half a file, and a report is derived data that a job which lost power
+ * writes again.  On a 140 MB report it cost 55 ms, a fifth of writing it.
  */
 #include "atomic.h"
 
@@ -86,7 +90,7 @@ static int finish(struct pv_atomic *a, struct pv_err *err)
 {
 	int e = 0;
 
-	if (a->tmp && (fflush(a->fp) || ferror(a->fp) || fsync(fileno(a->fp))))
+	if (a->tmp && (fflush(a->fp) || ferror(a->fp)))
 		e = errno ? errno : EIO;
 	if (!a->tmp && ferror(a->fp))
 		e = EIO;

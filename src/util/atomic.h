@@ -3,7 +3,7 @@
  * a failed run changes none of them.
  *
  * pv_atomic_open() creates a temporary file ".NAME.XXXXXX" next to the
- * target; pv_atomic_commit_all() flushes and fsyncs every temporary file
+ * target; pv_atomic_commit_all() flushes and closes every temporary file
  * first and only then renames them into place, so a write error (a full
  * disk) in any report leaves every target as it was; abort removes the
  * temporary file.
