@@ -579,11 +579,17 @@ static unsigned long regex_cost(const char *p)
 }
 
 /*
- * A repetition operator right after another ("a+*", "a{2}?"): POSIX
- * leaves their meaning undefined for EREs, and glibc's regcomp() takes
- * seconds on a few stacked ones (a fuzzer found "c++++++++++").
+ * What a pattern holds that glibc's regcomp()/regexec() handle badly,
+ * outside bracket expressions:
+ *  - a back-reference ("\1"): the matcher backtracks exponentially on
+ *    them, and POSIX EREs have none;
+ *  - a repetition right after another ("a+*", "a{2}?"): POSIX leaves
+ *    their meaning undefined for EREs, and regcomp() takes seconds on a
+ *    few stacked ones (a fuzzer found "c++++++++++").
  */
-static int has_stacked_repeat(const char *p)
+enum hazard { HAZARD_NONE, HAZARD_BACKREF, HAZARD_STACKED };
+
+static enum hazard regex_hazard(const char *p)
 {
 	int after_repeat = 0, bracket = 0;
 
@@ -598,7 +604,7 @@ static int has_stacked_repeat(const char *p)
 		if (*p == '+' || *p == '*' || *p == '?' ||
 		    (*p == '{' && ((p[1] >= '0' && p[1] <= '9') || p[1] == ','))) {
 			if (after_repeat)
-				return 1;
+				return HAZARD_STACKED;
 			if (*p == '{')
 				while (p[1] && *p != '}')
 					p++;
@@ -611,35 +617,12 @@ static int has_stacked_repeat(const char *p)
 			if (p[1] == '^')
 				p++;
 		} else if (*p == '\\' && p[1]) {
-			p++;
-		}
-	}
-	return 0;
-}
-
-/* A back-reference ("\1") outside a bracket expression: glibc's matcher
- * backtracks exponentially on them, and POSIX EREs have none. */
-static int has_backref(const char *p)
-{
-	int bracket = 0;
-
-	for (; *p; p++) {
-		if (bracket) {
-			if (*p == ']' && bracket > 1)
-				bracket = 0;
-			else
-				bracket++;
-		} else if (*p == '[') {
-			bracket = 1;
-			if (p[1] == '^')
-				p++;
-		} else if (*p == '\\' && p[1]) {
 			if (p[1] >= '1' && p[1] <= '9')
-				return 1;
+				return HAZARD_BACKREF;
 			p++;
 		}
 	}
-	return 0;
+	return HAZARD_NONE;
 }
 
 static int compile(struct loader *ld, regex_t *re, const char *key,
@@ -648,12 +631,16 @@ static int compile(struct loader *ld, regex_t *re, const char *key,
 	char msg[256];
 	int rc;
 
-	if (has_backref(pattern))
+	switch (regex_hazard(pattern)) {
+	case HAZARD_BACKREF:
 		return fail(ld, "bad %s '%s': back-references (\\1...) are not supported",
 			    key, pattern);
-	if (has_stacked_repeat(pattern))
+	case HAZARD_STACKED:
 		return fail(ld, "bad %s '%s': a repetition (+, *, ? or {m,n}) follows another; POSIX leaves that undefined",
 			    key, pattern);
+	case HAZARD_NONE:
+		break;
+	}
 	if (regex_cost(pattern) > REGEX_MAX_COST)
 		return fail(ld, "bad %s '%s': too complex: it expands to more than %lu elements (nested or stacked {m,n}, +, * and ?)",
 			    key, pattern, REGEX_MAX_COST);
