@@ -460,13 +460,15 @@ static int metrics_json(struct jw *w, const struct pv_report *r, FILE *fp)
 	int rc = flush(w->sb, fp);
 
 	for (size_t c = 0; c < cs.n && !rc; c++) {
-		struct part *p = &cs.part[(c - c / 3 - 1) % 2];
+		struct part *p;
 
 		if (!threaded || c % 3 == 0) {
 			format_chunk(&cs, c, w->sb, w->tmp);
 			rc = flush(w->sb, fp);
 			continue;
 		}
+		/* c is the helper's chunk j = c - c/3 - 1 (HELPER_CHUNK). */
+		p = &cs.part[(c - c / 3 - 1) % 2];
 		pthread_mutex_lock(&cs.mu);
 		while (!p->full)
 			pthread_cond_wait(&cs.cv, &cs.mu);
