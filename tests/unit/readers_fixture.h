@@ -1,20 +1,18 @@
 /*
- * readers_fixture.h - the fixture shared by test_readers.c and
- * test_formats.c (and only by them): one side of one comparison, a real
- * sample table and read context, fed one file at a time, plus the code
- * that finds the fixture files.
+ * readers_fixture.h - the fixture shared by the reader tests
+ * (test_readers.c, test_formats.c, test_catch2.c): a real sample table
+ * and read context, fed one file at a time on either side, the checks
+ * they share, plus the code that finds fixture files (when the test
+ * file defines DATA_SUBDIR, its fixture directory relative to the top
+ * of the tree).
  *
- * Not a library: every function is static, and each test file includes
- * this once, after defining DATA_SUBDIR (its fixture directory, relative
- * to the top of the tree).  Each file keeps a small setup() that calls
- * fx_setup() and adds its own settings; teardown() is shared.
+ * Not a library: each test file includes this once.  The functions are
+ * static inline only so that a file need not use every one.  Each file
+ * keeps a small setup() that calls fx_setup() and adds its own
+ * settings; teardown() is shared.
  */
 #ifndef PV_READERS_FIXTURE_H
 #define PV_READERS_FIXTURE_H
-
-#ifndef DATA_SUBDIR
-#error "define DATA_SUBDIR before including readers_fixture.h"
-#endif
 
 #include "unit.h"
 
@@ -30,7 +28,7 @@
 #include "util/err.h"
 
 /* Where the fixture files are; set by fx_find_data() in main(). */
-static char data_dir[4096];
+static char data_dir[4096] __attribute__((unused));
 
 /* One side of one comparison, fed by one or more files. */
 struct fx {
@@ -42,12 +40,13 @@ struct fx {
 	struct pv_read_ctx ctx;
 	struct pv_err err;
 	char root[4096 + 64];		/* test_formats: ctx.root */
-	uint32_t nfiles;
+	uint32_t nfiles[2];		/* files fed to each side */
 };
 
 /* The common part of each file's setup(): a fresh table read as the
  * base side of test 'test' of suite 'suite'. */
-static int fx_setup(void **state, const char *suite, const char *test)
+static inline int fx_setup(void **state, const char *suite,
+			   const char *test)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 
@@ -66,7 +65,7 @@ static int fx_setup(void **state, const char *suite, const char *test)
 	return 0;
 }
 
-static int teardown(void **state)
+static inline int teardown(void **state)
 {
 	struct fx *f = *state;
 
@@ -76,26 +75,26 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Read one buffer as the next file of the side; returns the reader's
- * status.  text must stay NUL-terminated at text[len]. */
-static int feed_n(struct fx *f, const struct pv_reader *rd, const char *path,
-		  const char *text, size_t len)
+/* Read one buffer as the next file of side ctx.side; returns the
+ * reader's status.  text must stay NUL-terminated at text[len]. */
+static inline int feed_n(struct fx *f, const struct pv_reader *rd,
+			 const char *path, const char *text, size_t len)
 {
 	memset(&f->err, 0, sizeof(f->err));
 	f->ctx.path = path;
 	f->ctx.relpath = path;
-	f->ctx.file = f->nfiles++;
+	f->ctx.file = f->nfiles[f->ctx.side]++;
 	return rd->read(&f->ctx, text, len, &f->err);
 }
 
-static int feed(struct fx *f, const struct pv_reader *rd, const char *path,
-		const char *text)
+static inline int feed(struct fx *f, const struct pv_reader *rd,
+		       const char *path, const char *text)
 {
 	return feed_n(f, rd, path, text, strlen(text));
 }
 
 /* The fixture file data_dir/name, NUL-terminated; the caller frees it. */
-static char *slurp(const char *name, size_t *len)
+static inline char *slurp(const char *name, size_t *len)
 {
 	char path[8192];
 	FILE *fp;
@@ -118,8 +117,8 @@ static char *slurp(const char *name, size_t *len)
 	return buf;
 }
 
-static int feed_file(struct fx *f, const struct pv_reader *rd,
-		     const char *name)
+static inline int feed_file(struct fx *f, const struct pv_reader *rd,
+			    const char *name)
 {
 	size_t len;
 	char *buf = slurp(name, &len);
@@ -129,8 +128,9 @@ static int feed_file(struct fx *f, const struct pv_reader *rd,
 	return ret;
 }
 
-static const struct pv_metric *find(struct fx *f, const char *group,
-				    const char *benchmark, const char *metric)
+static inline const struct pv_metric *find(struct fx *f, const char *group,
+					   const char *benchmark,
+					   const char *metric)
 {
 	for (size_t i = 0; i < f->t.n; i++) {
 		const struct pv_key *k = &f->t.m[i].key;
@@ -143,8 +143,9 @@ static const struct pv_metric *find(struct fx *f, const char *group,
 	return NULL;
 }
 
-static const struct pv_metric *get(struct fx *f, const char *group,
-				   const char *benchmark, const char *metric)
+static inline const struct pv_metric *get(struct fx *f, const char *group,
+					  const char *benchmark,
+					  const char *metric)
 {
 	const struct pv_metric *m = find(f, group, benchmark, metric);
 
@@ -154,15 +155,54 @@ static const struct pv_metric *get(struct fx *f, const char *group,
 	return m;
 }
 
+/* The base side's context value of key, or NULL. */
+static inline const char *context(struct fx *f, const char *key)
+{
+	const struct pv_sidemeta *sm = &f->t.side[PV_BASE];
+
+	for (size_t i = 0; i < sm->ncontext; i++)
+		if (!strcmp(sm->context[i].key, key))
+			return sm->context[i].value;
+	return NULL;
+}
+
+/* The read failed with an input error whose message starts with want. */
+static inline void expect_error_prefix(struct fx *f, int ret,
+				       const char *want)
+{
+	assert_int_equal(ret, -1);
+	assert_int_equal(f->err.status, PV_EINPUT);
+	if (strncmp(f->err.msg, want, strlen(want)))
+		fail_msg("error message\n  got:  %s\n  want: %s...", f->err.msg,
+			 want);
+}
+
+static inline void expect_in_error(struct fx *f, const char *part)
+{
+	if (!strstr(f->err.msg, part))
+		fail_msg("error message '%s' lacks '%s'", f->err.msg, part);
+}
+
+/* How many warnings contain part. */
+static inline size_t diag_count(struct fx *f, const char *part)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->diag.n; i++)
+		n += strstr(f->diag.msg[i], part) != NULL;
+	return n;
+}
+
+#ifdef DATA_SUBDIR
 /* ------------------------------------------------- finding DATA_SUBDIR */
 
-static int is_dir(const char *p)
+static inline int is_dir(const char *p)
 {
 	return access(p, R_OK | X_OK) == 0;
 }
 
 /* Look for DATA_SUBDIR in dir and up to four of its parents. */
-static int find_data(const char *dir)
+static inline int find_data(const char *dir)
 {
 	char base[2048];
 
@@ -182,7 +222,7 @@ static int find_data(const char *dir)
 /* Set data_dir from $envvar, or by walking up from the current directory
  * or from the directory of argv0 (the test binary).  Returns 0, or
  * prints why not and returns -1. */
-static int fx_find_data(const char *argv0, const char *envvar)
+static inline int fx_find_data(const char *argv0, const char *envvar)
 {
 	const char *env = getenv(envvar);
 	const char *prog = strrchr(argv0, '/');
@@ -205,5 +245,6 @@ static int fx_find_data(const char *argv0, const char *envvar)
 	}
 	return 0;
 }
+#endif /* DATA_SUBDIR */
 
 #endif

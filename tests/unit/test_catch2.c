@@ -14,106 +14,29 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "diag.h"
-#include "readers/reader.h"
+#include "readers_fixture.h"
 #include "report.h"
 #include "stats.h"
-#include "table.h"
 #include "verdict.h"
-
-struct fx {
-	struct pv_table t;
-	struct pv_suite suite;
-	struct pv_config cfg;
-	struct pv_diag diag;
-	struct pv_read_ctx ctx;
-	struct pv_err err;
-	uint32_t nfiles[2];
-};
 
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	pv_table_init(&f->t, 0);
-	f->suite.name = (char *)"bench";
-	f->cfg.limits.max_line = 1 << 20;
-	f->ctx.table = &f->t;
-	f->ctx.side = PV_BASE;
-	f->ctx.suite = &f->suite;
-	f->ctx.cfg = &f->cfg;
-	f->ctx.test = "t";
-	f->ctx.diag = &f->diag;
-	*state = f;
-	return 0;
+	return fx_setup(state, "bench", "t");
 }
 
-static int teardown(void **state)
+/* Read text as the next file of side s. */
+static int feed_xml(struct fx *f, enum pv_side s, const char *path,
+		    const char *text)
 {
-	struct fx *f = *state;
-
-	pv_table_release(&f->t);
-	pv_diag_release(&f->diag);
-	free(f);
-	return 0;
-}
-
-/* Read text as the next file of side s with reader rd. */
-static int feed_with(struct fx *f, const struct pv_reader *rd,
-		     enum pv_side s, const char *path, const char *text)
-{
-	memset(&f->err, 0, sizeof(f->err));
 	f->ctx.side = s;
-	f->ctx.path = path;
-	f->ctx.relpath = path;
-	f->ctx.file = f->nfiles[s]++;
-	return rd->read(&f->ctx, text, strlen(text), &f->err);
+	return feed(f, &pv_reader_catch2, path, text);
 }
 
-static int feed(struct fx *f, enum pv_side s, const char *path,
-		const char *text)
+/* The metric "time" of a Catch2 benchmark. */
+static const struct pv_metric *get_time(struct fx *f, const char *group,
+					const char *benchmark)
 {
-	return feed_with(f, &pv_reader_catch2, s, path, text);
-}
-
-static const struct pv_metric *get(struct fx *f, const char *group,
-				   const char *benchmark)
-{
-	for (size_t i = 0; i < f->t.n; i++) {
-		const struct pv_key *k = &f->t.m[i].key;
-
-		if (!strcmp(k->group, group) &&
-		    !strcmp(k->benchmark, benchmark) &&
-		    !strcmp(k->metric, "time"))
-			return &f->t.m[i];
-	}
-	fail_msg("no metric '%s' / '%s' / time", group, benchmark);
-	return NULL;
-}
-
-static size_t diag_count(struct fx *f, const char *part)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < f->diag.n; i++)
-		n += strstr(f->diag.msg[i], part) != NULL;
-	return n;
-}
-
-static void expect_error(struct fx *f, int ret, const char *want)
-{
-	assert_int_equal(ret, -1);
-	assert_int_equal(f->err.status, PV_EINPUT);
-	if (strncmp(f->err.msg, want, strlen(want)))
-		fail_msg("error message\n  got:  %s\n  want: %s...", f->err.msg,
-			 want);
-}
-
-static void expect_in_error(struct fx *f, const char *part)
-{
-	if (!strstr(f->err.msg, part))
-		fail_msg("error message '%s' lacks '%s'", f->err.msg, part);
+	return get(f, group, benchmark, "time");
 }
 
 /* One BenchmarkResults as Catch2 2.13 writes it. */
@@ -158,9 +81,9 @@ static void v2_normal(void **state)
 	const struct pv_metric *m;
 	double sd = 12126.3 * sqrt(30.0 / 29.0);
 
-	assert_int_equal(feed(f, PV_BASE, "b/bench.xml", v2_file), 0);
+	assert_int_equal(feed_xml(f, PV_BASE, "b/bench.xml", v2_file), 0);
 	assert_int_equal(f->t.n, 3);
-	m = get(f, "containers", "sort 4096");
+	m = get_time(f, "containers", "sort 4096");
 	assert_string_equal(m->key.suite, "bench");
 	assert_string_equal(m->key.test, "t");
 	assert_string_equal(m->unit, "ns");
@@ -172,16 +95,16 @@ static void v2_normal(void **state)
 	assert_near(m->sum[PV_BASE]->mean, 147428, 0);
 	/* Catch2 divides by N; the side carries the n-1 sd. */
 	assert_near(m->sum[PV_BASE]->sd, sd, sd * 1e-15);
-	m = get(f, "strings", "append 256");
+	m = get_time(f, "strings", "append 256");
 	assert_int_equal(m->sum[PV_BASE]->n, 100);
 	assert_near(m->sum[PV_BASE]->mean, 334.833, 0);
-	get(f, "containers", "accumulate 8192");
+	get_time(f, "containers", "accumulate 8192");
 	/* One warning per file that only summaries exist. */
 	assert_int_equal(diag_count(f, "only summary statistics"), 1);
 	assert_non_null(strstr(f->diag.msg[0], "b/bench.xml"));
 
 	pv_table_finish(&f->t);
-	m = get(f, "containers", "sort 4096");
+	m = get_time(f, "containers", "sort 4096");
 	assert_int_equal(m->sum[PV_BASE]->only, 1);
 	assert_int_equal(m->files[PV_BASE], 1);
 }
@@ -204,12 +127,12 @@ static void v3_root(void **state)
 		"  <OverallResultsCases successes=\"1\" failures=\"0\" expectedFailures=\"0\" skips=\"0\"/>\n"
 		"</Catch2TestRun>\n";
 
-	assert_int_equal(feed(f, PV_BASE, "v3.xml", v3), 0);
+	assert_int_equal(feed_xml(f, PV_BASE, "v3.xml", v3), 0);
 	assert_int_equal(f->t.n, 2);
 	/* A section's benchmark is prefixed by the section's name. */
-	m = get(f, "hashing", "small/fnv");
+	m = get_time(f, "hashing", "small/fnv");
 	assert_near(m->sum[PV_BASE]->mean, 12.5, 0);
-	m = get(f, "hashing", "fnv");
+	m = get_time(f, "hashing", "fnv");
 	assert_near(m->sum[PV_BASE]->mean, 40.25, 0);
 	assert_int_equal(f->t.side[PV_BASE].ncontext, 1);
 	assert_string_equal(f->t.side[PV_BASE].context[0].key,
@@ -253,9 +176,9 @@ static void failed_benchmark_skipped(void **state)
 		"    </TestCase>\n"
 		V2_TAIL;
 
-	assert_int_equal(feed(f, PV_BASE, "f.xml", text), 0);
+	assert_int_equal(feed_xml(f, PV_BASE, "f.xml", text), 0);
 	assert_int_equal(f->t.n, 1);
-	get(f, "tc", "ok");
+	get_time(f, "tc", "ok");
 	assert_int_equal(diag_count(f, "benchmark 'throws' failed (boom)"), 1);
 	assert_int_equal(diag_count(f, "f.xml:6:"), 1);
 }
@@ -264,7 +187,7 @@ static void no_benchmarks_warns(void **state)
 {
 	struct fx *f = *state;
 
-	assert_int_equal(feed(f, PV_BASE, "n.xml", V2_HEAD
+	assert_int_equal(feed_xml(f, PV_BASE, "n.xml", V2_HEAD
 			      "    <TestCase name=\"tc\"><OverallResult success=\"true\"/></TestCase>\n"
 			      V2_TAIL), 0);
 	assert_int_equal(f->t.n, 0);
@@ -321,18 +244,18 @@ static void missing_fields(void **state)
 		"    </TestCase>\n"
 		V2_TAIL;
 
-	expect_error(f, feed(f, PV_BASE, "m.xml", no_sd), "m.xml:5: ");
+	expect_error_prefix(f, feed_xml(f, PV_BASE, "m.xml", no_sd), "m.xml:5: ");
 	expect_in_error(f, "benchmark 'lonely' (test case 'tc')");
 	expect_in_error(f, "<standardDeviation value>");
-	expect_error(f, feed(f, PV_BASE, "m.xml", no_samples), "m.xml:5: ");
+	expect_error_prefix(f, feed_xml(f, PV_BASE, "m.xml", no_samples), "m.xml:5: ");
 	expect_in_error(f, "'uncounted'");
 	expect_in_error(f, "<BenchmarkResults samples>");
-	expect_error(f, feed(f, PV_BASE, "m.xml", no_mean_value), "m.xml:6: ");
+	expect_error_prefix(f, feed_xml(f, PV_BASE, "m.xml", no_mean_value), "m.xml:6: ");
 	expect_in_error(f, "'meanless'");
 	expect_in_error(f, "<mean value>");
-	expect_error(f, feed(f, PV_BASE, "m.xml", bad_number), "m.xml:6: ");
+	expect_error_prefix(f, feed_xml(f, PV_BASE, "m.xml", bad_number), "m.xml:6: ");
 	expect_in_error(f, "<mean value>=\"nan\" is not a number");
-	expect_error(f, feed(f, PV_BASE, "m.xml", bad_count), "m.xml:5: ");
+	expect_error_prefix(f, feed_xml(f, PV_BASE, "m.xml", bad_count), "m.xml:5: ");
 	expect_in_error(f, "'half': samples=\"2.5\"");
 }
 
@@ -340,21 +263,21 @@ static void malformed(void **state)
 {
 	struct fx *f = *state;
 
-	expect_error(f, feed(f, PV_BASE, "bad.xml", V2_HEAD
+	expect_error_prefix(f, feed_xml(f, PV_BASE, "bad.xml", V2_HEAD
 			     "    <TestCase name=\"tc\">\n"
 			     "      <BenchmarkResults name=\"x\" samples=\"3\">\n"
 			     "    </TestCase>\n"), "bad.xml:6: ");
 	expect_in_error(f, "mismatch");
 	/* Nothing after the root: cut short. */
-	expect_error(f, feed(f, PV_BASE, "cut.xml", "<?xml version=\"1.0\"?>\n"
+	expect_error_prefix(f, feed_xml(f, PV_BASE, "cut.xml", "<?xml version=\"1.0\"?>\n"
 			     "<Catch name=\"x\">\n  <Gro"), "cut.xml:3: ");
-	expect_error(f, feed(f, PV_BASE, "empty.xml", ""), "empty.xml:1: ");
+	expect_error_prefix(f, feed_xml(f, PV_BASE, "empty.xml", ""), "empty.xml:1: ");
 	expect_in_error(f, "empty");
-	expect_error(f, feed(f, PV_BASE, "junit.xml", "<?xml version=\"1.0\"?>\n"
+	expect_error_prefix(f, feed_xml(f, PV_BASE, "junit.xml", "<?xml version=\"1.0\"?>\n"
 			     "<testsuites/>\n"), "junit.xml:2: ");
 	expect_in_error(f, "not <testsuites>");
 	/* No DTD, so no entity games. */
-	expect_error(f, feed(f, PV_BASE, "dtd.xml", "<?xml version=\"1.0\"?>\n"
+	expect_error_prefix(f, feed_xml(f, PV_BASE, "dtd.xml", "<?xml version=\"1.0\"?>\n"
 			     "<!DOCTYPE Catch [<!ENTITY a \"aaaa\">]>\n"
 			     "<Catch name=\"&a;\"/>\n"), "dtd.xml:");
 	expect_in_error(f, "DOCTYPE");
@@ -365,7 +288,7 @@ static void duplicate_in_one_file(void **state)
 {
 	struct fx *f = *state;
 
-	expect_error(f, feed(f, PV_BASE, "d.xml", V2_HEAD
+	expect_error_prefix(f, feed_xml(f, PV_BASE, "d.xml", V2_HEAD
 			     "    <TestCase name=\"tc\">\n"
 			     BENCH("twice", 5, 1, 0.1)
 			     BENCH("twice", 5, 1, 0.1)
@@ -380,19 +303,19 @@ static void samples_and_summary(void **state)
 	struct fx *f = *state;
 	struct pv_sample s = { "tc", "ok", "time", "ns", PV_DIR_UNSET, 7 };
 
-	assert_int_equal(feed(f, PV_BASE, "s.xml", V2_HEAD
+	assert_int_equal(feed_xml(f, PV_BASE, "s.xml", V2_HEAD
 			      "    <TestCase name=\"tc\">\n"
 			      BENCH("ok", 10, 5.5, 0.5)
 			      "    </TestCase>\n" V2_TAIL), 0);
 	f->ctx.path = "other.csv";
 	f->ctx.file = f->nfiles[PV_BASE]++;
-	expect_error(f, pv_emit(&f->ctx, &s, &f->err),
+	expect_error_prefix(f, pv_emit(&f->ctx, &s, &f->err),
 		     "other.csv: metric 'time' of 'ok' has both samples and a summary");
 	/* The other order, on the candidate side. */
 	f->ctx.side = PV_CAND;
 	f->ctx.file = f->nfiles[PV_CAND]++;
 	assert_int_equal(pv_emit(&f->ctx, &s, &f->err), 0);
-	expect_error(f, feed(f, PV_CAND, "c.xml", V2_HEAD
+	expect_error_prefix(f, feed_xml(f, PV_CAND, "c.xml", V2_HEAD
 			     "    <TestCase name=\"tc\">\n"
 			     BENCH("ok", 10, 5.5, 0.5)
 			     "    </TestCase>\n" V2_TAIL),
@@ -421,16 +344,16 @@ static void repeats_become_samples(void **state)
 	const struct pv_metric *m;
 	char buf[2048];
 
-	assert_int_equal(feed(f, PV_BASE, "r1.xml",
+	assert_int_equal(feed_xml(f, PV_BASE, "r1.xml",
 			      one_bench(buf, sizeof(buf), 30, 100, 5)), 0);
-	assert_int_equal(feed(f, PV_BASE, "r2.xml",
+	assert_int_equal(feed_xml(f, PV_BASE, "r2.xml",
 			      one_bench(buf, sizeof(buf), 50, 104, 6)), 0);
-	assert_int_equal(feed(f, PV_BASE, "r3.xml",
+	assert_int_equal(feed_xml(f, PV_BASE, "r3.xml",
 			      one_bench(buf, sizeof(buf), 30, 98, 5)), 0);
-	assert_int_equal(feed(f, PV_CAND, "c1.xml",
+	assert_int_equal(feed_xml(f, PV_CAND, "c1.xml",
 			      one_bench(buf, sizeof(buf), 30, 120, 5)), 0);
 	pv_table_finish(&f->t);
-	m = get(f, "tc", "b");
+	m = get_time(f, "tc", "b");
 	assert_int_equal(m->n[PV_BASE], 3);
 	assert_near(m->v[PV_BASE][0], 100, 0);
 	assert_near(m->v[PV_BASE][1], 104, 0);
@@ -458,9 +381,9 @@ static void summary_only_decision(void **state)
 	double sa = 5 * sqrt(30.0 / 29), sb_ = 6 * sqrt(40.0 / 39);
 	char buf[2048];
 
-	assert_int_equal(feed(f, PV_BASE, "b.xml",
+	assert_int_equal(feed_xml(f, PV_BASE, "b.xml",
 			      one_bench(buf, sizeof(buf), 30, 100, 5)), 0);
-	assert_int_equal(feed(f, PV_CAND, "c.xml",
+	assert_int_equal(feed_xml(f, PV_CAND, "c.xml",
 			      one_bench(buf, sizeof(buf), 40, 120, 6)), 0);
 	pv_table_finish(&f->t);
 	pv_config_defaults(&cfg);
@@ -512,9 +435,9 @@ static void summary_too_few(void **state)
 	struct strbuf sb = STRBUF_INIT;
 	char buf[2048];
 
-	assert_int_equal(feed(f, PV_BASE, "b.xml",
+	assert_int_equal(feed_xml(f, PV_BASE, "b.xml",
 			      one_bench(buf, sizeof(buf), 2, 100, 5)), 0);
-	assert_int_equal(feed(f, PV_CAND, "c.xml",
+	assert_int_equal(feed_xml(f, PV_CAND, "c.xml",
 			      one_bench(buf, sizeof(buf), 40, 120, 6)), 0);
 	pv_table_finish(&f->t);
 	pv_config_defaults(&cfg);

@@ -48,16 +48,6 @@ static void expect_samples(const struct pv_metric *m, enum pv_side s,
 	expect_samples((m), (side), want_, sizeof(want_) / sizeof(want_[0])); \
 } while (0)
 
-static const char *context(struct fx *f, const char *key)
-{
-	const struct pv_sidemeta *sm = &f->t.side[PV_BASE];
-
-	for (size_t i = 0; i < sm->ncontext; i++)
-		if (!strcmp(sm->context[i].key, key))
-			return sm->context[i].value;
-	return NULL;
-}
-
 /* The read failed with an input error whose message is exactly want. */
 static void expect_error(struct fx *f, int ret, const char *want)
 {
@@ -68,26 +58,8 @@ static void expect_error(struct fx *f, int ret, const char *want)
 			 want);
 }
 
-/* ... or starts with want. */
-static void expect_error_prefix(struct fx *f, int ret, const char *want)
-{
-	assert_int_equal(ret, -1);
-	assert_int_equal(f->err.status, PV_EINPUT);
-	if (strncmp(f->err.msg, want, strlen(want)))
-		fail_msg("error message\n  got:  %s\n  want: %s...", f->err.msg,
-			 want);
-}
-
-static int diag_has(struct fx *f, const char *part)
-{
-	for (size_t i = 0; i < f->diag.n; i++)
-		if (strstr(f->diag.msg[i], part))
-			return 1;
-	return 0;
-}
-
 #define expect_warning(f, part) do { \
-	if (!diag_has((f), (part))) \
+	if (!diag_count((f), (part))) \
 		fail_msg("no warning contains '%s' (%zu warnings)", (part), \
 			 (f)->diag.n); \
 } while (0)
