@@ -22,4 +22,13 @@ static inline void check_near(double a, double b, double eps,
 	}
 }
 
+/* Marsaglia's xorshift64: seeded, reproducible test inputs. */
+static inline uint64_t xorshift64(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
 #endif
