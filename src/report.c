@@ -87,18 +87,8 @@ void pv_moments_of(const double *x, size_t n, struct pv_moments *m)
 
 void pv_side_summary(const struct pv_side_result *s, struct pv_summary *out)
 {
-	out->median = out->min = out->max = NAN;
-	if (!s->summary_only && s->nsamples) {
-		/* Samples are finite (readers refuse the rest). */
-		out->min = out->max = s->samples[0];
-		for (size_t i = 1; i < s->nsamples; i++) {
-			if (s->samples[i] < out->min)
-				out->min = s->samples[i];
-			if (s->samples[i] > out->max)
-				out->max = s->samples[i];
-		}
-		out->median = pv_median(s->samples, s->nsamples);
-	}
+	pv_order_stats(s->samples, s->summary_only ? 0 : s->nsamples,
+		       &out->median, &out->min, &out->max);
 	out->n = s->s.n;
 	out->mean = s->s.mean;
 	out->sd = s->s.sd;

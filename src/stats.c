@@ -726,6 +726,22 @@ double pv_median(const double *x, size_t n)
 	return m;
 }
 
+void pv_order_stats(const double *x, size_t n, double *median, double *min,
+		    double *max)
+{
+	double small[SMALL_N], *tmp;
+
+	*median = *min = *max = NAN;
+	if (n == 0)
+		return;
+	tmp = n <= SMALL_N ? small : pv_malloc(n * sizeof(*tmp));
+	*median = median_of(x, n, tmp);
+	*min = tmp[0];
+	*max = tmp[n - 1];
+	if (tmp != small)
+		free(tmp);
+}
+
 void pv_summarize(const double *x, size_t n, struct pv_summary *s)
 {
 	double small[SMALL_N], *tmp;

@@ -43,6 +43,10 @@ void pv_summarize_fast(const double *x, size_t n, struct pv_summary *s);
 void pv_mean_sd(const double *x, size_t n, double *mean, double *sd);
 /* The median of x (x untouched); NAN when n = 0. */
 double pv_median(const double *x, size_t n);
+/* The median, min and max of x (x untouched), from one sort: what a
+ * report shows besides the moments.  NAN when n = 0. */
+void pv_order_stats(const double *x, size_t n, double *median, double *min,
+		    double *max);
 
 enum pv_alt { PV_ALT_TWO = 0, PV_ALT_GREATER, PV_ALT_LESS };
 

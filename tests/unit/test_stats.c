@@ -241,6 +241,23 @@ static void done(struct tally *t, size_t min_checks)
 
 /* ---- hand-checkable cases ------------------------------------------- */
 
+/* Median (numpy's: the mean of the middle two), min and max by hand. */
+static void test_order_stats(void **state)
+{
+	const double odd[] = { 7, -2, 3.5, 10, 3.5 };
+	const double even[] = { 4, 1, 9, 2 };
+	double med, lo, hi;
+
+	(void)state;
+	pv_order_stats(odd, 5, &med, &lo, &hi);
+	assert_true(med == 3.5 && lo == -2 && hi == 10);
+	pv_order_stats(even, 4, &med, &lo, &hi);
+	assert_true(med == 3 && lo == 1 && hi == 9);
+	assert_true(even[0] == 4);          /* the input is not sorted */
+	pv_order_stats(even, 0, &med, &lo, &hi);
+	assert_true(isnan(med) && isnan(lo) && isnan(hi));
+}
+
 static void test_summary_hand(void **state)
 {
 	double x[] = { 3, 1, 10, 2 }, copy[4];
@@ -1282,6 +1299,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary_hand),
+		cmocka_unit_test(test_order_stats),
 		cmocka_unit_test(test_ttest_hand),
 		cmocka_unit_test(test_ttest_zero_variance),
 		cmocka_unit_test(test_ttest_errors),
