@@ -110,7 +110,7 @@ github)
 		say "run $run of $workflow on $branch has no artifact '$artifact' (a different name, or expired after its retention days)"
 		exit 2
 	fi
-	say "baseline: artifact '$artifact' of run $run of $workflow on $branch (commit ${sha:-unknown})"
+	say "artifact '$artifact' of run $run of $workflow on $branch (commit ${sha:-unknown})"
 	;;
 gitlab)
 	job=${PERFVERDICT_BASELINE_JOB:-}
@@ -173,7 +173,7 @@ gitlab)
 		say "could not move the baseline into $dest"
 		exit 2
 	fi
-	say "baseline: artifacts of job '$job' on $branch ($inner)"
+	say "artifacts of job '$job' on $branch ($inner)"
 	;;
 *)
 	say "downloading the baseline is supported on GitHub and GitLab only; on $PERFVERDICT_CI, put it in $dest first (ci/jenkins/README.md shows how)"

@@ -370,14 +370,21 @@ pv_worst_regressions() {
 		}' "$1"
 }
 
-# pv_context_diff FLAT: the context keys both sides have with different
-# values, as "key (baseline vs candidate)", one a line.
+# pv_context_diff FLAT: the context keys that describe the machine
+# (host, CPU, OS, kernel, runtime: what a harness records about where it
+# ran, not what it ran) that both sides have with different values, as
+# "key (baseline vs candidate)", one a line.
 pv_context_diff() {
-	awk -F '\t' '
+	awk -F '\t' -v machine='host|node|cpu|mhz|cache|machine|system|release|platform|kernel|goos|goarch|arch|os_|memory|runner|jdk|vmname|vmversion|python_version|python_implementation|compiler' '
 		function unq(v) { if (v ~ /^".*"$/) v = substr(v, 2, length(v) - 2); return v }
 		$2 ~ /^\.baseline\.context\./ { k = $2; sub(/^\.baseline\.context\./, "", k); b[k] = unq($3); if (!(k in o)) { o[k] = ++n; ord[n] = k } }
 		$2 ~ /^\.candidate\.context\./ { k = $2; sub(/^\.candidate\.context\./, "", k); c[k] = unq($3); if (!(k in o)) { o[k] = ++n; ord[n] = k } }
-		END { for (j = 1; j <= n; j++) { k = ord[j]; if ((k in b) && (k in c) && b[k] != c[k]) print k " (" b[k] " vs " c[k] ")" } }' "$1"
+		END {
+			for (j = 1; j <= n; j++) {
+				k = ord[j]
+				if ((k in b) && (k in c) && b[k] != c[k] && tolower(k) ~ machine) print k " (" b[k] " vs " c[k] ")"
+			}
+		}' "$1"
 }
 
 # pv_artifacts_hint: where a reader finds the full report, for notes.

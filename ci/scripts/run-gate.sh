@@ -224,12 +224,11 @@ if [ "$PERFVERDICT_CI" = github ] && [ -n "${GITHUB_OUTPUT:-}" ]; then
 fi
 
 # ---- 4. annotations and the log line -----------------------------------------
-[ "${PV_BASELINE_STATE:-}" = fetched ] && pv_log "$PV_BASELINE_NOTE"
 # Baseline and candidate from different machines measure the machines.
 if [ -s "$flat" ]; then
 	diffs=$(pv_context_diff "$flat" | head -n 5)
 	if [ -n "$diffs" ]; then
-		pv_annotate warning "" "" "baseline and candidate ran in different environments: $(printf '%s\n' "$diffs" | awk 'NR > 1 { printf "; " } { printf "%s", $0 }'). If the baseline came from another runner or machine, part of any change may be the machine's; run both on one runner type (see ci/github/README.md)"
+		pv_annotate warning "" "" "baseline and candidate ran in different environments: $(printf '%s\n' "$diffs" | awk 'NR > 1 { printf "; " } { printf "%s", $0 }'). If the baseline came from another runner or machine, part of any change may be the machine's; run both sides on one runner type"
 	fi
 fi
 case $status in
@@ -262,7 +261,7 @@ if [ "$PERFVERDICT_CI" = github ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
 		printf '### perfverdict: %s (exit %s)\n\n~~~\n%s\n~~~\n' "$(pv_status_name "$status")" \
 			"$status" "$(printf '%s' "$message" | head -c 4000)" >>"$GITHUB_STEP_SUMMARY"
 	elif [ -n "$PV_MD" ] && [ "$budget" -gt 0 ]; then
-		[ "${PV_BASELINE_STATE:-}" = fetched ] && printf '_%s_\n\n' "$PV_BASELINE_NOTE" >>"$GITHUB_STEP_SUMMARY"
+		[ "${PV_BASELINE_STATE:-}" = fetched ] && printf '_baseline: %s_\n\n' "$PV_BASELINE_NOTE" >>"$GITHUB_STEP_SUMMARY"
 		sh "$PV_SCRIPTS/truncate-summary.sh" -n "$(pv_artifacts_hint)" "$budget" "$PV_MD" >>"$GITHUB_STEP_SUMMARY"
 	elif [ -n "$PV_MD" ]; then
 		pv_annotate warning "" "" "the step summary is full; the report was not added"

@@ -133,7 +133,7 @@ group_lint() {
 	C=
 	check "shellcheck is installed (Debian: shellcheck)" command -v shellcheck
 	check "python3 has yaml (Debian: python3-yaml)" "$PY" -c 'import yaml'
-	for f in "$S"/*.sh "$TESTS/run.sh" "$FAKES/perfverdict" "$FAKES/gh" "$FAKES/curl"; do
+	for f in "$S"/*.sh "$TESTS/run.sh" "$TESTS/runners.sh" "$FAKES/perfverdict" "$FAKES/gh" "$FAKES/curl"; do
 		check "shellcheck $(basename "$f")" shellcheck -x -s sh "$f"
 	done
 	for f in "$CI_DIR"/github/action.yml "$CI_DIR"/gitlab/*.yml; do
@@ -789,12 +789,13 @@ perfverdict: error: perf.conf:3: unknown key 'speed' in section [gate]" \
 		'grep "^::error title=perfverdict::" out | grep -q "worst: g/big/ops -25.0%"'
 
 	new_case
-	xenv PERFVERDICT_CI=gitlab FAKE_PV_STATUS=0 FAKE_PV_CONTEXT_B='{"num_cpus": "2", "host_name": "a", "cpu": "X"}' \
-		FAKE_PV_CONTEXT_C='{"num_cpus": "4", "host_name": "a", "cpu": "Y"}' \
+	xenv PERFVERDICT_CI=gitlab FAKE_PV_STATUS=0 FAKE_PV_CONTEXT_B='{"num_cpus": "2", "host_name": "a", "executable": "b/bench", "cpu": "X"}' \
+		FAKE_PV_CONTEXT_C='{"num_cpus": "4", "host_name": "a", "executable": "c/bench", "cpu": "Y"}' \
 		sh "$S/run-gate.sh" base cand >out 2>err
 	check "log: different environments -> a warning naming what differs" has err \
 		"warning: baseline and candidate ran in different environments: num_cpus (2 vs 4); cpu (X vs Y)"
-	check "log: ... not what is the same" sh -c '! grep "different environments" err | grep -q host_name'
+	check "log: ... not what is the same, nor what is not the machine" sh -c \
+		'! grep "different environments" err | grep -q "host_name\|executable"'
 	check "log: ... and the gate status is unchanged" has perfverdict-reports/perfverdict.env "PERFVERDICT_STATUS=0"
 
 	new_case
