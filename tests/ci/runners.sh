@@ -57,11 +57,17 @@ trap 'rm -rf "$WORK"' EXIT INT TERM
 # ---- action-validator ----------------------------------------------------------
 if av=$(npm_tool action-validator "@action-validator/cli@$AV_VERSION"); then
 	check "action-validator: ci/github/action.yml" "$av" ci/github/action.yml
-	# The README's complete workflow (the fenced block after "## A complete workflow").
+	# Every whole workflow in the README (a fenced yaml block with "jobs:").
 	mkdir -p "$WORK/wf"
-	awk '/^## A complete workflow/ { f = 1 } f && /^```yaml/ { p = 1; next } p && /^```/ { exit } p' \
-		ci/github/README.md >"$WORK/wf/perf.yml"
-	check "action-validator: the README's complete workflow" sh -c '[ -s "$1" ] && "$2" "$1"' sh "$WORK/wf/perf.yml" "$av"
+	awk -v d="$WORK/wf" '/^```yaml/ { n++; p = 1; next } p && /^```/ { p = 0; next } p { print > (d "/block" n ".yml") }' \
+		ci/github/README.md
+	nwf=0
+	for f in "$WORK"/wf/block*.yml; do
+		grep -q '^jobs:' "$f" || continue
+		nwf=$((nwf + 1))
+		check "action-validator: ci/github/README.md's workflow '$(sed -n 's/^name: //p' "$f")'" "$av" "$f"
+	done
+	check "action-validator: ci/github/README.md has two whole workflows" [ "$nwf" = 2 ]
 else
 	echo "runners: action-validator skipped: cannot install @action-validator/cli with npm (needs node and the npm registry)"
 fi
