@@ -4,6 +4,7 @@
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
 DESTDIR ?=
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -125,12 +126,15 @@ valgrind-check: deps
 .PHONY: fuzz valgrind-check
 
 install: $(BIN)
-	mkdir -p $(DESTDIR)$(BINDIR)
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	cp -f $(BIN) $(DESTDIR)$(BINDIR)/perfverdict
 	chmod 755 $(DESTDIR)$(BINDIR)/perfverdict
+	cp -f perfverdict.1 $(DESTDIR)$(MANDIR)/man1/perfverdict.1
+	chmod 644 $(DESTDIR)$(MANDIR)/man1/perfverdict.1
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/perfverdict
+	rm -f $(DESTDIR)$(MANDIR)/man1/perfverdict.1
 
 clean:
 	rm -rf build

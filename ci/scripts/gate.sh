@@ -3,11 +3,17 @@
 #   1. find perfverdict (PERFVERDICT_BIN, PATH, this checkout's build/),
 #      or build this checkout with make after install-deps.sh --build-only
 #      (unless PERFVERDICT_BUILD=never);
-#   2. run-gate.sh: compare, the three reports, outputs, annotations,
+#   2. with PERFVERDICT_BASELINE_ARTIFACT (GitHub) or PERFVERDICT_BASELINE_JOB
+#      (GitLab) and no baseline tree yet: fetch-baseline.sh downloads the
+#      default branch's last one; when there is none yet (the first pull
+#      request) PERFVERDICT_MISSING_BASELINE decides: skip (a notice, the
+#      gate passes, the summary says why) or fail (exit 3, with the command
+#      that creates the baseline);
+#   3. run-gate.sh: compare, the three reports, outputs, annotations,
 #      the GitHub step summary;
-#   3. upsert-comment.sh: the PR/MR comment, per the comment policy (on
+#   4. upsert-comment.sh: the PR/MR comment, per the comment policy (on
 #      GitHub and GitLab; it never changes the gate status);
-#   4. exit with the gate status: 0 pass, 1 regression, 2 usage/config
+#   5. exit with the gate status: 0 pass, 1 regression, 2 usage/config
 #      error (or no usable binary), 3 input error.  With --no-fail exit 0
 #      and leave the status in the outputs (GitHub: steps.ID.outputs.status;
 #      everywhere: OUTPUT_DIR/perfverdict.env).
@@ -33,6 +39,26 @@ export PV_NO_FAIL
 if [ "$parsed" = 0 ] && ! pv_ensure_binary; then
 	pv_log "could not find or build perfverdict"
 fi
+
+# The baseline from the default branch's artifacts, unless it is here.
+PV_BASELINE_STATE=
+PV_BASELINE_NOTE=
+if [ "$parsed" = 0 ] && [ -n "${PERFVERDICT_BASELINE_ARTIFACT:-}${PERFVERDICT_BASELINE_JOB:-}" ]; then
+	if [ -d "$PERFVERDICT_BASELINE" ] && [ -n "$(ls -A "$PERFVERDICT_BASELINE" 2>/dev/null)" ]; then
+		pv_log "baseline: $PERFVERDICT_BASELINE is already here; not downloading it"
+	else
+		notef=$(mktemp) || exit 2
+		sh "$PV_SCRIPTS/fetch-baseline.sh" >"$notef"
+		case $? in
+		0) PV_BASELINE_STATE=fetched ;;
+		4) PV_BASELINE_STATE=missing ;;
+		*) PV_BASELINE_STATE=error ;;
+		esac
+		PV_BASELINE_NOTE=$(tail -n 1 "$notef")
+		rm -f "$notef"
+	fi
+fi
+export PV_BASELINE_STATE PV_BASELINE_NOTE
 
 # run-gate.sh gets the same arguments (bad ones fail there the same way,
 # with the outputs written), less --no-fail: it must report the status.

@@ -5,7 +5,7 @@
 set -eu
 
 build="gcc libc6-dev make pkg-config libgsl-dev libjansson-dev libxml2-dev libinih-dev zlib1g-dev"
-test="libcmocka-dev python3 python3-scipy python3-numpy python3-jsonschema python3-yaml python3-junitparser libxml2-utils cmark-gfm shellcheck locales clang libclang-rt-14-dev"
+test="libcmocka-dev python3 python3-scipy python3-numpy python3-jsonschema python3-yaml python3-junitparser libxml2-utils cmark-gfm mandoc rsync shellcheck locales clang libclang-rt-14-dev"
 pkgs="$build"
 [ "${1:-}" = "--build-only" ] || pkgs="$build $test"
 

@@ -14,6 +14,15 @@
 #   PERFVERDICT_CI              github | gitlab | jenkins | plain (detected)
 #   PERFVERDICT_BIN             the perfverdict binary (default: PATH)
 #   PERFVERDICT_BUILD           auto | never: build from this checkout if missing
+#   PERFVERDICT_FROM            path (default) | checkout: which perfverdict to
+#                               run when PERFVERDICT_BIN is not set; checkout
+#                               ignores PATH and builds this checkout (the
+#                               GitHub action: the ref it was called at)
+#   PERFVERDICT_BASELINE_ARTIFACT, PERFVERDICT_BASELINE_JOB,
+#   PERFVERDICT_BASELINE_WORKFLOW, PERFVERDICT_BASELINE_BRANCH,
+#   PERFVERDICT_BASELINE_PATH   download the baseline (fetch-baseline.sh)
+#   PERFVERDICT_MISSING_BASELINE  skip (default) | fail: when the download
+#                               finds no baseline yet (the first pull request)
 #
 # POSIX sh; shellcheck-clean.
 
@@ -156,10 +165,12 @@ pv_defaults() {
 	: "${PERFVERDICT_BASELINE:=}" "${PERFVERDICT_CANDIDATE:=}"
 	: "${PERFVERDICT_CONFIG:=}" "${PERFVERDICT_SUITE:=}" "${PERFVERDICT_FORMAT:=}"
 	: "${PERFVERDICT_ARGS:=}" "${PERFVERDICT_BIN:=}" "${PERFVERDICT_BUILD:=auto}"
+	: "${PERFVERDICT_FROM:=path}" "${PERFVERDICT_MISSING_BASELINE:=skip}"
 	export PERFVERDICT_CI PERFVERDICT_OUTPUT_DIR PERFVERDICT_MARKDOWN_LIMIT \
 		PERFVERDICT_COMMENT PERFVERDICT_BASELINE PERFVERDICT_CANDIDATE \
 		PERFVERDICT_CONFIG PERFVERDICT_SUITE PERFVERDICT_FORMAT \
-		PERFVERDICT_ARGS PERFVERDICT_BIN PERFVERDICT_BUILD
+		PERFVERDICT_ARGS PERFVERDICT_BIN PERFVERDICT_BUILD \
+		PERFVERDICT_FROM PERFVERDICT_MISSING_BASELINE
 	PV_JSON=$PERFVERDICT_OUTPUT_DIR/perfverdict-report.json
 	PV_JUNIT=$PERFVERDICT_OUTPUT_DIR/perfverdict-junit.xml
 	PV_MD=$PERFVERDICT_OUTPUT_DIR/perfverdict-report.md
@@ -271,7 +282,13 @@ pv_find_binary() {
 		[ -n "$PV_BIN" ]
 		return
 	fi
-	PV_BIN=$(command -v perfverdict 2>/dev/null) || PV_BIN=
+	if [ "${PERFVERDICT_FROM:-path}" = checkout ]; then
+		# Only this checkout's own build: never another version on PATH.
+		PV_BIN=
+		[ -x "$PV_ROOT/build/perfverdict" ] && PV_BIN=$PV_ROOT/build/perfverdict
+	else
+		PV_BIN=$(command -v perfverdict 2>/dev/null) || PV_BIN=
+	fi
 	[ -n "$PV_BIN" ]
 }
 
@@ -295,7 +312,13 @@ pv_ensure_binary() {
 		return 1
 	fi
 	[ "${PERFVERDICT_CI:-}" = github ] && echo "::group::Build perfverdict"
-	pv_log "perfverdict is not on PATH; building it in $PV_ROOT"
+	pv_rev=$(git -C "$PV_ROOT" rev-parse --short HEAD 2>/dev/null) || pv_rev=
+	pv_at="${PERFVERDICT_ACTION_REF:+ at $PERFVERDICT_ACTION_REF}${pv_rev:+ (commit $pv_rev)}"
+	if [ "${PERFVERDICT_FROM:-path}" = checkout ]; then
+		pv_log "building perfverdict from $PV_ROOT$pv_at"
+	else
+		pv_log "perfverdict is not on PATH; building it in $PV_ROOT$pv_at"
+	fi
 	if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then
 		sudo -n sh "$PV_SCRIPTS/install-deps.sh" --build-only >&2
 	else
@@ -311,6 +334,57 @@ pv_ensure_binary() {
 	PERFVERDICT_BIN=$PV_ROOT/build/perfverdict
 	export PERFVERDICT_BIN
 	return 0
+}
+
+# pv_json_flat_get FLAT PATH: pv_json_get on the output of pv_json_flat.
+pv_json_flat_get() {
+	awk -F '\t' -v p="$2" '
+		$2 == p { v = $3; if (v ~ /^".*"$/) v = substr(v, 2, length(v) - 2); print v; exit }' "$1"
+}
+
+# pv_worst_regressions FLAT N: the N regressions that moved most, one a
+# line as "group/benchmark/metric +12.3%" (from a flattened JSON report).
+pv_worst_regressions() {
+	awk -F '\t' -v n="$2" '
+		function unq(v) { if (v ~ /^".*"$/) v = substr(v, 2, length(v) - 2); return v }
+		$2 ~ /^\.metrics\[[0-9]+\]\.(verdict|group|benchmark|metric|change\.rel)$/ {
+			i = $2; sub(/^\.metrics\[/, "", i); sub(/\].*/, "", i)
+			k = $2; sub(/^\.metrics\[[0-9]+\]\./, "", k)
+			v[i, k] = unq($3); seen[i] = 1
+		}
+		END {
+			m = 0
+			for (i in seen) if (v[i, "verdict"] == "regression") {
+				r = v[i, "change.rel"] + 0; a = r < 0 ? -r : r
+				name = v[i, "benchmark"] "/" v[i, "metric"]
+				if (v[i, "group"] != "") name = v[i, "group"] "/" name
+				m++; key[m] = a; line[m] = sprintf("%s %+.1f%%", name, 100 * r)
+			}
+			for (j = 1; j <= m && j <= n; j++) {   # selection of the n largest
+				b = j
+				for (q = j + 1; q <= m; q++) if (key[q] > key[b]) b = q
+				t = key[j]; key[j] = key[b]; key[b] = t
+				t = line[j]; line[j] = line[b]; line[b] = t
+				print line[j]
+			}
+		}' "$1"
+}
+
+# pv_context_diff FLAT: the context keys that describe the machine
+# (host, CPU, OS, kernel, runtime: what a harness records about where it
+# ran, not what it ran) that both sides have with different values, as
+# "key (baseline vs candidate)", one a line.
+pv_context_diff() {
+	awk -F '\t' -v machine='host|node|cpu|mhz|cache|machine|system|release|platform|kernel|goos|goarch|arch|os_|memory|runner|jdk|vmname|vmversion|python_version|python_implementation|compiler' '
+		function unq(v) { if (v ~ /^".*"$/) v = substr(v, 2, length(v) - 2); return v }
+		$2 ~ /^\.baseline\.context\./ { k = $2; sub(/^\.baseline\.context\./, "", k); b[k] = unq($3); if (!(k in o)) { o[k] = ++n; ord[n] = k } }
+		$2 ~ /^\.candidate\.context\./ { k = $2; sub(/^\.candidate\.context\./, "", k); c[k] = unq($3); if (!(k in o)) { o[k] = ++n; ord[n] = k } }
+		END {
+			for (j = 1; j <= n; j++) {
+				k = ord[j]
+				if ((k in b) && (k in c) && b[k] != c[k] && tolower(k) ~ machine) print k " (" b[k] " vs " c[k] ")"
+			}
+		}' "$1"
 }
 
 # pv_artifacts_hint: where a reader finds the full report, for notes.

@@ -11,6 +11,8 @@
 #
 # Exit status (the gate status; with --no-fail always 0):
 #   0  the gate passed                      verdict=pass
+#      or was skipped: no baseline yet      verdict=skipped
+#      (PV_BASELINE_STATE=missing from gate.sh, PERFVERDICT_MISSING_BASELINE=skip)
 #   1  at least one regression              verdict=fail
 #   2  usage or config error, and also a missing or crashed binary
 #   3  input error (unreadable tree, malformed file, no samples)
@@ -69,6 +71,27 @@ case $PERFVERDICT_COMMENT in
 on-regression | always | never) ;;
 *) [ -n "$status" ] || fail_setup "comment policy must be on-regression, always or never: $PERFVERDICT_COMMENT" ;;
 esac
+case $PERFVERDICT_MISSING_BASELINE in
+skip | fail) ;;
+*) [ -n "$status" ] || fail_setup "missing-baseline policy must be skip or fail: $PERFVERDICT_MISSING_BASELINE" ;;
+esac
+# What gate.sh's download of the baseline found (fetch-baseline.sh).
+skipped=0
+if [ -z "$status" ]; then
+	case ${PV_BASELINE_STATE:-} in
+	missing)
+		if [ "$PERFVERDICT_MISSING_BASELINE" = skip ]; then
+			status=0
+			skipped=1
+		else
+			status=3
+			message=$PV_BASELINE_NOTE
+			ann_file=$PERFVERDICT_BASELINE
+		fi
+		;;
+	error) fail_setup "cannot download the baseline: $PV_BASELINE_NOTE" ;;
+	esac
+fi
 if [ -z "$status" ] && ! pv_find_binary; then
 	fail_setup "perfverdict not found: put it on PATH or set PERFVERDICT_BIN${PERFVERDICT_BIN:+ (now $PERFVERDICT_BIN)}"
 fi
@@ -98,7 +121,13 @@ if [ -z "$status" ]; then
 	pv_log "$PV_BIN $*"
 	"$PV_BIN" "$@" 2>"$errf"
 	raw=$?
-	cat "$errf" >&2
+	# On a tool error outside GitHub, the error lines are printed once,
+	# in the annotation below; warnings are shown here.
+	if [ "$PERFVERDICT_CI" != github ] && [ "$raw" -ge 2 ] && [ "$raw" -le 3 ]; then
+		grep -v '^perfverdict: error: ' "$errf" >&2
+	else
+		cat "$errf" >&2
+	fi
 	case $raw in
 	0 | 1 | 2 | 3) status=$raw ;;
 	126 | 127)
@@ -114,7 +143,8 @@ if [ -z "$status" ]; then
 	if [ "$status" -ge 2 ] && [ -z "$message" ]; then
 		# perfverdict says "perfverdict: error: FILE:LINE[:COL]: text" or
 		# "... cannot read tree 'PATH'": name that file in the annotation.
-		first=$(grep -v '^[[:space:]]*$' "$errf" | head -n 5 | sed -e 's/^perfverdict: //' -e 's/^error: //')
+		first=$(grep -v '^[[:space:]]*$' "$errf" | grep -v '^perfverdict: warning: ' | head -n 5 |
+			sed -e 's/^perfverdict: //' -e 's/^error: //')
 		message="perfverdict compare failed: $(pv_status_name "$status") (exit $status)${first:+: $first}"
 		line1=$(printf '%s\n' "$first" | head -n 1)
 		loc=$(printf '%s\n' "$line1" | sed -n 's/^\([^:]*[^: ]\):\([0-9][0-9]*\):.*/\1 \2/p')
@@ -146,13 +176,21 @@ fi
 
 # ---- 3. the verdict ----------------------------------------------------------
 regressions=
+flat=$(mktemp) || exit 2
+trap 'rm -f "$errf" "$flat"' EXIT
+[ -f "$PV_JSON" ] && pv_json_flat "$PV_JSON" >"$flat"
 case $status in
 0 | 1)
 	verdict=pass
+	if [ "$skipped" = 1 ]; then
+		verdict=skipped
+	fi
 	[ "$status" = 1 ] && verdict=fail
-	if [ -f "$PV_JSON" ]; then
-		regressions=$(pv_json_get "$PV_JSON" .summary.regressions)
-		jv=$(pv_json_get "$PV_JSON" .verdict)
+	if [ "$skipped" = 1 ]; then
+		:
+	elif [ -f "$PV_JSON" ]; then
+		regressions=$(pv_json_flat_get "$flat" .summary.regressions)
+		jv=$(pv_json_flat_get "$flat" .verdict)
 		if [ -n "$jv" ] && [ "$jv" != "$verdict" ]; then
 			pv_annotate warning "$PV_JSON" "" "the report says verdict=$jv but the exit status is $status; the exit status wins"
 		fi
@@ -162,7 +200,7 @@ case $status in
 	;;
 *) verdict=error ;;
 esac
-[ "$status" = 0 ] && : "${regressions:=0}"
+[ "$status" = 0 ] && [ "$skipped" = 0 ] && : "${regressions:=0}"
 
 [ -f "$PV_JSON" ] || PV_JSON=
 [ -f "$PV_JUNIT" ] || PV_JUNIT=
@@ -186,11 +224,26 @@ if [ "$PERFVERDICT_CI" = github ] && [ -n "${GITHUB_OUTPUT:-}" ]; then
 fi
 
 # ---- 4. annotations and the log line -----------------------------------------
+# Baseline and candidate from different machines measure the machines.
+if [ -s "$flat" ]; then
+	diffs=$(pv_context_diff "$flat" | head -n 5)
+	if [ -n "$diffs" ]; then
+		pv_annotate warning "" "" "baseline and candidate ran in different environments: $(printf '%s\n' "$diffs" | awk 'NR > 1 { printf "; " } { printf "%s", $0 }'). If the baseline came from another runner or machine, part of any change may be the machine's; run both sides on one runner type"
+	fi
+fi
 case $status in
-0) pv_log "gate passed (0 regressions)" ;;
+0)
+	if [ "$skipped" = 1 ]; then
+		pv_annotate notice "" "" "gate skipped: $PV_BASELINE_NOTE"
+	else
+		pv_log "gate passed (0 regressions)"
+	fi
+	;;
 1)
-	pv_log "gate failed: $regressions regression(s)"
-	pv_annotate error "" "" "performance gate failed: $regressions regression(s); see the report${PV_MD:+ ($PV_MD)}"
+	worst=
+	[ -s "$flat" ] && worst=$(pv_worst_regressions "$flat" 5 | awk 'NR > 1 { printf ", " } { printf "%s", $0 }')
+	pv_log "gate failed: $regressions regression(s)${worst:+; worst: $worst}"
+	pv_annotate error "" "" "performance gate failed: $regressions regression(s)${worst:+ (worst: $worst)}; see the report${PV_MD:+ ($PV_MD)}"
 	;;
 *) pv_annotate error "$ann_file" "$ann_line" "$message" ;;
 esac
@@ -200,10 +253,15 @@ if [ "$PERFVERDICT_CI" = github ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
 	have=0
 	[ -f "$GITHUB_STEP_SUMMARY" ] && have=$(wc -c <"$GITHUB_STEP_SUMMARY" | tr -d ' ')
 	budget=$((SUMMARY_MAX - SUMMARY_HEADROOM - have))
-	if [ "$status" -ge 2 ]; then
+	if [ "$skipped" = 1 ]; then
+		# shellcheck disable=SC2016
+		printf '### perfverdict: skipped, no baseline yet\n\n%s\n\nThe gate passed without comparing. Set `missing-baseline: fail` to fail instead.\n' \
+			"$PV_BASELINE_NOTE" >>"$GITHUB_STEP_SUMMARY"
+	elif [ "$status" -ge 2 ]; then
 		printf '### perfverdict: %s (exit %s)\n\n~~~\n%s\n~~~\n' "$(pv_status_name "$status")" \
 			"$status" "$(printf '%s' "$message" | head -c 4000)" >>"$GITHUB_STEP_SUMMARY"
 	elif [ -n "$PV_MD" ] && [ "$budget" -gt 0 ]; then
+		[ "${PV_BASELINE_STATE:-}" = fetched ] && printf '_baseline: %s_\n\n' "$PV_BASELINE_NOTE" >>"$GITHUB_STEP_SUMMARY"
 		sh "$PV_SCRIPTS/truncate-summary.sh" -n "$(pv_artifacts_hint)" "$budget" "$PV_MD" >>"$GITHUB_STEP_SUMMARY"
 	elif [ -n "$PV_MD" ]; then
 		pv_annotate warning "" "" "the step summary is full; the report was not added"

@@ -167,16 +167,18 @@ if [ "$platform" = github ]; then
 	fi
 	limit=$GITHUB_BODY_MAX
 else
+	# Outside a merge-request pipeline there is nothing to comment on,
+	# whatever the token: say that, not that a token is missing.
+	iid=${PERFVERDICT_MR_IID:-${CI_MERGE_REQUEST_IID:-}}
+	case $iid in
+	'' | *[!0-9]*) skip "not a merge request pipeline" ;;
+	esac
 	token=${PERFVERDICT_GITLAB_TOKEN:-${GITLAB_TOKEN:-}}
 	[ -n "$token" ] || skip "no GitLab token (set PERFVERDICT_GITLAB_TOKEN)"
 	api=${CI_API_V4_URL:-${CI_SERVER_URL:+$CI_SERVER_URL/api/v4}}
 	[ -n "$api" ] || skip "CI_API_V4_URL is not set"
 	project=${CI_PROJECT_ID:-}
 	[ -n "$project" ] || skip "CI_PROJECT_ID is not set"
-	iid=${PERFVERDICT_MR_IID:-${CI_MERGE_REQUEST_IID:-}}
-	case $iid in
-	'' | *[!0-9]*) skip "not a merge request pipeline" ;;
-	esac
 	command -v curl >/dev/null 2>&1 || {
 		result failed "" "find curl to post"
 		exit 0

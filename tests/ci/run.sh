@@ -133,7 +133,7 @@ group_lint() {
 	C=
 	check "shellcheck is installed (Debian: shellcheck)" command -v shellcheck
 	check "python3 has yaml (Debian: python3-yaml)" "$PY" -c 'import yaml'
-	for f in "$S"/*.sh "$TESTS/run.sh" "$FAKES/perfverdict" "$FAKES/gh" "$FAKES/curl"; do
+	for f in "$S"/*.sh "$TESTS/run.sh" "$TESTS/runners.sh" "$FAKES/perfverdict" "$FAKES/gh" "$FAKES/curl"; do
 		check "shellcheck $(basename "$f")" shellcheck -x -s sh "$f"
 	done
 	for f in "$CI_DIR"/github/action.yml "$CI_DIR"/gitlab/*.yml; do
@@ -142,6 +142,10 @@ group_lint() {
 	check "action.yml runs.steps call only scripts that exist" "$PY" "$SIM" check-refs "$CI_DIR/github/action.yml"
 	check "GitLab template calls only scripts that exist" "$PY" "$SIM" check-refs "$CI_DIR/gitlab/perfverdict.gitlab-ci.yml"
 	check "Jenkinsfile calls only scripts that exist" "$PY" "$SIM" check-refs "$CI_DIR/jenkins/Jenkinsfile"
+	check "action: builds the ref it was called at by default (perfverdict: build, github.action_ref)" sh -c \
+		'grep -q "PERFVERDICT_ACTION_REF: \${{ github.action_ref }}" "$1" && "$2" -c "import yaml,sys; a = yaml.safe_load(open(sys.argv[1])); sys.exit(a[\"inputs\"][\"perfverdict\"][\"default\"] != \"build\")" "$1"' \
+		sh "$CI_DIR/github/action.yml" "$PY"
+	check "action: no output points at a file outside the repository" lacks "$CI_DIR/github/action.yml" "DESIGN.md"
 	check "action.yml has the inputs and outputs of the spec" "$PY" -c '
 import sys, yaml
 a = yaml.safe_load(open(sys.argv[1]))
@@ -609,7 +613,7 @@ sim_gh() { # sim_gh [VAR=VALUE]... -- [--input k=v]...; no blanks in VALUEs
 	# shellcheck disable=SC2046,SC2086
 	xenv $(GH_ENV) SIM_GITHUB_TOKEN=ghs_tok FAKE_GH_COMMENTS="$C/comments.json" $vars \
 		"$PY" "$SIM" github "$CI_DIR/github" --input baseline=base --input candidate=cand \
-		--outputs "$C/action-out" "$@" >out 2>err
+		--input perfverdict=path --outputs "$C/action-out" "$@" >out 2>err
 }
 
 group_github_action() {
@@ -760,6 +764,171 @@ group_gitlab_job() {
 }
 
 # ---------------------------------------------------------------------------
+# What the job log says: each error once, the worst regressions by name,
+# a warning when the two sides ran in different environments.
+group_log() {
+	new_case
+	xenv PERFVERDICT_CI=gitlab FAKE_PV_STATUS=2 \
+		FAKE_PV_STDERR="perfverdict: warning: something to know
+perfverdict: error: perf.conf:3: unknown key 'speed' in section [gate]" \
+		sh "$S/run-gate.sh" base cand >out 2>err
+	check "log (gitlab): a config error is printed once" eq "$(count err "unknown key 'speed'")" 1
+	check "log (gitlab): ... on the compiler-style line" has err "perf.conf:3: error: perfverdict compare failed: usage or config error (exit 2): perf.conf:3: unknown key"
+	check "log (gitlab): warnings are still shown" has err "perfverdict: warning: something to know"
+
+	new_case
+	xenv PERFVERDICT_CI=gitlab FAKE_PV_STATUS=1 sh "$S/run-gate.sh" base cand >out 2>err
+	check "log (gitlab): a regression names the worst ones, largest first" has err \
+		"gate failed: 2 regression(s); worst: g/big/ops -25.0%, g/small/time +6.1%"
+	check "log (gitlab): ... not the unchanged ones" lacks err "flat"
+
+	new_case
+	# shellcheck disable=SC2046
+	xenv $(GH_ENV) FAKE_PV_STATUS=1 sh "$S/run-gate.sh" base cand >out 2>err
+	check "log (github): the error annotation names the worst regressions" sh -c \
+		'grep "^::error title=perfverdict::" out | grep -q "worst: g/big/ops -25.0%"'
+
+	new_case
+	xenv PERFVERDICT_CI=gitlab FAKE_PV_STATUS=0 FAKE_PV_CONTEXT_B='{"num_cpus": "2", "host_name": "a", "executable": "b/bench", "cpu": "X"}' \
+		FAKE_PV_CONTEXT_C='{"num_cpus": "4", "host_name": "a", "executable": "c/bench", "cpu": "Y"}' \
+		sh "$S/run-gate.sh" base cand >out 2>err
+	check "log: different environments -> a warning naming what differs" has err \
+		"warning: baseline and candidate ran in different environments: num_cpus (2 vs 4); cpu (X vs Y)"
+	check "log: ... not what is the same, nor what is not the machine" sh -c \
+		'! grep "different environments" err | grep -q "host_name\|executable"'
+	check "log: ... and the gate status is unchanged" has perfverdict-reports/perfverdict.env "PERFVERDICT_STATUS=0"
+
+	new_case
+	xenv PERFVERDICT_CI=gitlab FAKE_PV_STATUS=0 FAKE_PV_CONTEXT_B='{"num_cpus": "2"}' \
+		FAKE_PV_CONTEXT_C='{"num_cpus": "2"}' sh "$S/run-gate.sh" base cand >out 2>err
+	check "log: the same environment -> no warning" lacks err "different environments"
+
+	new_case
+	mkmd
+	xenv GITLAB_CI=true CI_API_V4_URL=https://gitlab.example/api/v4 CI_PROJECT_ID=7 \
+		PERFVERDICT_CI=gitlab PERFVERDICT_STATUS=1 sh "$S/upsert-comment.sh" >out 2>err
+	check "log (gitlab): outside an MR pipeline the comment is skipped for that reason" has err \
+		"comment: skipped (not a merge request pipeline)"
+	check "log (gitlab): ... not for a missing token" lacks err "no GitLab token"
+}
+
+# ---------------------------------------------------------------------------
+# The baseline from the default branch's artifact, and the first pull
+# request, before there is one (fetch-baseline.sh through the action).
+group_github_baseline() {
+	new_case
+	gh_event 42
+	echo '[]' >comments.json
+	sim_gh FAKE_PV_STATUS=1 FAKE_GH_RUN= -- --input baseline-artifact=perf-baseline
+	rc=$?
+	check "first PR: no baseline run yet -> the action passes (skip)" eq "$rc" 0
+	check "first PR: outputs verdict=skipped status=0" sh -c \
+		'grep -qx verdict=skipped action-out && grep -qx status=0 action-out && grep -qx regressions= action-out'
+	check "first PR: a notice, not an error" sh -c 'grep -q "^::notice " out && ! grep -q "^::error" out'
+	check "first PR: the job summary says it was skipped and why" sh -c \
+		'grep -q "skipped, no baseline yet" summary.md && grep -q "perf.yml has no successful push run on main" summary.md'
+	check "first PR: the summary gives the command that creates the baseline" has summary.md \
+		"gh workflow run perf.yml --repo o/r --ref main"
+	check "first PR: compare is not run" missing pv-args
+	check "first PR: the runs of this workflow (from GITHUB_WORKFLOW_REF) on main" has calls \
+		"gh run list --repo o/r --workflow perf.yml --branch main --event push --status success"
+	check "first PR: gh gets the github-token input" has fake/gh-env "token=ghs_tok"
+	check "first PR: no comment is created" lacks calls "--method POST"
+
+	new_case
+	gh_event 42
+	echo '[]' >comments.json
+	sim_gh FAKE_GH_RUN= -- --input baseline-artifact=perf-baseline --input missing-baseline=fail
+	rc=$?
+	check "first PR, missing-baseline fail: the action fails with exit 3" eq "$rc" 3
+	check "first PR, missing-baseline fail: verdict=error" has action-out "verdict=error"
+	check "first PR, missing-baseline fail: the error names the baseline and the command" sh -c \
+		'grep "^::error file=base," out | grep -q "gh workflow run perf.yml"'
+
+	new_case
+	mkdir -p art/repeat1
+	echo base >art/repeat1/r.csv
+	gh_event 42
+	echo '[]' >comments.json
+	sim_gh FAKE_PV_STATUS=0 FAKE_GH_RUN=4242:abc123 FAKE_GH_ARTIFACT="$C/art" -- \
+		--input baseline-artifact=perf-baseline
+	rc=$?
+	check "baseline artifact: downloaded, then compared (exit 0)" eq "$rc" 0
+	check "baseline artifact: gh run download of the run found" has calls \
+		"gh run download 4242 --repo o/r --name perf-baseline --dir base"
+	check "baseline artifact: the tree is in the baseline input's directory" exists base/repeat1/r.csv
+	check "baseline artifact: compare ran on it" has pv-args " base cand"
+	check "baseline artifact: output baseline-run=4242" has action-out "baseline-run=4242"
+	check "baseline artifact: the summary names the run and commit" has summary.md "run 4242 of perf.yml on main (commit abc123)"
+
+	new_case
+	echo '{"number": 42, "pull_request": {"number": 42}, "repository": {"full_name": "o/r", "default_branch": "develop"}}' >event.json
+	echo '[]' >comments.json
+	sim_gh FAKE_GH_RUN= -- --input baseline-artifact=perf-baseline
+	check "baseline branch: the repository's default branch from the event" has calls "--branch develop"
+
+	new_case
+	gh_event 42
+	echo '[]' >comments.json
+	sim_gh FAKE_GH_RUN= -- --input baseline-artifact=b --input baseline-workflow=bench.yml --input baseline-branch=trunk
+	check "baseline-workflow and baseline-branch inputs reach gh" has calls "--workflow bench.yml --branch trunk"
+
+	new_case
+	gh_event 42
+	echo '[]' >comments.json
+	sim_gh FAKE_GH_RUN=4242:abc -- --input baseline-artifact=perf-baseline
+	rc=$?
+	check "baseline artifact gone (expired): a tool error, exit 2" eq "$rc" 2
+	check "baseline artifact gone: the error says so" sh -c 'grep "^::error" out | grep -q "has no artifact .perf-baseline."'
+
+	new_case
+	gh_event 42
+	echo '[]' >comments.json
+	sim_gh FAKE_GH_FAIL=1 -- --input baseline-artifact=perf-baseline
+	rc=$?
+	check "baseline lookup: an API error is a tool error, never a skip" sh -c \
+		'[ "$1" = 2 ] && ! grep -q verdict=skipped action-out' sh "$rc"
+
+	new_case
+	echo x >base/r.csv
+	gh_event 42
+	echo '[]' >comments.json
+	sim_gh FAKE_PV_STATUS=0 FAKE_GH_RUN= -- --input baseline-artifact=perf-baseline
+	check "baseline already there: no download" lacks calls "gh run"
+	check "baseline already there: compared" has pv-args " base cand"
+}
+
+# The same on GitLab: the job-artifacts API, through the template.
+group_gitlab_baseline() {
+	new_case
+	echo '[]' >notes.json
+	sim_gl --var PERFVERDICT_BASELINE_JOB=benchmarks --var CI_DEFAULT_BRANCH=main
+	rc=$?
+	check "gitlab first MR: no baseline yet -> the job passes" eq "$rc" 0
+	check "gitlab first MR: a notice says why and how to create it" sh -c \
+		'grep -q "notice: gate skipped: no baseline yet: main has no successful pipeline" err && grep -q "Run pipeline" err'
+	check "gitlab first MR: the dotenv says skipped" has perfverdict-reports/perfverdict.env "PERFVERDICT_VERDICT=skipped"
+	check "gitlab first MR: the job-artifacts API of the default branch" has calls \
+		"https://gitlab.example/api/v4/projects/7/jobs/artifacts/main/download?job=benchmarks"
+
+	new_case
+	echo '[]' >notes.json
+	sim_gl --var PERFVERDICT_BASELINE_JOB=benchmarks --var PERFVERDICT_MISSING_BASELINE=fail
+	check "gitlab first MR, missing-baseline fail: exit 3" eq "$?" 3
+
+	new_case
+	echo '[]' >notes.json
+	mkdir -p z/cand/repeat1
+	echo base >z/cand/repeat1/r.csv
+	(cd z && "$PY" -m zipfile -c ../a.zip cand)
+	FAKE_PV_STATUS=0 sim_gl --var PERFVERDICT_BASELINE_JOB=benchmarks --var FAKE_CURL_ARTIFACT="$C/a.zip"
+	rc=$?
+	check "gitlab baseline: the candidate path of the default branch's artifacts becomes the baseline" \
+		sh -c '[ "$1" = 0 ] && [ -f base/repeat1/r.csv ]' sh "$rc"
+	check "gitlab baseline: with the job token" has calls "JOB-TOKEN:"
+}
+
+# ---------------------------------------------------------------------------
 group_build() {
 	if PATH=$SYSPATH command -v perfverdict >/dev/null 2>&1; then
 		return # a perfverdict on the system PATH would hide the build
@@ -793,6 +962,25 @@ group_build() {
 		sh "$t/ci/scripts/gate.sh" base cand >out 2>err
 	rc=$?
 	check "build: PERFVERDICT_BUILD=never -> no build, exit 2" sh -c '[ "$1" = 2 ] && [ ! -s deps ]' sh "$rc"
+
+	# PERFVERDICT_FROM=checkout (the action's default): a perfverdict on
+	# PATH is another version, so the checkout is built and used instead.
+	new_case
+	rm -rf "$t/build"
+	: >"$C/deps"
+	mkdir -p "$C/bin2"
+	printf '#!/bin/sh\necho called >"%s/path-pv"\nexit 0\n' "$C" >"$C/bin2/perfverdict"
+	chmod +x "$C/bin2/perfverdict"
+	env -i PATH="$C/bin2:$C/bin:$SYSPATH" HOME="$C" DEPS_LOG="$C/deps" FAKEPV="$FAKES/perfverdict" \
+		FAKE_PV_LOG="$C/pv-args" FAKE_PV_STATUS=1 PERFVERDICT_CI=github GITHUB_OUTPUT="$C/gh-out" \
+		PERFVERDICT_FROM=checkout PERFVERDICT_ACTION_REF=0123abc \
+		sh "$t/ci/scripts/gate.sh" base cand >out 2>err
+	rc=$?
+	check "build (checkout): the perfverdict on PATH is not used" missing path-pv
+	check "build (checkout): the checkout is built and runs the gate" sh -c \
+		'[ "$1" = 1 ] && [ -s pv-args ] && [ -x "$2/build/perfverdict" ]' sh "$rc" "$t"
+	check "build (checkout): the log names the ref the action was called at" has err \
+		"building perfverdict from $t at 0123abc"
 
 	new_case
 	xenv PERFVERDICT_CI=github sh "$S/exit-status.sh" "" >out 2>err
@@ -849,7 +1037,7 @@ group_mutation() {
 }
 
 # ---------------------------------------------------------------------------
-ALL="lint status truncate github_comment gitlab_comment github_action gitlab_job build jenkins mutation"
+ALL="lint status truncate github_comment gitlab_comment log github_action github_baseline gitlab_job gitlab_baseline build jenkins mutation"
 for g in ${ONLY:-$ALL}; do
 	"group_$g"
 done

@@ -4,7 +4,8 @@
   sim.py github ACTION_DIR [--input NAME=VALUE]... [--outputs FILE]
       Runs the composite action's steps the way the runner does: inputs
       with their defaults, ${{ }} expressions (inputs.*, github.token,
-      github.action_path, steps.ID.outputs.*), step env, a fresh
+      github.action_path, github.action_ref (SIM_ACTION_REF),
+      steps.ID.outputs.*), step env, a fresh
       GITHUB_OUTPUT per step, `if:` (success()/always()/failure()), and a
       failing step skipping the rest.  GITHUB_STEP_SUMMARY, GITHUB_EVENT_PATH
       and the rest come from the caller's environment.  Writes the action's
@@ -113,6 +114,8 @@ def github(argv):
                 return token
             if e == "github.action_path":
                 return action_dir
+            if e == "github.action_ref":
+                return os.environ.get("SIM_ACTION_REF", "")
             m2 = re.fullmatch(r"steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)", e)
             if m2:
                 return steps_out.get(m2.group(1), {}).get(m2.group(2), "")

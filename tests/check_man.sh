@@ -1,0 +1,52 @@
+#!/bin/sh
+# check_man.sh - the manual page: perfverdict.1 is clean under
+# `mandoc -T lint`, renders, and `make install DESTDIR=...` installs it
+# where man finds it (PREFIX/share/man/man1), `make uninstall` removes it.
+# Lines about the local mandoc.db (which depend on the machine's man
+# database, not on the page) are not findings.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+PV_BIN=${PV_BIN:-build/perfverdict}
+PV_BUILD=${PV_BUILD:-build}
+fail=0
+bad() { echo "check_man: $*" >&2; fail=1; }
+
+if ! command -v mandoc >/dev/null 2>&1; then
+	echo "check_man: mandoc is not installed (ci/scripts/install-deps.sh installs it)" >&2
+	exit 1
+fi
+lint=$(mandoc -T lint perfverdict.1 2>&1)
+st=$?
+lint=$(printf '%s\n' "$lint" | grep -v 'mandoc\.db' | grep -v '^$')
+if [ $st -ne 0 ] || [ -n "$lint" ]; then
+	printf '%s\n' "$lint" >&2
+	bad "mandoc -T lint perfverdict.1 is not clean (status $st)"
+fi
+text=$(mandoc -T ascii perfverdict.1 2>/dev/null) || bad "mandoc cannot render perfverdict.1"
+for s in NAME SYNOPSIS DESCRIPTION CONFIGURATION FORMATS "EXIT STATUS" EXAMPLES; do
+	grep -qx "\.Sh $s" perfverdict.1 || bad "perfverdict.1 has no $s section"
+done
+# Every command of the usage text has its own entry.
+for c in $("$PV_BIN" --help 2>/dev/null | sed -n 's/^[a-z: ]*perfverdict \([a-z][a-z]*\).*/\1/p' | sort -u); do
+	grep -q "^\.It Cm $c\( \|$\)" perfverdict.1 || bad "perfverdict.1 has no '.It Cm $c' entry for the command $c"
+done
+# Every format the program reads.
+for f in $("$PV_BIN" formats 2>/dev/null | awk 'NR > 1 { print $1 }'); do
+	grep -q "^\.It Cm $f\$" perfverdict.1 || bad "perfverdict.1's FORMATS has no '.It Cm $f' entry"
+done
+
+d=$(mktemp -d) || exit 1
+trap 'rm -rf "$d"' EXIT
+if make --no-print-directory -s install BUILD="$PV_BUILD" DESTDIR="$d" PREFIX=/usr/local >"$d/log" 2>&1; then
+	m=$d/usr/local/share/man/man1/perfverdict.1
+	cmp -s perfverdict.1 "$m" || bad "make install put no copy of perfverdict.1 in PREFIX/share/man/man1"
+	[ -x "$d/usr/local/bin/perfverdict" ] || bad "make install put no binary in PREFIX/bin"
+	make --no-print-directory -s uninstall BUILD="$PV_BUILD" DESTDIR="$d" PREFIX=/usr/local >>"$d/log" 2>&1
+	[ ! -e "$m" ] || bad "make uninstall left $m"
+	[ ! -e "$d/usr/local/bin/perfverdict" ] || bad "make uninstall left the binary"
+else
+	cat "$d/log" >&2
+	bad "make install DESTDIR=... failed"
+fi
+[ $fail -eq 0 ] && echo "check_man: perfverdict.1 lint-clean, every command and format has an entry, install/uninstall ok"
+exit $fail
