@@ -106,6 +106,10 @@ struct loader {
 	enum { SEC_NONE, SEC_GATE, SEC_LIMITS, SEC_SUITE, SEC_METRIC,
 	       SEC_WAIVER } kind;
 	unsigned seen;              /* bit set of keys seen in this section */
+	/* [gate] and [limits] may repeat, but not to disagree: each key's
+	 * first value and line across their repeats (by index in keys[]). */
+	char *global_value[32];
+	unsigned long global_line[32];
 	struct pv_err *err;
 	int failed;
 };
@@ -607,6 +611,16 @@ static int handler(void *user, const char *section, const char *name,
 				    ld->section);
 		if (k >= 0)
 			ld->seen |= 1u << k;
+		if (k >= 0 && (ld->kind == SEC_GATE || ld->kind == SEC_LIMITS)) {
+			if (!ld->global_value[k]) {
+				ld->global_value[k] = pv_strdup(value);
+				ld->global_line[k] = ld->line;
+			} else if (strcmp(ld->global_value[k], value)) {
+				return fail(ld, "conflicting values for '%s' in a repeated [%s]: '%s' here, '%s' at line %lu",
+					    name, ld->section, value,
+					    ld->global_value[k], ld->global_line[k]);
+			}
+		}
 	}
 	snprintf(ld->last_key, sizeof(ld->last_key), "%s", name);
 	switch (ld->kind) {
@@ -724,6 +738,8 @@ int pv_config_load(struct pv_config *c, const char *path, struct pv_err *err)
 		fail(&ld, "cannot read the config file: %s", strerror(errno));
 	fclose(ld.fp);
 	free(ld.long_value);
+	for (size_t i = 0; i < sizeof(ld.global_value) / sizeof(*ld.global_value); i++)
+		free(ld.global_value[i]);
 	if (!ld.failed && rc > 0) {
 		ld.line = (unsigned long)rc;
 		fail(&ld, "cannot parse this line: expected [section], key = value, or a ; or # comment");
