@@ -9,7 +9,6 @@
  * The program never calls setlocale(), so it stays in the C locale:
  * numbers are read and written the same way under any LC_NUMERIC.
  */
-#include <math.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 #include "scan.h"
 #include "table.h"
 #include "verdict.h"
+#include "writers/calibrate_text.h"
 #include "writers/writers.h"
 #include "util/atomic.h"
 #include "util/num.h"
@@ -467,59 +467,6 @@ fail:
 	return st;
 }
 
-static void print_calibration(const struct pv_calib *c, const char *tree,
-			      FILE *fp)
-{
-	const struct pv_report *r = &c->model;
-	double rate = (double)c->alarmed / c->iterations;
-	double se = sqrt(rate * (1 - rate) / c->iterations);
-	size_t shown = 0;
-
-	fprintf(fp, "perfverdict calibrate: %u random A/A splits of %s\n",
-		c->iterations, tree);
-	fprintf(fp, "  %zu metrics with %zu to %zu runs, split in halves (min_samples is 2 for them)", c->metrics,
-		c->min_runs, c->max_runs);
-	if (c->skipped)
-		fprintf(fp, " (%zu with fewer than 4 runs left out)", c->skipped);
-	fprintf(fp, "\n  settings: test %s, correction %s, sided %s, alpha %g, threshold %g%%\n",
-		pv_test_name(r->settings.gate.test),
-		pv_correction_name(r->settings.gate.correction),
-		pv_sided_name(r->settings.gate.sided), r->settings.gate.alpha,
-		r->settings.gate.threshold * 100);
-	fprintf(fp, "\nfamily false-alarm rate: %.1f%% (%u of %u splits raised a regression), standard error %.1f%%\n",
-		rate * 100, c->alarmed, c->iterations, se * 100);
-	for (unsigned pass = 0; pass < 1; pass++) {
-		size_t *idx = pv_malloc((r->n + 1) * sizeof(*idx));
-		size_t k = 0;
-
-		for (size_t i = 0; i < r->n; i++)
-			if (c->alarms[i])
-				idx[k++] = i;
-		/* Most alarms first (a small insertion sort: k is small). */
-		for (size_t i = 1; i < k; i++)
-			for (size_t j = i; j > 0 && c->alarms[idx[j]] >
-			     c->alarms[idx[j - 1]]; j--) {
-				size_t t = idx[j];
-
-				idx[j] = idx[j - 1];
-				idx[j - 1] = t;
-			}
-		if (k)
-			fprintf(fp, "\nmetrics that alarmed most:\n");
-		for (size_t i = 0; i < k && shown < 10; i++, shown++) {
-			struct strbuf id = STRBUF_INIT;
-
-			fprintf(fp, "  %5.1f%%  %s\n",
-				100.0 * c->alarms[idx[i]] / c->iterations,
-				pv_result_id(&r->m[idx[i]], &id));
-			strbuf_release(&id);
-		}
-		free(idx);
-	}
-	if (rate > r->settings.gate.alpha + 2 * se)
-		fprintf(fp, "\nThe gate would cry wolf more often than alpha on this data: raise the threshold, set max_cv, or run more repeats.\n");
-}
-
 static int cmd_calibrate(struct cli *a)
 {
 	struct pv_config cfg;
@@ -570,9 +517,10 @@ static int cmd_calibrate(struct cli *a)
 		st = report_error(&err);
 	} else {
 		print_warnings(&diag);
-		print_calibration(&cal, a->operand[0], stdout);
-		if (fflush(stdout))
-			st = PV_EUSAGE;
+		if (pv_write_calibration(&cal, a->operand[0], stdout, &err) ||
+		    fflush(stdout))
+			st = report_error((pv_error(&err, PV_EUSAGE,
+				"cannot write to standard output"), &err));
 	}
 out:
 	pv_calib_release(&cal);
