@@ -10,6 +10,7 @@
  * numbers are read and written the same way under any LC_NUMERIC.
  */
 #include <gsl/gsl_errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +304,46 @@ static void apply_overrides(struct pv_gate *g, const struct cli *a)
 	if (a->set & SET_MIN) g->min_samples = a->gate.min_samples;
 }
 
+/*
+ * merge -c: the config's [gate], [metric "GLOB"] rules and waivers decide
+ * instead of the reports' settings.  Each metric's threshold, alpha and
+ * an explicit direction were settled when its shard was compared: settle
+ * them again from this config, as compare would have.  A metric that a
+ * rule ignores cannot be taken out of a report: that is an error.
+ */
+static int apply_merge_config(struct pv_report *r, const struct pv_config *cfg,
+			      struct pv_err *err)
+{
+	r->settings.gate = cfg->gate;
+	r->settings.config_path = cfg->path;
+	for (size_t i = 0; i < r->n; i++) {
+		struct pv_result *m = &r->m[i];
+		struct pv_rule rule;
+
+		pv_config_rule(cfg, m->group, m->benchmark, m->metric, &rule);
+		if (rule.ignore == 1) {
+			struct strbuf id = STRBUF_INIT;
+
+			pv_error_at(err, PV_EUSAGE, cfg->path, rule.line,
+				    "merge cannot apply 'ignore' of [metric \"%s\"] to '%s': ignore it when comparing",
+				    rule.glob, pv_result_id(m, &id));
+			strbuf_release(&id);
+			return -1;
+		}
+		if (rule.direction != PV_DIR_UNSET) {
+			m->direction = rule.direction;
+			m->dir_assumed = 0;
+			m->gated = m->direction == PV_DIR_LOWER ||
+				   m->direction == PV_DIR_HIGHER;
+		}
+		m->threshold = isnan(rule.threshold) ? cfg->gate.threshold :
+			       rule.threshold;
+		m->abs_threshold = rule.abs_threshold;
+		m->alpha = isnan(rule.alpha) ? cfg->gate.alpha : rule.alpha;
+	}
+	return 0;
+}
+
 /* The suite: -s, the only one in the config, or a catch-all. */
 static int choose_suite(struct pv_config *cfg, const char *name,
 			struct pv_suite *fallback, const struct pv_suite **out,
@@ -366,7 +407,7 @@ static int cmd_compare(struct cli *a)
 	}
 	apply_overrides(&cfg.gate, a);
 	if (a->criterion)
-		cfg.criterion_baseline = strdup(a->criterion);
+		cfg.criterion_baseline = pv_strdup(a->criterion);
 	memset(&fallback, 0, sizeof(fallback));
 	if (choose_suite(&cfg, a->suite, &fallback, &suite, &err)) {
 		pv_config_release(&cfg);
@@ -602,16 +643,12 @@ static int cmd_merge(struct cli *a)
 		now_utc(iso, sizeof(iso), today, sizeof(today));
 		r->generated_at = iso;
 		r->tool_version = PV_VERSION;
-		if (a->config) {
-			/* -c decides: its [gate] over the reports' one. */
-			r->settings.gate = cfg.gate;
-			r->settings.config_path = cfg.path;
-		}
 		if (!o.markdown_limit)
 			o.markdown_limit = r->settings.markdown_limit ?
 					   r->settings.markdown_limit : 65000;
 		r->settings.markdown_limit = (unsigned)o.markdown_limit;
-		if (pv_redecide(r, &cfg, today, &diag, &err)) {
+		if ((a->config && apply_merge_config(r, &cfg, &err)) ||
+		    pv_redecide(r, &cfg, today, &diag, &err)) {
 			st = report_error(&err);
 		} else {
 			print_warnings(&diag);

@@ -86,6 +86,21 @@ assert r["config"]["alpha"] == 0.2 and r["config"]["threshold"] == 0.01, r["conf
 assert r["summary"]["waived"] >= 1 and r["summary"]["regressions"] == 0, r["summary"]
 PY
 
+# Each metric's threshold is settled again from -c: 50% leaves none.
+printf '[gate]\nthreshold = 50%%\n' >"$tmp/t.conf"
+"$PV_BIN" merge -c "$tmp/t.conf" "$tmp/d.json" --json "$tmp/t.json" 2>/dev/null
+"$PYTHON" - "$tmp/d.json" "$tmp/t.json" <<'PY' || bad "merge -c did not apply its threshold to the metrics"
+import json, sys
+before, after = (json.load(open(p)) for p in sys.argv[1:])
+assert before["summary"]["regressions"] > 0
+assert after["summary"]["regressions"] == 0, after["summary"]
+assert all(m["threshold"] == 0.5 for m in after["metrics"])
+PY
+# A rule that ignores a metric cannot take it out of a report.
+printf '[metric "*"]\nignore = true\n' >"$tmp/i.conf"
+"$PV_BIN" merge -c "$tmp/i.conf" "$tmp/d.json" --json "$tmp/i.json" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "i.conf:1: merge cannot apply 'ignore'" "$tmp/err" || bad "merge -c with ignore"
+
 # ---- calibrate ----
 out=$("$PV_BIN" calibrate -c samples/netperf/perf.conf -s netperf samples/netperf/baseline 2>/dev/null)
 echo "$out" | grep -q ' metrics with 5 runs each, ' || bad "calibrate: runs wording"
