@@ -578,9 +578,7 @@ static int handler(void *user, const char *section, const char *name,
 		if (!prev)
 			return fail(ld, "unexpected indented line: '%s' takes one line",
 				    name);
-		joined = malloc(strlen(prev) + strlen(value) + 2);
-		if (!joined)
-			return fail(ld, "out of memory");
+		joined = pv_malloc(strlen(prev) + strlen(value) + 2);
 		sprintf(joined, "%s\n%s", prev, value);
 		value = joined;
 		if (ld->kind == SEC_SUITE) {

@@ -142,6 +142,20 @@ static int write_reports(const struct pv_report *r, const struct outputs *o,
 	return write_reports_named(r, o, json_name(o->json), err);
 }
 
+/* The terminal summary on stdout (colour on a terminal, no NO_COLOR). */
+static int write_summary(const struct pv_report *r, int quiet,
+			 struct pv_err *err)
+{
+	const char *nc = getenv("NO_COLOR");
+	struct pv_text_opts to = { isatty(STDOUT_FILENO) && !(nc && *nc), quiet };
+
+	if (pv_write_text(r, &to, stdout, err))
+		return -1;
+	if (fflush(stdout))
+		return pv_error(err, PV_EUSAGE, "cannot write to standard output");
+	return 0;
+}
+
 /*
  * The command line: every command's options in one table each (struct
  * pv_option, parseopt.h), parsed into struct cli before the command
@@ -469,18 +483,9 @@ static int cmd_compare(struct cli *a)
 				(a->out.junit && !strcmp(a->out.junit, "-")) ||
 				(a->out.markdown && !strcmp(a->out.markdown, "-"));
 		int any = a->out.json || a->out.junit || a->out.markdown;
-		const char *nc = getenv("NO_COLOR");
-		struct pv_text_opts to = {
-			isatty(STDOUT_FILENO) && !(nc && *nc),
-			a->out.quiet || any,
-		};
 
-		if (!to_stdout && pv_write_text(&r, &to, stdout, &err))
+		if (!to_stdout && write_summary(&r, a->out.quiet || any, &err))
 			goto fail_printed;
-		if (fflush(stdout)) {
-			pv_error(&err, PV_EUSAGE, "cannot write to standard output");
-			goto fail_printed;
-		}
 	}
 	st = r.fail ? PV_FAIL : PV_OK;
 	goto done;
@@ -590,14 +595,7 @@ static int cmd_render(struct cli *a)
 		return report_error(&err);
 	}
 	if (!o.junit && !o.markdown) {
-		const char *nc = getenv("NO_COLOR");
-		struct pv_text_opts to = {
-			isatty(STDOUT_FILENO) && !(nc && *nc), o.quiet,
-		};
-
-		rc = pv_write_text(&r, &to, stdout, &err);
-		if (!rc && fflush(stdout))
-			rc = pv_error(&err, PV_EUSAGE, "cannot write to standard output");
+		rc = write_summary(&r, o.quiet, &err);
 		pv_report_release(&r);
 		return rc ? report_error(&err) : PV_OK;
 	}
