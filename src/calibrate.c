@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "stats_binom.h"
 #include "verdict.h"
 
 #define MIN_RUNS 4
@@ -41,7 +42,8 @@ int pv_calibrate(struct pv_table *t, const struct pv_config *cfg,
 {
 	struct pv_report *r = &c->model;
 	struct pv_report work;
-	size_t maxn = 0, *perm, *test_of, *orig, ntests = 0;
+	size_t maxn = 0, *perm, *test_of, *orig, ntests = 0, nbuf = 0;
+	size_t *tmax, *boff, *poff;
 	const char **tests;
 	double *buf;
 	uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
@@ -74,7 +76,10 @@ int pv_calibrate(struct pv_table *t, const struct pv_config *cfg,
 				MIN_RUNS, maxn);
 
 	/* The working model: only the metrics with enough runs, both
-	 * sides present, samples pointing into one scratch buffer. */
+	 * sides present, samples pointing into one scratch buffer.  The
+	 * scratch is sized per metric (its halves hold its own runs) and
+	 * per test (its order of run indices is as long as its longest
+	 * metric): one metric with many runs must not multiply the rest. */
 	pv_report_init(&work);
 	work.settings = r->settings;
 	/* Halves of 4 runs have 2: let the test run on them. */
@@ -83,33 +88,42 @@ int pv_calibrate(struct pv_table *t, const struct pv_config *cfg,
 	test_of = pv_calloc(r->n + 1, sizeof(*test_of));
 	orig = pv_calloc(r->n + 1, sizeof(*orig));
 	tests = pv_calloc(r->n + 1, sizeof(*tests));
-	buf = pv_malloc((2 * maxn + 1) * (c->metrics + 1) * sizeof(*buf));
-	perm = pv_malloc((maxn + 1) * (r->n + 1) * sizeof(*perm));
+	tmax = pv_calloc(r->n + 1, sizeof(*tmax));
+	boff = pv_calloc(r->n + 1, sizeof(*boff));
+	poff = pv_calloc(r->n + 2, sizeof(*poff));
 	for (size_t i = 0; i < r->n; i++) {
-		size_t k;
+		size_t k, n = r->m[i].side[0].nsamples;
 
-		if (r->m[i].side[0].nsamples < MIN_RUNS)
+		if (n < MIN_RUNS)
 			continue;
 		for (k = 0; k < ntests; k++)
 			if (!strcmp(tests[k], r->m[i].test))
 				break;
 		if (k == ntests)
 			tests[ntests++] = r->m[i].test;
+		if (n > tmax[k])
+			tmax[k] = n;
 		test_of[work.n] = k;
 		orig[work.n] = i;
+		boff[work.n] = nbuf;
+		nbuf += n;      /* the samples are in memory already: no overflow */
 		work.m[work.n++] = r->m[i];
 	}
+	for (size_t k = 0; k < ntests; k++)
+		poff[k + 1] = poff[k] + tmax[k];
+	buf = pv_calloc(nbuf + 1, sizeof(*buf));
+	perm = pv_calloc(poff[ntests] + 1, sizeof(*perm));
 
 	for (unsigned it = 0; it < iterations && !rc; it++) {
 		int any = 0;
 
 		/* One random order of run indices per test. */
 		for (size_t k = 0; k < ntests; k++) {
-			size_t *p = perm + k * (maxn + 1);
+			size_t *p = perm + poff[k];
 
-			for (size_t j = 0; j < maxn; j++)
+			for (size_t j = 0; j < tmax[k]; j++)
 				p[j] = j;
-			for (size_t j = maxn; j > 1; j--) {
+			for (size_t j = tmax[k]; j > 1; j--) {
 				size_t x = below(&rng, j), tmp = p[j - 1];
 
 				p[j - 1] = p[x];
@@ -119,12 +133,11 @@ int pv_calibrate(struct pv_table *t, const struct pv_config *cfg,
 		for (size_t i = 0; i < work.n; i++) {
 			struct pv_result *m = &work.m[i];
 			const struct pv_side_result *src = &r->m[orig[i]].side[0];
-			const size_t *p = perm + test_of[i] * (maxn + 1);
-			double *a = buf + i * 2 * maxn, *b = a + maxn;
-			size_t n, na = 0, nb = 0, seen = 0;
+			const size_t *p = perm + poff[test_of[i]];
+			size_t n = src->nsamples, na = 0, nb = 0, seen = 0;
+			double *a = buf + boff[i], *b = a + n / 2;
 
-			n = src->nsamples;
-			for (size_t j = 0; j < maxn && seen < n; j++) {
+			for (size_t j = 0; j < tmax[test_of[i]] && seen < n; j++) {
 				if (p[j] >= n)
 					continue;
 				if (seen++ < n / 2)
@@ -163,7 +176,13 @@ int pv_calibrate(struct pv_table *t, const struct pv_config *cfg,
 	free(test_of);
 	free(orig);
 	free(tests);
+	free(tmax);
+	free(boff);
+	free(poff);
 	free(buf);
 	free(perm);
+	if (!rc)
+		pv_wilson_interval(c->alarmed, c->iterations, 0.95,
+				   &c->rate_lo, &c->rate_hi);
 	return rc;
 }

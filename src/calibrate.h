@@ -25,6 +25,7 @@ struct pv_calib {
 	size_t metrics;             /* metrics with enough runs to split */
 	size_t skipped;             /* metrics with fewer than 4 runs */
 	size_t min_runs, max_runs;
+	double rate_lo, rate_hi;    /* 95% Wilson interval of alarmed/iterations */
 	unsigned *alarms;           /* per metric of model, times it alarmed */
 	struct pv_report model;     /* identity of each metric */
 };

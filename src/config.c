@@ -1,5 +1,6 @@
 /*
- * config.c - defaults, the INI file (through inih) and value parsers.
+ * config.c - defaults and the INI file (through inih); the value parsers
+ * are in config_value.c, the regex guard in regexguard.c.
  *
  * inih calls a handler per key but does not say on which line, and the
  * library Debian ships stops at 200 bytes a line, while autotest's own
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "regexguard.h"
 #include "util/num.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -28,20 +30,7 @@
 #define DEFAULT_REPEAT "repeat[0-9]+"
 #define LONG_MARK "\x01pv-long-value\x01"
 
-static const char *const dir_names[] = { "auto", "lower", "higher", "none" };
-static const char *const test_names[] = {
-	"auto", "welch", "student", "mannwhitney", "moderated", "yuen"
-};
-static const char *const corr_names[] = { "none", "holm", "bh" };
-static const char *const sided_names[] = { "worse", "two" };
-static const char *const policy_names[] = { "fail", "warn", "ignore" };
-
-const char *pv_dir_name(enum pv_dir d) { return dir_names[d]; }
-const char *pv_test_name(enum pv_test t) { return test_names[t]; }
-const char *pv_correction_name(enum pv_correction c) { return corr_names[c]; }
-const char *pv_sided_name(enum pv_sided s) { return sided_names[s]; }
-const char *pv_policy_name(enum pv_policy p) { return policy_names[p]; }
-
+/* The key lists of the handler (configparser's one-key-per-section). */
 static int lookup(const char *s, const char *const *names, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -51,117 +40,6 @@ static int lookup(const char *s, const char *const *names, size_t n)
 }
 
 #define LOOKUP(s, names) lookup(s, names, sizeof(names) / sizeof(names[0]))
-
-int pv_parse_dir(const char *s, enum pv_dir *out)
-{
-	int i = LOOKUP(s, dir_names);
-
-	if (i < 0)
-		return -1;
-	*out = (enum pv_dir)i;
-	return 0;
-}
-
-int pv_parse_test(const char *s, enum pv_test *out)
-{
-	int i = LOOKUP(s, test_names);
-
-	if (i < 0 || i == PV_TEST_YUEN)
-		return -1;
-	*out = (enum pv_test)i;
-	return 0;
-}
-
-int pv_parse_correction(const char *s, enum pv_correction *out)
-{
-	int i = LOOKUP(s, corr_names);
-
-	if (i < 0)
-		return -1;
-	*out = (enum pv_correction)i;
-	return 0;
-}
-
-int pv_parse_sided(const char *s, enum pv_sided *out)
-{
-	int i = LOOKUP(s, sided_names);
-
-	if (i < 0)
-		return -1;
-	*out = (enum pv_sided)i;
-	return 0;
-}
-
-static int parse_policy(const char *s, unsigned allowed, enum pv_policy *out)
-{
-	int i = LOOKUP(s, policy_names);
-
-	if (i < 0 || !(allowed & (1u << i)))
-		return -1;
-	*out = (enum pv_policy)i;
-	return 0;
-}
-
-/* "5%" is 0.05; a bare number is a fraction.  Must be finite, >= 0. */
-int pv_parse_fraction(const char *s, double *out)
-{
-	size_t len = strlen(s);
-	int pct = len && s[len - 1] == '%';
-	double v;
-
-	if (pv_parse_double(s, len - (size_t)pct, &v) != PV_NUM_OK || v < 0)
-		return -1;
-	*out = pct ? v / 100 : v;
-	return 0;
-}
-
-int pv_parse_alpha(const char *s, double *out)
-{
-	double v;
-
-	if (pv_parse_double(s, strlen(s), &v) != PV_NUM_OK || !(v > 0 && v < 1))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int pv_parse_uint(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* Size with an optional K/M/G suffix (powers of 1024). */
-static int parse_size(const char *s, size_t *out)
-{
-	char *end;
-	unsigned long long v;
-	unsigned shift = 0;
-
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*end == 'K' || *end == 'k')
-		shift = 10, end++;
-	else if (*end == 'M')
-		shift = 20, end++;
-	else if (*end == 'G')
-		shift = 30, end++;
-	if (errno || *end || v == 0 || v > (~0ULL >> (shift + 1)))
-		return -1;
-	*out = (size_t)(v << shift);
-	return 0;
-}
 
 void pv_config_defaults(struct pv_config *c)
 {
@@ -228,6 +106,10 @@ struct loader {
 	enum { SEC_NONE, SEC_GATE, SEC_LIMITS, SEC_SUITE, SEC_METRIC,
 	       SEC_WAIVER } kind;
 	unsigned seen;              /* bit set of keys seen in this section */
+	/* [gate] and [limits] may repeat, but not to disagree: each key's
+	 * first value and line across their repeats (by index in keys[]). */
+	char *global_value[32];
+	unsigned long global_line[32];
 	struct pv_err *err;
 	int failed;
 };
@@ -460,195 +342,14 @@ static char *unescape(const char *s)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* The most elements a pattern may expand to in regcomp(); see below. */
-#define REGEX_MAX_COST 1000UL
-
-static unsigned long cost_add(unsigned long a, unsigned long b)
-{
-	return a + b > REGEX_MAX_COST ? REGEX_MAX_COST + 1 : a + b;
-}
-
-static unsigned long cost_mul(unsigned long a, unsigned long b)
-{
-	return b && a > REGEX_MAX_COST / b ? REGEX_MAX_COST + 1 : a * b;
-}
-
-/*
- * An upper bound of the number of elements glibc's regcomp() builds for
- * an ERE.  It copies a sub-expression for each repetition of "{m,n}"
- * (max(m, n) + 1 copies) and for "+" (two), and the copies multiply when
- * bounds nest or stack: "a++++...+" or "(a{99}){99}" take regcomp minutes
- * and gigabytes.  Syntax errors are left for regcomp() to report.
- */
-static unsigned long regex_cost(const char *p)
-{
-	struct { unsigned long total, last; } st[32];
-	int d = 0;
-
-	st[0].total = st[0].last = 0;
-	for (; *p; p++) {
-		switch (*p) {
-		case '(':
-			if (d == 31)
-				return REGEX_MAX_COST + 1;
-			d++;
-			st[d].total = st[d].last = 0;
-			continue;
-		case ')':
-			if (d > 0) {
-				unsigned long c = cost_add(st[d].total, st[d].last);
-
-				d--;
-				st[d].total = cost_add(st[d].total, st[d].last);
-				st[d].last = c ? c : 1;
-				continue;
-			}
-			break;
-		case '|':
-			st[d].total = cost_add(st[d].total, st[d].last);
-			st[d].last = 0;
-			continue;
-		case '+':
-		case '*':
-		case '?':
-			/* "+" copies its operand; "*" and "?" stacked on other
-			 * repetitions ("a+?+*") grow regcomp's automaton the
-			 * same way (a fuzzer found a 20-second pattern of
-			 * them), so every repetition operator counts double. */
-			st[d].last = cost_mul(st[d].last, 2);
-			continue;
-		case '{':
-			if ((p[1] >= '0' && p[1] <= '9') || p[1] == ',') {
-				unsigned long m = 0, n = 0;
-				const char *q = p + 1;
-
-				while (*q >= '0' && *q <= '9')
-					m = cost_add(cost_mul(m, 10), (unsigned long)(*q++ - '0'));
-				if (*q == ',')
-					for (q++; *q >= '0' && *q <= '9'; q++)
-						n = cost_add(cost_mul(n, 10), (unsigned long)(*q - '0'));
-				if (*q == '}') {
-					st[d].last = cost_mul(st[d].last,
-							      cost_add(m > n ? m : n, 1));
-					p = q;
-					continue;
-				}
-			}
-			break;
-		case '\\':
-			if (p[1])
-				p++;
-			break;
-		case '[':
-			/* A bracket expression is one element: skip it. */
-			p++;
-			if (*p == '^')
-				p++;
-			if (*p == ']')
-				p++;
-			while (*p && *p != ']') {
-				if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
-					char close = p[1];
-
-					for (p += 2; *p && !(*p == close && p[1] == ']'); p++)
-						;
-					if (*p)
-						p++;
-				}
-				if (*p)
-					p++;
-			}
-			if (!*p)
-				p--;    /* unterminated: count what came before */
-			break;
-		default:
-			break;
-		}
-		/* An element: an ordinary or escaped character, '.', '^',
-		 * '$', a bracket expression. */
-		st[d].total = cost_add(st[d].total, st[d].last);
-		st[d].last = 1;
-	}
-	while (d > 0) {
-		unsigned long c = cost_add(st[d].total, st[d].last);
-
-		d--;
-		st[d].total = cost_add(st[d].total, c);
-	}
-	return cost_add(st[0].total, st[0].last);
-}
-
-/*
- * What a pattern holds that glibc's regcomp()/regexec() handle badly,
- * outside bracket expressions:
- *  - a back-reference ("\1"): the matcher backtracks exponentially on
- *    them, and POSIX EREs have none;
- *  - a repetition right after another ("a+*", "a{2}?"): POSIX leaves
- *    their meaning undefined for EREs, and regcomp() takes seconds on a
- *    few stacked ones (a fuzzer found "c++++++++++").
- */
-enum hazard { HAZARD_NONE, HAZARD_BACKREF, HAZARD_STACKED };
-
-static enum hazard regex_hazard(const char *p)
-{
-	int after_repeat = 0, bracket = 0;
-
-	for (; *p; p++) {
-		if (bracket) {
-			if (*p == ']' && bracket > 1)
-				bracket = 0;
-			else
-				bracket++;
-			continue;
-		}
-		if (*p == '+' || *p == '*' || *p == '?' ||
-		    (*p == '{' && ((p[1] >= '0' && p[1] <= '9') || p[1] == ','))) {
-			if (after_repeat)
-				return HAZARD_STACKED;
-			if (*p == '{')
-				while (p[1] && *p != '}')
-					p++;
-			after_repeat = 1;
-			continue;
-		}
-		after_repeat = 0;
-		if (*p == '[') {
-			bracket = 1;
-			if (p[1] == '^')
-				p++;
-		} else if (*p == '\\' && p[1]) {
-			if (p[1] >= '1' && p[1] <= '9')
-				return HAZARD_BACKREF;
-			p++;
-		}
-	}
-	return HAZARD_NONE;
-}
-
 static int compile(struct loader *ld, regex_t *re, const char *key,
 		   const char *pattern)
 {
 	char msg[256];
-	int rc;
 
-	switch (regex_hazard(pattern)) {
-	case HAZARD_BACKREF:
-		return fail(ld, "bad %s '%s': back-references (\\1...) are not supported",
-			    key, pattern);
-	case HAZARD_STACKED:
-		return fail(ld, "bad %s '%s': a repetition (+, *, ? or {m,n}) follows another; POSIX leaves that undefined",
-			    key, pattern);
-	case HAZARD_NONE:
-		break;
-	}
-	if (regex_cost(pattern) > REGEX_MAX_COST)
-		return fail(ld, "bad %s '%s': too complex: it expands to more than %lu elements (nested or stacked {m,n}, +, * and ?)",
-			    key, pattern, REGEX_MAX_COST);
-	rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
-	if (rc) {
-		regerror(rc, re, msg, sizeof(msg));
+	if (pv_regex_compile(re, pattern, REG_EXTENDED | REG_NOSUB, msg,
+			     sizeof(msg)))
 		return fail(ld, "bad %s '%s': %s", key, pattern, msg);
-	}
 	return 1;
 }
 
@@ -720,13 +421,13 @@ static int gate_key(struct loader *ld, const char *key, const char *value)
 		bad = pv_parse_uint(value, 1000000, &u) || u < 2;
 		g->min_samples = bad ? g->min_samples : (unsigned)u;
 	} else if (!strcmp(key, "missing"))
-		bad = parse_policy(value, 7, &g->missing);
+		bad = pv_parse_policy(value, 7, &g->missing);
 	else if (!strcmp(key, "new"))
-		bad = parse_policy(value, 6, &g->new_);
+		bad = pv_parse_policy(value, 6, &g->new_);
 	else if (!strcmp(key, "inconclusive"))
-		bad = parse_policy(value, 3, &g->inconclusive);
+		bad = pv_parse_policy(value, 3, &g->inconclusive);
 	else if (!strcmp(key, "insufficient"))
-		bad = parse_policy(value, 3, &g->insufficient);
+		bad = pv_parse_policy(value, 3, &g->insufficient);
 	else if (!strcmp(key, "direction"))
 		bad = pv_parse_dir(value, &g->direction);
 	else
@@ -764,7 +465,7 @@ static int limits_key(struct loader *ld, const char *key, const char *value)
 	size_t z;
 
 	if (!strcmp(key, "max_file_size") || !strcmp(key, "max_line")) {
-		if (parse_size(value, &z))
+		if (pv_parse_size(value, &z))
 			return bad_value(ld, key, value,
 					 "a positive size such as 64M");
 		*(!strcmp(key, "max_line") ? &l->max_line : &l->max_file_size) = z;
@@ -877,9 +578,7 @@ static int handler(void *user, const char *section, const char *name,
 		if (!prev)
 			return fail(ld, "unexpected indented line: '%s' takes one line",
 				    name);
-		joined = malloc(strlen(prev) + strlen(value) + 2);
-		if (!joined)
-			return fail(ld, "out of memory");
+		joined = pv_malloc(strlen(prev) + strlen(value) + 2);
 		sprintf(joined, "%s\n%s", prev, value);
 		value = joined;
 		if (ld->kind == SEC_SUITE) {
@@ -910,6 +609,16 @@ static int handler(void *user, const char *section, const char *name,
 				    ld->section);
 		if (k >= 0)
 			ld->seen |= 1u << k;
+		if (k >= 0 && (ld->kind == SEC_GATE || ld->kind == SEC_LIMITS)) {
+			if (!ld->global_value[k]) {
+				ld->global_value[k] = pv_strdup(value);
+				ld->global_line[k] = ld->line;
+			} else if (strcmp(ld->global_value[k], value)) {
+				return fail(ld, "conflicting values for '%s' in a repeated [%s]: '%s' here, '%s' at line %lu",
+					    name, ld->section, value,
+					    ld->global_value[k], ld->global_line[k]);
+			}
+		}
 	}
 	snprintf(ld->last_key, sizeof(ld->last_key), "%s", name);
 	switch (ld->kind) {
@@ -1027,6 +736,8 @@ int pv_config_load(struct pv_config *c, const char *path, struct pv_err *err)
 		fail(&ld, "cannot read the config file: %s", strerror(errno));
 	fclose(ld.fp);
 	free(ld.long_value);
+	for (size_t i = 0; i < sizeof(ld.global_value) / sizeof(*ld.global_value); i++)
+		free(ld.global_value[i]);
 	if (!ld.failed && rc > 0) {
 		ld.line = (unsigned long)rc;
 		fail(&ld, "cannot parse this line: expected [section], key = value, or a ; or # comment");

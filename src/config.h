@@ -137,5 +137,8 @@ int pv_parse_correction(const char *s, enum pv_correction *out);
 int pv_parse_sided(const char *s, enum pv_sided *out);
 int pv_parse_dir(const char *s, enum pv_dir *out);
 int pv_parse_uint(const char *s, unsigned long max, unsigned long *out);
+/* A policy whose bit (1 << PV_POLICY_x) is in allowed. */
+int pv_parse_policy(const char *s, unsigned allowed, enum pv_policy *out);
+int pv_parse_size(const char *s, size_t *out);       /* 64M: K, M, G */
 
 #endif

@@ -9,9 +9,8 @@
  * The program never calls setlocale(), so it stays in the C locale:
  * numbers are read and written the same way under any LC_NUMERIC.
  */
-#include <getopt.h>
-#include <math.h>
 #include <gsl/gsl_errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,50 +20,21 @@
 #include "calibrate.h"
 #include "config.h"
 #include "diag.h"
+#include "parseopt.h"
 #include "readers/reader.h"
 #include "report.h"
 #include "scan.h"
 #include "table.h"
 #include "verdict.h"
+#include "writers/calibrate_text.h"
 #include "writers/writers.h"
 #include "util/atomic.h"
 #include "util/num.h"
+#include "util/strbuf.h"
 
 #ifndef PV_VERSION
 #define PV_VERSION "0.0.0"
 #endif
-
-static const char usage_text[] =
-"usage: perfverdict compare [options] BASELINE CANDIDATE\n"
-"       perfverdict render REPORT.json [--junit F] [--markdown F]\n"
-"       perfverdict merge REPORT.json... --json F [--junit F] [--markdown F]\n"
-"       perfverdict calibrate [options] TREE\n"
-"       perfverdict formats\n"
-"       perfverdict --help | --version\n"
-"\n"
-"compare options:\n"
-"  -c, --config FILE       INI settings (autotest's perf.conf works)\n"
-"  -s, --suite NAME        the config section to use\n"
-"  -f, --format FMT        input format, or auto (default)\n"
-"      --json F            write the JSON report ('-' is stdout)\n"
-"      --junit F           write JUnit XML\n"
-"      --markdown F        write Markdown for a PR comment\n"
-"      --markdown-limit N  characters the Markdown must fit (65000)\n"
-"      --alpha A           significance level (0.05)\n"
-"      --threshold T       smallest change that counts, e.g. 5%\n"
-"      --test T            auto|welch|student|mannwhitney|moderated\n"
-"      --correction C      none|holm|bh\n"
-"      --sided S           worse|two\n"
-"      --min-samples N     fewer runs on a side is insufficient (3)\n"
-"      --criterion-baseline NAME  criterion.rs: baseline from NAME/\n"
-"  -q, --quiet             print only the closing verdict line\n"
-"\n"
-"calibrate takes the compare options that decide (-c -s -f --alpha\n"
-"--threshold --test --correction --sided --min-samples) and:\n"
-"      --iterations N      random A/A splits (200)\n"
-"      --seed N            seed of the splits (1)\n"
-"\n"
-"exit status: 0 pass, 1 regression, 2 usage or config error, 3 input error\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -110,7 +80,7 @@ static void now_utc(char *iso, size_t isolen, char *day, size_t daylen)
 /* The three report files, written together: all of them or none. */
 struct outputs {
 	const char *json, *junit, *markdown;
-	size_t markdown_limit;
+	unsigned long markdown_limit;
 	int quiet;
 };
 
@@ -172,137 +142,173 @@ static int write_reports(const struct pv_report *r, const struct outputs *o,
 	return write_reports_named(r, o, json_name(o->json), err);
 }
 
-enum {
-	OPT_JSON = 256, OPT_JUNIT, OPT_MARKDOWN, OPT_MDLIMIT, OPT_ALPHA,
-	OPT_THRESHOLD, OPT_TEST, OPT_CORRECTION, OPT_SIDED, OPT_MINSAMPLES,
-	OPT_CRITERION, OPT_ITERATIONS, OPT_SEED,
-};
+/* The terminal summary on stdout (colour on a terminal, no NO_COLOR). */
+static int write_summary(const struct pv_report *r, int quiet,
+			 struct pv_err *err)
+{
+	const char *nc = getenv("NO_COLOR");
+	struct pv_text_opts to = { isatty(STDOUT_FILENO) && !(nc && *nc), quiet };
 
-static const struct option compare_opts[] = {
-	{ "config", required_argument, NULL, 'c' },
-	{ "suite", required_argument, NULL, 's' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
-	{ "markdown-limit", required_argument, NULL, OPT_MDLIMIT },
-	{ "alpha", required_argument, NULL, OPT_ALPHA },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "test", required_argument, NULL, OPT_TEST },
-	{ "correction", required_argument, NULL, OPT_CORRECTION },
-	{ "sided", required_argument, NULL, OPT_SIDED },
-	{ "min-samples", required_argument, NULL, OPT_MINSAMPLES },
-	{ "criterion-baseline", required_argument, NULL, OPT_CRITERION },
-	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
+	if (pv_write_text(r, &to, stdout, err))
+		return -1;
+	if (fflush(stdout))
+		return pv_error(err, PV_EUSAGE, "cannot write to standard output");
+	return 0;
+}
 
-/* Command-line settings that override the config file's [gate]. */
-struct compare_args {
+/*
+ * The command line: every command's options in one table each (struct
+ * pv_option, parseopt.h), parsed into struct cli before the command
+ * runs, and printed by --help from the same tables.
+ *
+ * To add an option, add one line to the command's table (or to a
+ * group below that several commands share), naming a field of struct
+ * cli; a value that needs more than a range check gets a set_*()
+ * callback.  --help then lists it, in table order.  To add a command,
+ * add a table, a cmd_*() function and a line to commands[].
+ */
+
+/* Everything the command line can say, for any command. */
+struct cli {
 	const char *config, *suite, *format, *criterion;
 	struct outputs out;
-	struct pv_gate gate;
-	unsigned set;               /* which gate fields were given */
-	const char *base, *cand;
+	struct pv_gate gate;        /* given on the command line... */
+	unsigned set;               /* ...in these fields (SET_*) */
 	unsigned long iterations, seed;   /* calibrate */
+	int help;
+	char **operand;             /* the arguments that are not options */
+	int noperands;
 };
 
 enum { SET_ALPHA = 1, SET_THRESHOLD = 2, SET_TEST = 4, SET_CORRECTION = 8,
        SET_SIDED = 16, SET_MIN = 32 };
 
-static int parse_compare(int argc, char **argv, struct compare_args *a,
-			 int calibrate)
+static int set_alpha(void *p, const char *v)
 {
-	unsigned long u;
-	int c;
+	struct cli *a = p;
 
-	memset(a, 0, sizeof(*a));
-	a->out.markdown_limit = 65000;
-	a->iterations = 200;
-	a->seed = 1;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "c:s:f:qh", compare_opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': a->config = optarg; break;
-		case 's': a->suite = optarg; break;
-		case 'f': a->format = optarg; break;
-		case 'q': a->out.quiet = 1; break;
-		case 'h': fputs(usage_text, stdout); exit(0);
-		case OPT_JSON: a->out.json = optarg; break;
-		case OPT_JUNIT: a->out.junit = optarg; break;
-		case OPT_MARKDOWN: a->out.markdown = optarg; break;
-		case OPT_CRITERION: a->criterion = optarg; break;
-		case OPT_ITERATIONS:
-			if (!calibrate || pv_parse_uint(optarg, 1000000, &a->iterations) ||
-			    !a->iterations)
-				return usage_error("bad --iterations '%s': expected a positive count (calibrate only)", optarg);
-			break;
-		case OPT_SEED:
-			if (!calibrate || pv_parse_uint(optarg, (unsigned long)-1, &a->seed))
-				return usage_error("bad --seed '%s': expected a whole number (calibrate only)", optarg);
-			break;
-		case OPT_MDLIMIT:
-			if (pv_parse_uint(optarg, 100000000, &u) || u < 1000)
-				return usage_error("bad --markdown-limit '%s': expected a character count of at least 1000", optarg);
-			a->out.markdown_limit = u;
-			break;
-		case OPT_ALPHA:
-			if (pv_parse_alpha(optarg, &a->gate.alpha))
-				return usage_error("bad --alpha '%s': expected a number between 0 and 1", optarg);
-			a->set |= SET_ALPHA;
-			break;
-		case OPT_THRESHOLD:
-			if (pv_parse_fraction(optarg, &a->gate.threshold))
-				return usage_error("bad --threshold '%s': expected a non-negative fraction or percentage, e.g. 5%%", optarg);
-			a->set |= SET_THRESHOLD;
-			break;
-		case OPT_TEST:
-			if (pv_parse_test(optarg, &a->gate.test))
-				return usage_error("bad --test '%s': expected auto, welch, student, mannwhitney or moderated", optarg);
-			a->set |= SET_TEST;
-			break;
-		case OPT_CORRECTION:
-			if (pv_parse_correction(optarg, &a->gate.correction))
-				return usage_error("bad --correction '%s': expected none, holm or bh", optarg);
-			a->set |= SET_CORRECTION;
-			break;
-		case OPT_SIDED:
-			if (pv_parse_sided(optarg, &a->gate.sided))
-				return usage_error("bad --sided '%s': expected worse or two", optarg);
-			a->set |= SET_SIDED;
-			break;
-		case OPT_MINSAMPLES:
-			if (pv_parse_uint(optarg, 1000000, &u) || u < 2)
-				return usage_error("bad --min-samples '%s': expected a whole number of at least 2", optarg);
-			a->gate.min_samples = (unsigned)u;
-			a->set |= SET_MIN;
-			break;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (calibrate) {
-		if (argc - optind != 1)
-			return usage_error("%s", "calibrate needs one tree: TREE");
-		if (a->out.json || a->out.junit || a->out.markdown)
-			return usage_error("%s", "calibrate writes no reports; it prints its findings");
-		a->base = argv[optind];
-		return 0;
-	}
-	if (argc - optind != 2)
-		return usage_error("%s", "compare needs two trees: BASELINE CANDIDATE");
-	a->base = argv[optind];
-	a->cand = argv[optind + 1];
+	a->set |= SET_ALPHA;
+	return pv_parse_alpha(v, &a->gate.alpha);
+}
+
+static int set_threshold(void *p, const char *v)
+{
+	struct cli *a = p;
+
+	a->set |= SET_THRESHOLD;
+	return pv_parse_fraction(v, &a->gate.threshold);
+}
+
+static int set_test(void *p, const char *v)
+{
+	struct cli *a = p;
+
+	a->set |= SET_TEST;
+	return pv_parse_test(v, &a->gate.test);
+}
+
+static int set_correction(void *p, const char *v)
+{
+	struct cli *a = p;
+
+	a->set |= SET_CORRECTION;
+	return pv_parse_correction(v, &a->gate.correction);
+}
+
+static int set_sided(void *p, const char *v)
+{
+	struct cli *a = p;
+
+	a->set |= SET_SIDED;
+	return pv_parse_sided(v, &a->gate.sided);
+}
+
+static int set_min_samples(void *p, const char *v)
+{
+	struct cli *a = p;
+	unsigned long u;
+
+	if (pv_parse_uint(v, 1000000, &u) || u < 2)
+		return -1;
+	a->gate.min_samples = (unsigned)u;
+	a->set |= SET_MIN;
 	return 0;
 }
 
-static void apply_overrides(struct pv_gate *g, const struct compare_args *a)
+#define CLI struct cli
+#define OPT_HELP PV_OPT_FLAG('h', "help", CLI, help, "print this command's help and exit")
+#define OPT_CONFIG(H, D) PV_OPT_STRING('c', "config", "FILE", CLI, config, H, D)
+#define OPT_REPORTS(D) \
+	PV_OPT_STRING(0, "json", "F", CLI, out.json, "write the JSON report ('-' is stdout)", NULL), \
+	PV_OPT_STRING(0, "junit", "F", CLI, out.junit, "write JUnit XML ('-' is stdout)", NULL), \
+	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown for a PR comment ('-' is stdout)", NULL), \
+	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000, \
+		    "a character count of at least 1000", "characters the Markdown must fit", D)
+/* The options that decide: compare and calibrate. */
+#define OPT_DECIDE \
+	OPT_CONFIG("INI settings (autotest's perf.conf works)", NULL), \
+	PV_OPT_STRING('s', "suite", "NAME", CLI, suite, "the config section to use", "the only one"), \
+	PV_OPT_STRING('f', "format", "FMT", CLI, format, "input format (see 'perfverdict formats'), or auto", "auto"), \
+	PV_OPT_CALLBACK(0, "alpha", "A", set_alpha, "a number between 0 and 1", \
+			"significance level", "0.05"), \
+	PV_OPT_CALLBACK(0, "threshold", "T", set_threshold, \
+			"a non-negative fraction or percentage, e.g. 5%", \
+			"smallest change that counts, e.g. 5%", "5%"), \
+	PV_OPT_CALLBACK(0, "test", "T", set_test, \
+			"auto, welch, student, mannwhitney or moderated", \
+			"auto|welch|student|mannwhitney|moderated", "auto"), \
+	PV_OPT_CALLBACK(0, "correction", "C", set_correction, "none, holm or bh", \
+			"none|holm|bh", "bh"), \
+	PV_OPT_CALLBACK(0, "sided", "S", set_sided, "worse or two", \
+			"worse|two", "worse"), \
+	PV_OPT_CALLBACK(0, "min-samples", "N", set_min_samples, \
+			"a whole number of at least 2", \
+			"fewer runs on a side is insufficient", "3"), \
+	PV_OPT_STRING(0, "criterion-baseline", "NAME", CLI, criterion, \
+		      "criterion.rs: the baseline side reads NAME/, not new/", NULL)
+
+static const struct pv_option compare_options[] = {
+	OPT_DECIDE,
+	OPT_REPORTS("65000"),
+	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing verdict line"),
+	OPT_HELP,
+	PV_OPT_END,
+};
+
+static const struct pv_option calibrate_options[] = {
+	OPT_DECIDE,
+	PV_OPT_UINT(0, "iterations", "N", CLI, iterations, 1, 1000000,
+		    "a positive count up to 1000000", "random A/A splits", "200"),
+	PV_OPT_UINT(0, "seed", "N", CLI, seed, 0, (unsigned long)-1,
+		    "a whole number", "seed of the splits", "1"),
+	OPT_HELP,
+	PV_OPT_END,
+};
+
+static const struct pv_option render_options[] = {
+	PV_OPT_STRING(0, "junit", "F", CLI, out.junit, "write JUnit XML ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown for a PR comment ('-' is stdout)", NULL),
+	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000,
+		    "a character count of at least 1000",
+		    "characters the Markdown must fit", "the report's"),
+	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "with no --junit or --markdown: print only the closing verdict line"),
+	OPT_HELP,
+	PV_OPT_END,
+};
+
+static const struct pv_option merge_options[] = {
+	OPT_CONFIG("INI settings: its [gate] and waivers decide", "the reports' [gate]"),
+	OPT_REPORTS("the first report's"),
+	OPT_HELP,
+	PV_OPT_END,
+};
+
+static const struct pv_option formats_options[] = {
+	OPT_HELP,
+	PV_OPT_END,
+};
+
+static void apply_overrides(struct pv_gate *g, const struct cli *a)
 {
 	if (a->set & SET_ALPHA) g->alpha = a->gate.alpha;
 	if (a->set & SET_THRESHOLD) g->threshold = a->gate.threshold;
@@ -310,6 +316,46 @@ static void apply_overrides(struct pv_gate *g, const struct compare_args *a)
 	if (a->set & SET_CORRECTION) g->correction = a->gate.correction;
 	if (a->set & SET_SIDED) g->sided = a->gate.sided;
 	if (a->set & SET_MIN) g->min_samples = a->gate.min_samples;
+}
+
+/*
+ * merge -c: the config's [gate], [metric "GLOB"] rules and waivers decide
+ * instead of the reports' settings.  Each metric's threshold, alpha and
+ * an explicit direction were settled when its shard was compared: settle
+ * them again from this config, as compare would have.  A metric that a
+ * rule ignores cannot be taken out of a report: that is an error.
+ */
+static int apply_merge_config(struct pv_report *r, const struct pv_config *cfg,
+			      struct pv_err *err)
+{
+	r->settings.gate = cfg->gate;
+	r->settings.config_path = cfg->path;
+	for (size_t i = 0; i < r->n; i++) {
+		struct pv_result *m = &r->m[i];
+		struct pv_rule rule;
+
+		pv_config_rule(cfg, m->group, m->benchmark, m->metric, &rule);
+		if (rule.ignore == 1) {
+			struct strbuf id = STRBUF_INIT;
+
+			pv_error_at(err, PV_EUSAGE, cfg->path, rule.line,
+				    "merge cannot apply 'ignore' of [metric \"%s\"] to '%s': ignore it when comparing",
+				    rule.glob, pv_result_id(m, &id));
+			strbuf_release(&id);
+			return -1;
+		}
+		if (rule.direction != PV_DIR_UNSET) {
+			m->direction = rule.direction;
+			m->dir_assumed = 0;
+			m->gated = m->direction == PV_DIR_LOWER ||
+				   m->direction == PV_DIR_HIGHER;
+		}
+		m->threshold = isnan(rule.threshold) ? cfg->gate.threshold :
+			       rule.threshold;
+		m->abs_threshold = rule.abs_threshold;
+		m->alpha = isnan(rule.alpha) ? cfg->gate.alpha : rule.alpha;
+	}
+	return 0;
 }
 
 /* The suite: -s, the only one in the config, or a catch-all. */
@@ -351,9 +397,8 @@ static int choose_suite(struct pv_config *cfg, const char *name,
 	return 0;
 }
 
-static int cmd_compare(int argc, char **argv)
+static int cmd_compare(struct cli *a)
 {
-	struct compare_args a;
 	struct pv_config cfg;
 	struct pv_suite fallback;
 	const struct pv_suite *suite = NULL;
@@ -364,25 +409,25 @@ static int cmd_compare(int argc, char **argv)
 	struct pv_err err = { 0 };
 	char iso[32], today[16];
 	const char *format;
-	int st = 0, rc;
+	int st = 0;
 
-	if ((rc = parse_compare(argc, argv, &a, 0)))
-		return rc;
-	if (a.config) {
-		if (pv_config_load(&cfg, a.config, &err))
+	if (!a->out.markdown_limit)
+		a->out.markdown_limit = 65000;
+	if (a->config) {
+		if (pv_config_load(&cfg, a->config, &err))
 			return report_error(&err);
 	} else {
 		pv_config_defaults(&cfg);
 	}
-	apply_overrides(&cfg.gate, &a);
-	if (a.criterion)
-		cfg.criterion_baseline = strdup(a.criterion);
+	apply_overrides(&cfg.gate, a);
+	if (a->criterion)
+		cfg.criterion_baseline = pv_strdup(a->criterion);
 	memset(&fallback, 0, sizeof(fallback));
-	if (choose_suite(&cfg, a.suite, &fallback, &suite, &err)) {
+	if (choose_suite(&cfg, a->suite, &fallback, &suite, &err)) {
 		pv_config_release(&cfg);
 		return report_error(&err);
 	}
-	format = a.format ? a.format : suite->format;
+	format = a->format ? a->format : suite->format;
 	if (format && strcmp(format, "auto") && !pv_reader_by_name(format)) {
 		pv_error(&err, PV_EUSAGE, "unknown format '%s' (see 'perfverdict formats')",
 			 format);
@@ -390,14 +435,14 @@ static int cmd_compare(int argc, char **argv)
 	}
 	pv_table_init(&table, cfg.limits.max_metrics);
 	pv_report_init(&r);
-	if (pv_scan_tree(a.base, suite, &cfg.limits, &scan[0], &err) ||
-	    pv_scan_tree(a.cand, suite, &cfg.limits, &scan[1], &err) ||
+	if (pv_scan_tree(a->operand[0], suite, &cfg.limits, &scan[0], &err) ||
+	    pv_scan_tree(a->operand[1], suite, &cfg.limits, &scan[1], &err) ||
 	    pv_load_side(&table, PV_BASE, &scan[0], suite, format, &cfg, &diag, &err) ||
 	    pv_load_side(&table, PV_CAND, &scan[1], suite, format, &cfg, &diag, &err))
 		goto fail_all;
 	if (!table.n) {
 		pv_error(&err, PV_EINPUT,
-			 "no samples found in '%s' or '%s'%s", a.base, a.cand,
+			 "no samples found in '%s' or '%s'%s", a->operand[0], a->operand[1],
 			 suite->pattern ? " (check result_file_pattern)" :
 			 ": expected result files of a known format (see 'perfverdict formats')");
 		goto fail_all;
@@ -411,7 +456,7 @@ static int cmd_compare(int argc, char **argv)
 	r.settings.suite = suite->name;
 	r.settings.format = format ? format : "auto";
 	r.settings.gate = cfg.gate;
-	r.settings.markdown_limit = (unsigned)a.out.markdown_limit;
+	r.settings.markdown_limit = (unsigned)a->out.markdown_limit;
 	pv_model_from_table(&table, &cfg, &r, &diag);
 	pv_table_drop_metrics(&table);
 	if (pv_redecide(&r, &cfg, today, &diag, &err))
@@ -431,25 +476,16 @@ static int cmd_compare(int argc, char **argv)
 		strbuf_release(&why);
 		goto fail_printed;
 	}
-	if (write_reports(&r, &a.out, &err))
+	if (write_reports(&r, &a->out, &err))
 		goto fail_printed;
 	{
-		int to_stdout = (a.out.json && !strcmp(a.out.json, "-")) ||
-				(a.out.junit && !strcmp(a.out.junit, "-")) ||
-				(a.out.markdown && !strcmp(a.out.markdown, "-"));
-		int any = a.out.json || a.out.junit || a.out.markdown;
-		const char *nc = getenv("NO_COLOR");
-		struct pv_text_opts to = {
-			isatty(STDOUT_FILENO) && !(nc && *nc),
-			a.out.quiet || any,
-		};
+		int to_stdout = (a->out.json && !strcmp(a->out.json, "-")) ||
+				(a->out.junit && !strcmp(a->out.junit, "-")) ||
+				(a->out.markdown && !strcmp(a->out.markdown, "-"));
+		int any = a->out.json || a->out.junit || a->out.markdown;
 
-		if (!to_stdout && pv_write_text(&r, &to, stdout, &err))
+		if (!to_stdout && write_summary(&r, a->out.quiet || any, &err))
 			goto fail_printed;
-		if (fflush(stdout)) {
-			pv_error(&err, PV_EUSAGE, "cannot write to standard output");
-			goto fail_printed;
-		}
 	}
 	st = r.fail ? PV_FAIL : PV_OK;
 	goto done;
@@ -477,62 +513,8 @@ fail:
 	return st;
 }
 
-static void print_calibration(const struct pv_calib *c, const char *tree,
-			      FILE *fp)
+static int cmd_calibrate(struct cli *a)
 {
-	const struct pv_report *r = &c->model;
-	double rate = (double)c->alarmed / c->iterations;
-	double se = sqrt(rate * (1 - rate) / c->iterations);
-	size_t shown = 0;
-
-	fprintf(fp, "perfverdict calibrate: %u random A/A splits of %s\n",
-		c->iterations, tree);
-	fprintf(fp, "  %zu metrics with %zu to %zu runs, split in halves (min_samples is 2 for them)", c->metrics,
-		c->min_runs, c->max_runs);
-	if (c->skipped)
-		fprintf(fp, " (%zu with fewer than 4 runs left out)", c->skipped);
-	fprintf(fp, "\n  settings: test %s, correction %s, sided %s, alpha %g, threshold %g%%\n",
-		pv_test_name(r->settings.gate.test),
-		pv_correction_name(r->settings.gate.correction),
-		pv_sided_name(r->settings.gate.sided), r->settings.gate.alpha,
-		r->settings.gate.threshold * 100);
-	fprintf(fp, "\nfamily false-alarm rate: %.1f%% (%u of %u splits raised a regression), standard error %.1f%%\n",
-		rate * 100, c->alarmed, c->iterations, se * 100);
-	for (unsigned pass = 0; pass < 1; pass++) {
-		size_t *idx = pv_malloc((r->n + 1) * sizeof(*idx));
-		size_t k = 0;
-
-		for (size_t i = 0; i < r->n; i++)
-			if (c->alarms[i])
-				idx[k++] = i;
-		/* Most alarms first (a small insertion sort: k is small). */
-		for (size_t i = 1; i < k; i++)
-			for (size_t j = i; j > 0 && c->alarms[idx[j]] >
-			     c->alarms[idx[j - 1]]; j--) {
-				size_t t = idx[j];
-
-				idx[j] = idx[j - 1];
-				idx[j - 1] = t;
-			}
-		if (k)
-			fprintf(fp, "\nmetrics that alarmed most:\n");
-		for (size_t i = 0; i < k && shown < 10; i++, shown++) {
-			struct strbuf id = STRBUF_INIT;
-
-			fprintf(fp, "  %5.1f%%  %s\n",
-				100.0 * c->alarms[idx[i]] / c->iterations,
-				pv_result_id(&r->m[idx[i]], &id));
-			strbuf_release(&id);
-		}
-		free(idx);
-	}
-	if (rate > r->settings.gate.alpha + 2 * se)
-		fprintf(fp, "\nThe gate would cry wolf more often than alpha on this data: raise the threshold, set max_cv, or run more repeats.\n");
-}
-
-static int cmd_calibrate(int argc, char **argv)
-{
-	struct compare_args a;
 	struct pv_config cfg;
 	struct pv_suite fallback;
 	const struct pv_suite *suite = NULL;
@@ -542,32 +524,32 @@ static int cmd_calibrate(int argc, char **argv)
 	struct pv_diag diag = PV_DIAG_INIT;
 	struct pv_err err = { 0 };
 	const char *format;
-	int st = PV_OK, rc;
+	int st = PV_OK;
 
-	if ((rc = parse_compare(argc, argv, &a, 1)))
-		return rc;
-	if (a.config) {
-		if (pv_config_load(&cfg, a.config, &err))
+	if (a->config) {
+		if (pv_config_load(&cfg, a->config, &err))
 			return report_error(&err);
 	} else {
 		pv_config_defaults(&cfg);
 	}
-	apply_overrides(&cfg.gate, &a);
+	apply_overrides(&cfg.gate, a);
+	if (a->criterion)
+		cfg.criterion_baseline = pv_strdup(a->criterion);
 	memset(&fallback, 0, sizeof(fallback));
 	memset(&cal, 0, sizeof(cal));
 	pv_table_init(&table, cfg.limits.max_metrics);
-	if (choose_suite(&cfg, a.suite, &fallback, &suite, &err)) {
+	if (choose_suite(&cfg, a->suite, &fallback, &suite, &err)) {
 		st = report_error(&err);
 		goto out;
 	}
-	format = a.format ? a.format : suite->format;
-	if (pv_scan_tree(a.base, suite, &cfg.limits, &scan, &err) ||
+	format = a->format ? a->format : suite->format;
+	if (pv_scan_tree(a->operand[0], suite, &cfg.limits, &scan, &err) ||
 	    pv_load_side(&table, PV_BASE, &scan, suite, format, &cfg, &diag, &err)) {
 		st = report_error(&err);
 		goto out;
 	}
 	if (!table.n) {
-		pv_error(&err, PV_EINPUT, "no samples found in '%s'", a.base);
+		pv_error(&err, PV_EINPUT, "no samples found in '%s'", a->operand[0]);
 		st = report_error(&err);
 		goto out;
 	}
@@ -576,14 +558,15 @@ static int cmd_calibrate(int argc, char **argv)
 	cal.model.settings.config_path = cfg.path;
 	cal.model.settings.suite = suite->name;
 	cal.model.settings.gate = cfg.gate;
-	if (pv_calibrate(&table, &cfg, (unsigned)a.iterations, a.seed, &cal,
+	if (pv_calibrate(&table, &cfg, (unsigned)a->iterations, a->seed, &cal,
 			 &diag, &err)) {
 		st = report_error(&err);
 	} else {
 		print_warnings(&diag);
-		print_calibration(&cal, a.base, stdout);
-		if (fflush(stdout))
-			st = PV_EUSAGE;
+		if (pv_write_calibration(&cal, a->operand[0], stdout, &err) ||
+		    fflush(stdout))
+			st = report_error((pv_error(&err, PV_EUSAGE,
+				"cannot write to standard output"), &err));
 	}
 out:
 	pv_calib_release(&cal);
@@ -596,104 +579,50 @@ out:
 	return st;
 }
 
-static const struct option render_opts[] = {
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
-	{ "markdown-limit", required_argument, NULL, OPT_MDLIMIT },
-	{ "config", required_argument, NULL, 'c' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* render and merge: reports in, reports out. */
-static int parse_reports_args(int argc, char **argv, struct outputs *o,
-			      const char **config)
+/* render: an archived JSON report as JUnit, Markdown, or the terminal
+ * summary when neither is asked for. */
+static int cmd_render(struct cli *a)
 {
-	unsigned long u;
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	*config = NULL;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "c:h", render_opts, NULL)) != -1) {
-		switch (c) {
-		case 'h': fputs(usage_text, stdout); exit(0);
-		case 'c': *config = optarg; break;
-		case OPT_JSON: o->json = optarg; break;
-		case OPT_JUNIT: o->junit = optarg; break;
-		case OPT_MARKDOWN: o->markdown = optarg; break;
-		case OPT_MDLIMIT:
-			if (pv_parse_uint(optarg, 100000000, &u) || u < 1000)
-				return usage_error("bad --markdown-limit '%s': expected a character count of at least 1000", optarg);
-			o->markdown_limit = u;
-			break;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	return 0;
-}
-
-static int cmd_render(int argc, char **argv)
-{
-	struct outputs o;
+	struct outputs o = a->out;
 	struct pv_report r;
 	struct pv_err err = { 0 };
-	const char *config;
+	const char *path = a->operand[0];
 	int rc;
 
-	if ((rc = parse_reports_args(argc, argv, &o, &config)))
-		return rc;
-	if (argc - optind != 1)
-		return usage_error("%s", "render needs one REPORT.json");
-	if (config || o.json)
-		return usage_error("%s", "render writes --junit and --markdown only");
-	if (!o.junit && !o.markdown)
-		return usage_error("%s", "render needs --junit F or --markdown F");
 	pv_report_init(&r);
-	if (pv_archive_read(&r, argv[optind], &err)) {
+	if (pv_archive_read(&r, path, &err)) {
 		pv_report_release(&r);
 		return report_error(&err);
+	}
+	if (!o.junit && !o.markdown) {
+		rc = write_summary(&r, o.quiet, &err);
+		pv_report_release(&r);
+		return rc ? report_error(&err) : PV_OK;
 	}
 	if (!o.markdown_limit)
 		o.markdown_limit = r.settings.markdown_limit ?
 				   r.settings.markdown_limit : 65000;
 	/* Name the JSON as compare did: by its file name. */
-	o.json = argv[optind];
-	{
-		struct outputs w = o;
-
-		w.json = NULL;
-		rc = write_reports_named(&r, &w, json_name(o.json), &err);
-	}
+	o.json = NULL;
+	rc = write_reports_named(&r, &o, json_name(path), &err);
 	pv_report_release(&r);
 	return rc ? report_error(&err) : PV_OK;
 }
 
-static int cmd_merge(int argc, char **argv)
+static int cmd_merge(struct cli *a)
 {
-	struct outputs o;
+	struct outputs o = a->out;
 	struct pv_report *rs;
 	struct pv_config cfg;
 	struct pv_diag diag = PV_DIAG_INIT;
 	struct pv_err err = { 0 };
-	const char *config;
 	char iso[32], today[16];
-	int rc, n, st = PV_OK;
+	int n = a->noperands, st = PV_OK;
 
-	if ((rc = parse_reports_args(argc, argv, &o, &config)))
-		return rc;
-	n = argc - optind;
-	if (n < 1)
-		return usage_error("%s", "merge needs at least one REPORT.json");
 	if (!o.json && !o.junit && !o.markdown)
 		return usage_error("%s", "merge needs --json F (and may add --junit, --markdown)");
-	if (config) {
-		if (pv_config_load(&cfg, config, &err))
+	if (a->config) {
+		if (pv_config_load(&cfg, a->config, &err))
 			return report_error(&err);
 	} else {
 		pv_config_defaults(&cfg);
@@ -701,8 +630,8 @@ static int cmd_merge(int argc, char **argv)
 	rs = pv_calloc((size_t)n, sizeof(*rs));
 	for (int i = 0; i < n && !st; i++) {
 		pv_report_init(&rs[i]);
-		if (pv_archive_read(&rs[i], argv[optind + i], &err) ||
-		    (i && pv_archive_merge(&rs[0], &rs[i], argv[optind + i], &err)))
+		if (pv_archive_read(&rs[i], a->operand[i], &err) ||
+		    (i && pv_archive_merge(&rs[0], &rs[i], a->operand[i], &err)))
 			st = report_error(&err);
 	}
 	if (!st) {
@@ -716,7 +645,8 @@ static int cmd_merge(int argc, char **argv)
 			o.markdown_limit = r->settings.markdown_limit ?
 					   r->settings.markdown_limit : 65000;
 		r->settings.markdown_limit = (unsigned)o.markdown_limit;
-		if (pv_redecide(r, &cfg, today, &diag, &err)) {
+		if ((a->config && apply_merge_config(r, &cfg, &err)) ||
+		    pv_redecide(r, &cfg, today, &diag, &err)) {
 			st = report_error(&err);
 		} else {
 			print_warnings(&diag);
@@ -741,42 +671,134 @@ static int cmd_merge(int argc, char **argv)
 	return st;
 }
 
-static int cmd_formats(int argc, char **argv)
+static int cmd_formats(struct cli *a)
 {
-	(void)argc;
-	(void)argv;
+	(void)a;
 	printf("%-12s %s\n", "FORMAT", "DETECTED BY");
 	for (size_t i = 0; pv_readers[i]; i++)
 		printf("%-12s %s\n", pv_readers[i]->name, pv_readers[i]->detect);
 	return fflush(stdout) ? PV_EUSAGE : PV_OK;
 }
 
-static const struct {
+/* The commands (git's struct cmd_struct commands[]), in help order. */
+static const struct cmd_struct {
 	const char *name;
-	int (*fn)(int argc, char **argv);
+	int (*fn)(struct cli *a);
+	const struct pv_option *options;
+	const char *operands;       /* the usage line after the name */
+	int min, max;               /* operands taken; max -1: no limit */
+	const char *needs;          /* the error when that count is wrong */
+	const char *what;           /* one line for --help */
 } commands[] = {
-	{ "compare", cmd_compare },
-	{ "render", cmd_render },
-	{ "merge", cmd_merge },
-	{ "calibrate", cmd_calibrate },
-	{ "formats", cmd_formats },
+	{ "compare", cmd_compare, compare_options, "[options] BASELINE CANDIDATE",
+	  2, 2, "compare needs two trees: BASELINE CANDIDATE",
+	  "compare two result trees and decide the gate" },
+	{ "render", cmd_render, render_options, "[options] REPORT.json",
+	  1, 1, "render needs one REPORT.json",
+	  "write a JSON report again as JUnit or Markdown; with neither, print its summary" },
+	{ "merge", cmd_merge, merge_options, "[options] --json F REPORT.json...",
+	  1, -1, "merge needs at least one REPORT.json",
+	  "merge the reports of several jobs into one and decide again" },
+	{ "calibrate", cmd_calibrate, calibrate_options, "[options] TREE",
+	  1, 1, "calibrate needs one tree: TREE",
+	  "A/A splits of one tree: how often the gate would cry wolf" },
+	{ "formats", cmd_formats, formats_options, "",
+	  0, 0, "formats takes no arguments",
+	  "list the input formats and how each is detected" },
 };
+
+#define NCOMMANDS (sizeof(commands) / sizeof(*commands))
+
+static const char exit_text[] =
+"exit status: 0 pass, 1 regression, 2 usage or config error, 3 input error,\n"
+"4 out of memory\n";
+
+static void print_usage_lines(FILE *fp, const struct cmd_struct *only)
+{
+	const char *lead = "usage:";
+
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (only && only != &commands[i])
+			continue;
+		fprintf(fp, "%-6s perfverdict %s%s%s\n", lead, commands[i].name,
+			*commands[i].operands ? " " : "", commands[i].operands);
+		lead = "";
+	}
+	if (!only)
+		fprintf(fp, "%-6s perfverdict --help | --version\n", lead);
+}
+
+/* perfverdict --help: every command, from the tables. */
+static int print_help(FILE *fp)
+{
+	print_usage_lines(fp, NULL);
+	fprintf(fp, "\ncommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].what);
+	fprintf(fp, "\nThe options that decide (--alpha ... --min-samples) override the config's\n"
+		"[gate]; each default applies when neither sets it.\n");
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		fprintf(fp, "\n%s options:\n", commands[i].name);
+		pv_options_help(commands[i].options, fp);
+	}
+	fprintf(fp, "\n%s", exit_text);
+	return fflush(fp) || ferror(fp) ? PV_EUSAGE : PV_OK;
+}
+
+/* perfverdict CMD --help */
+static int print_command_help(const struct cmd_struct *c, FILE *fp)
+{
+	print_usage_lines(fp, c);
+	fprintf(fp, "\n%s\n\noptions:\n", c->what);
+	pv_options_help(c->options, fp);
+	fprintf(fp, "\n%s", exit_text);
+	return fflush(fp) || ferror(fp) ? PV_EUSAGE : PV_OK;
+}
+
+/* Parse the command's arguments into a struct cli, then run it. */
+static int run_command(const struct cmd_struct *c, int argc, char **argv)
+{
+	struct cli a;
+	struct pv_err err = { 0 };
+	int n;
+
+	memset(&a, 0, sizeof(a));
+	a.iterations = 200;
+	a.seed = 1;
+	n = pv_parse_options(argc, argv, c->options, &a, &err);
+	if (n < 0)
+		return usage_error("%s", err.msg);
+	if (a.help)
+		return print_command_help(c, stdout);
+	if (n < c->min || (c->max >= 0 && n > c->max))
+		return usage_error("%s", c->needs);
+	a.operand = argv;
+	a.noperands = n;
+	return c->fn(&a);
+}
 
 int main(int argc, char **argv)
 {
 	gsl_set_error_handler_off();
-	if (argc < 2)
-		return usage_error("%s", "a command is required: compare, render or formats");
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(usage_text, stdout);
-		return fflush(stdout) ? PV_EUSAGE : PV_OK;
+	if (argc < 2) {
+		struct strbuf list = STRBUF_INIT;
+
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			strbuf_addf(&list, "%s%s", i == 0 ? "" :
+				    i + 1 == NCOMMANDS ? " or " : ", ",
+				    commands[i].name);
+		usage_error("a command is required: %s", list.buf);
+		strbuf_release(&list);
+		return PV_EUSAGE;
 	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return print_help(stdout);
 	if (!strcmp(argv[1], "--version")) {
 		printf("perfverdict %s\n", PV_VERSION);
 		return fflush(stdout) ? PV_EUSAGE : PV_OK;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return run_command(&commands[i], argc - 2, argv + 2);
 	return usage_error("unknown command '%s'", argv[1]);
 }

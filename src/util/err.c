@@ -56,10 +56,14 @@ int pv_error_at(struct pv_err *err, enum pv_status status, const char *file,
 	return -1;
 }
 
+/* The one exit outside main.c: an allocation cannot fail back to its
+ * caller.  exit() rather than abort(): a documented status and one line,
+ * not a core dump and status 134.  Reports in progress are temporary
+ * files that are never renamed into place, so none is left half-written. */
 static void *die_oom(size_t n)
 {
-	fprintf(stderr, "perfverdict: out of memory allocating %zu bytes\n", n);
-	abort();
+	fprintf(stderr, "perfverdict: error: out of memory allocating %zu bytes\n", n);
+	exit(PV_ENOMEM);
 }
 
 void *pv_malloc(size_t n)
@@ -86,7 +90,7 @@ void *pv_realloc(void *p, size_t n)
 void *pv_reallocarray(void *p, size_t n, size_t size)
 {
 	if (size && n > (size_t)-1 / size)
-		return die_oom((size_t)-1);
+		return die_oom((size_t)-1);     /* n * size overflows */
 	return pv_realloc(p, n * size);
 }
 

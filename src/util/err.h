@@ -17,6 +17,7 @@ enum pv_status {
 	PV_FAIL = 1,    /* the gate failed: a regression */
 	PV_EUSAGE = 2,  /* usage or config error */
 	PV_EINPUT = 3,  /* unreadable or malformed input */
+	PV_ENOMEM = 4,  /* out of memory (pv_malloc() and friends exit) */
 };
 
 struct pv_err {
@@ -33,7 +34,8 @@ int pv_error_at(struct pv_err *err, enum pv_status status, const char *file,
 		unsigned long line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-/* Abort on allocation failure: callers never see NULL from these. */
+/* On allocation failure these print one line ("perfverdict: error: out
+ * of memory ...") and exit with PV_ENOMEM: callers never see NULL. */
 void *pv_malloc(size_t n);
 void *pv_calloc(size_t n, size_t size);
 void *pv_realloc(void *p, size_t n);

@@ -827,6 +827,20 @@ t conf-duplicate-suite 2 "duplicate section [s] (first at line 1)"
 both; conf '[s]\nresult_file_pattern = RHS\n[s]\nresult_file_pattern = RHS\n'
 runr compare -c perf.conf base cand
 
+# [gate] and [limits] may repeat, but not to disagree (issue 13);
+# repeated [metric "GLOB"] sections override the earlier ones.
+t conf-conflicting-gate 2 "perf.conf:4: conflicting values for 'alpha' in a repeated [gate]: '0.01' here, '0.05' at line 2"
+both; conf '[gate]\nalpha = 0.05\n[gate]\nalpha = 0.01\n'
+runr compare -c perf.conf base cand
+
+t conf-conflicting-limits 2 "perf.conf:5: conflicting values for 'max_depth' in a repeated [limits]: '8' here, '4' at line 2"
+both; conf '[limits]\nmax_depth = 4\n[gate]\n[limits]\nmax_depth = 8\n'
+runr compare -c perf.conf base cand
+
+t conf-repeated-sections-agree 0 ""
+both; conf '[gate]\nalpha = 0.05\n[metric "*"]\nthreshold = 1%%\n[gate]\nalpha = 0.05\nthreshold = 50%%\n[metric "*"]\nthreshold = 50%%\n'
+runr compare -c perf.conf base cand
+
 t conf-key-outside-section 2 "perf.conf:1: key 'alpha' is outside any [section]"
 both; conf 'alpha = 0.1\n'
 runr compare -c perf.conf base cand
