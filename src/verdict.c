@@ -741,8 +741,8 @@ static int result_from_table(const struct pv_metric *m,
 	for (int s = 0; s < 2; s++)
 		side_from_table(m, s, ratio[s], &res->side[s]);
 	res->change_abs = res->side[1].s.mean - res->side[0].s.mean;
-	res->change_rel = res->side[0].s.mean != 0 ?
-		res->change_abs / fabs(res->side[0].s.mean) : NAN;
+	res->change_rel = pv_rel_change(res->side[0].s.mean,
+				       res->side[1].s.mean);
 	if (!res->side[0].s.n || !res->side[1].s.n)
 		res->change_abs = res->change_rel = NAN;
 	return 1;

@@ -981,6 +981,31 @@ static void test_t_sf_scipy(void **state)
 	assert_close(pv_t_sf(1.96, INFINITY), 0.024997895148220435, 1e-14);
 }
 
+/* The relative change every report shows (verdict and calibrate alike)
+ * and the runs-per-side extrapolation of the inconclusive reason. */
+static void test_effect_hand(void **state)
+{
+	(void)state;
+	assert_true(pv_rel_change(100, 105) == 0.05);
+	assert_true(pv_rel_change(-100, -90) == 0.1);  /* |a|: sign of b - a */
+	assert_true(pv_rel_change(2, 1) == -0.5);
+	assert_true(pv_rel_change(3, 3) == 0);
+	assert_true(isnan(pv_rel_change(0, 1)));
+	assert_true(isnan(pv_rel_change(0, 0)));
+	assert_true(isnan(pv_rel_change(NAN, 1)));
+	assert_true(isnan(pv_rel_change(1, NAN)));
+
+	/* detectable effect ~ 1/sqrt(n): n (mde/target)^2, rounded up */
+	assert_true(pv_runs_to_detect(10, 0.1, 0.05) == 40);
+	assert_true(pv_runs_to_detect(10, 0.06, 0.05) == 15);   /* 14.4 */
+	assert_true(pv_runs_to_detect(5, 0.05, 0.05) == 5);
+	assert_true(pv_runs_to_detect(3, 0.01, 0.05) == 1);     /* 0.12 */
+	assert_true(isnan(pv_runs_to_detect(10, 0, 0.05)));
+	assert_true(isnan(pv_runs_to_detect(10, 0.1, 0)));
+	assert_true(isnan(pv_runs_to_detect(10, INFINITY, 0.05)));
+	assert_true(isnan(pv_runs_to_detect(10, NAN, 0.05)));
+}
+
 /* z quantiles: 0.975 -> 1.959963984540054, 0.8 -> 0.8416212335729143,
  * 0.95 -> 1.6448536269514722. */
 static void test_mde_hand(void **state)
@@ -1315,6 +1340,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_moderated_hand),
 		cmocka_unit_test(test_gross_fraction_hand),
 		cmocka_unit_test(test_mde_hand),
+		cmocka_unit_test(test_effect_hand),
 		cmocka_unit_test(test_ref_ttest),
 		cmocka_unit_test(test_ref_ttest_ci),
 		cmocka_unit_test(test_ref_mwu),
