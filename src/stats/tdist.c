@@ -213,7 +213,8 @@ static double t_tail(double t, double df, double lnb, double *pdf)
 	} else {
 		u = df / t / t;
 		ly = -log1p(u);
-		lx = log(u) + ly;
+		/* beyond t ~ 1e154 u underflows: its log from the parts */
+		lx = u >= DBL_MIN ? log(u) + ly : log(df) - 2 * log(t) + ly;
 		x = u / (1 + u);
 		y = 1 / (1 + u);
 		far = 1;
@@ -282,7 +283,7 @@ static double t_quantile_start(double tail, double df, double lnb)
 	double x, z, a, b, z2, y;
 
 	if (df == 1)
-		return tan(M_PI * (0.5 - tail));
+		return 1 / tan(M_PI * tail);    /* no 0.5 - tail to round */
 	if (df == 2)
 		return (1 - 2 * tail) / sqrt(2 * tail * (1 - tail));
 	x = sqrt(df) * exp(-(lnb + log(df * tail)) / df);
@@ -313,7 +314,7 @@ static double t_quantile_start(double tail, double df, double lnb)
  */
 static double t_quantile_solve(struct pv_tmemo *m, double p, double df)
 {
-	double x, tail, lnb;
+	double x, tail, lnb, curv;
 	int i, halley;
 
 	if (isnan(df) || df <= 0 || !(p > 0 && p < 1))
@@ -328,21 +329,26 @@ static double t_quantile_solve(struct pv_tmemo *m, double p, double df)
 	x = isnan(lnb) ? NAN : t_quantile_start(tail, df, lnb);
 	for (i = 0; i < 32 && x > 0 && isfinite(x); i++) {
 		double pdf, sf = t_tail(x, df, lnb, &pdf), step, h;
+		int near = sf > tail / 4 && sf < tail * 4;
 
-		if (!(sf > tail / 4 && sf < tail * 4)) {
-			/* far off (a start deep in a tail): Newton on
-			 * ln P(T > e^w), nearly linear in w out there with
-			 * slope -x pdf/P, which tends to -df */
+		if (!near || !(pdf > 0)) {
+			/* far off (a start deep in a tail), or so deep that
+			 * the density underflows: Newton on ln P(T > e^w),
+			 * nearly linear in w out there with slope -x pdf/P,
+			 * which tends to -df */
 			double k = pdf > 0 && sf > 0 ? x * pdf / sf : df;
 			double dw = (log(sf) - log(tail)) / k;
 
 			if (isnan(dw))
 				break;
 			x *= exp(dw > 50 ? 50 : dw < -50 ? -50 : dw);
+			/* where the density underflows, x^2/df is beyond
+			 * 1e20 and ln P linear in w to the last bit: one
+			 * step from near the answer lands on it */
+			if (near)
+				return p < 0.5 ? -x : x;
 			continue;
 		}
-		if (!(pdf > 0))
-			break;
 		step = (sf - tail) / pdf;
 		h = 1 - step * (df + 1) * x / (2 * (df + x * x));
 		halley = h > 0.5;
@@ -355,9 +361,11 @@ static double t_quantile_solve(struct pv_tmemo *m, double p, double df)
 			continue;
 		}
 		x += step;
-		/* Halley's error after a step s is O(s^3): done */
-		if (fabs(step) <= (halley ? 1e-6 / (1 + (df + 1) * x * x /
-						     (df + x * x)) :
+		/* Halley's error after a step s is O(s^3): done (the
+		 * curvature tends to df + 1 where x^2 overflows) */
+		curv = isfinite(x * x) ? (df + 1) * x * x / (df + x * x) :
+		       df + 1;
+		if (fabs(step) <= (halley ? 1e-6 / (1 + curv) :
 				   4 * DBL_EPSILON) * x)
 			return p < 0.5 ? -x : x;
 	}

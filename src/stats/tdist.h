@@ -4,9 +4,11 @@
  *
  * Accuracy, checked by test_stats.c against scipy.stats.t values
  * recorded in tests/ref/tdist_ref.txt (df from 1 to 2e6, t from 1e-6 to
- * 1e3): the tail within 1e-13 relative while p >= 1e-60 and within
- * 4 eps ln(1/p) below (a tail's own conditioning per ulp of t is
- * 2 eps ln(1/p)), down to 1e-300; the quantile within 1e-13 relative.
+ * 1e3, p from 1e-100 to 1 - 1e-6): the tail within 1e-13 relative while
+ * p >= 1e-60 and within 4 eps ln(1/p) below (a tail's own conditioning
+ * per ulp of t is 2 eps ln(1/p)), down to 1e-300; the quantile within
+ * 1e-13 relative.  Tails beyond t^2 = DBL_MAX and quantiles down to
+ * p = 1e-300 are checked by their closed forms and round trips.
  *
  * Every function is a pure function of its arguments, and the _memo
  * variants give the same answers bit for bit: the memo only saves the
