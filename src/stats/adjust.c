@@ -91,15 +91,12 @@ static void order_runs(uint64_t *e, size_t n, const double *p)
 
 /*
  * The indices of the non-NaN entries of p in ascending order of p, ties
- * by index as R's stable order(), into o; returns their count.  A
- * family is ~100k p-values sorted three times per comparison, where
- * glibc's merge sort with a comparison function cost 80 M instructions
- * each.  An LSD radix sort (stable) on the top 32 bits of the order
- * keys, in two 16-bit passes that carry the index in the low half of
- * the same word, leaves only runs of values that agree in sign,
- * exponent and 20 mantissa bits to order by the rest (see order_runs());
- * a full 64-bit radix sort took six passes.  Passes over a digit that
- * every key shares are skipped.
+ * by index as R's stable order(), into o; returns their count.  An LSD
+ * radix sort (stable) on the top 32 bits of the order keys, in two
+ * 16-bit passes that carry the index in the low half of the same word,
+ * leaves only runs of values that agree in sign, exponent and 20
+ * mantissa bits to order by the rest (see order_runs()).  Passes over a
+ * digit that every key shares are skipped.
  */
 static size_t sorted_family(const double *p, size_t n, size_t *o)
 {

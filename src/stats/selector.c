@@ -44,7 +44,7 @@ static void merge_shifted(const double *x, size_t nx, double cx,
  * Copy x[0..n) to out in ascending order.  Ten runs a side is the
  * common case, and for it a sorting network (Waksman's 29 comparators,
  * checked on all 2^10 inputs of zeros and ones) sorts in registers
- * without branches, at half the instructions of an insertion sort.
+ * without branches.
  * x holds no NaN (the caller checked the sums), and equal values are
  * equal bit for bit (logs are never -0), so the order of the output is
  * that of pvs_sort() exactly.

@@ -15,8 +15,8 @@
 #include "../util/err.h"
 
 
-/* Sort ascending: insertion sort for the handful of runs a benchmark
- * has (much faster there than a general sort), GSL's sort beyond. */
+/* Sort ascending: insertion sort up to 32 values (the handful of runs
+ * a benchmark has), GSL's sort beyond. */
 void pvs_sort(double *x, size_t n)
 {
 	if (n > 32) {

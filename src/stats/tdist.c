@@ -16,12 +16,11 @@
  * The t distribution at one df.  P(T > t) = I_x(a, 1/2) / 2 with
  * a = df/2, x = df/(df+t^2), and I_x(a, b) = x^a y^b / (a B(a, b)) times
  * a continued fraction (y = 1 - x).  GSL's gsl_sf_beta_inc_e computes
- * exactly that, but from scratch on every call: ln B(a, b) alone is
- * ~90% of its cost, and it has no entry point that takes the constant,
- * while a family shares one df (the moderated t) and a Welch metric
- * asks for a p-value and three quantiles at its own.  So ln B(df/2, 1/2)
- * comes from GSL once per df (tdf_lnbeta(), through a caller's memo)
- * and the rest is done here:
+ * that, but with ln B(a, b) from scratch on every call, and it has no
+ * entry point that takes the constant, while a family shares one df
+ * (the moderated t) and a Welch metric asks for a p-value and three
+ * quantiles at its own.  So ln B(df/2, 1/2) comes from GSL once per df
+ * (tdf_lnbeta(), through a caller's memo) and the rest is done here:
  *  - the logs of x and y are taken from u = t^2/df (or df/t^2 when that
  *    is smaller) with log1p, never from a rounded x near 1.  Then
  *    a ln x keeps its digits for any df: GSL's ln(x) with x near 1 is
@@ -96,10 +95,9 @@ static double lentz_step(double d, double *c, double *dinv)
 /*
  * The continued fraction of I_x(a, b) x^-a y^-b a B(a, b) (Abramowitz
  * and Stegun 26.5.8), converging fast for x < (a+1)/(a+b+2), evaluated
- * as GSL's beta_cont_frac does, step for step, so that the tail agrees
- * with gsl_sf_beta_inc to the bit: GSL has no entry point that takes
- * ln B(a, b) from the caller, and recomputing it was 94% of the cost.
- * NAN when 512 rounds do not converge.
+ * as GSL's beta_cont_frac does, step for step (Lentz's method), so the
+ * fraction is GSL's to the bit; only its prefactor is computed
+ * differently (see above).  NAN when 512 rounds do not converge.
  */
 static double t_cf(double a, double b, double x)
 {
@@ -306,11 +304,10 @@ static double t_quantile_start(double tail, double df, double lnb)
  * nearly free with the tail, until a Halley step is below 1e-6 relative
  * over 1 + (df+1) x^2/(df + x^2), the curvature of ln P in ln x (the
  * next error is then of order the step's cube times it, below an ulp),
- * or a plain Newton step below 4 eps.  The
- * answer thus agrees with the p-values to the last digits (and with
- * R's qt to about 1e-15).  GSL's gsl_cdf_tdist_Pinv, which this used
- * to polish, costs as much again in its own Newton steps on a tail
- * that is only good to 1e-6 above df = 30; it remains the fallback.
+ * or a plain Newton step below 4 eps.  The answer thus agrees with the
+ * p-values to the last digits.  GSL's gsl_cdf_tdist_Pinv (whose own
+ * tail is only good to 1e-6 above df = 30), polished by Newton on
+ * t_tail(), is the fallback when this does not settle.
  */
 static double t_quantile_solve(struct pv_tmemo *m, double p, double df)
 {
