@@ -7,6 +7,7 @@
 #define PV_STATS_INTERNAL_H
 
 #include <stddef.h>
+#include "../util/err.h"
 #include "result.h"
 #include "tdist.h"
 
@@ -31,8 +32,9 @@ int pvs_all_finite(const double *x, size_t n);
  * gsl_stats_median_from_sorted_data. */
 double pvs_median_select(const double *x, size_t n, double *tmp);
 
-/* NULL for a known alternative, else what is wrong with it. */
-const char *pvs_alt_error(enum pv_alt alt);
+/* 0 when 0 < conf < 1 and alt is known, else -1 with err filled
+ * (PV_EUSAGE). */
+int pvs_check_level(double conf, enum pv_alt alt, struct pv_err *err);
 
 /*
  * The end every t-like test shares: statistic d / se (d = mean a -

@@ -382,11 +382,8 @@ int pv_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 		return pv_error(err, PV_EINPUT,
 			"Mann-Whitney test got a value that is not a finite "
 			"number");
-	if (!(conf > 0 && conf < 1))
-		return pv_error(err, PV_EUSAGE,
-			"confidence level %g is not between 0 and 1", conf);
-	if (pvs_alt_error(alt))
-		return pv_error(err, PV_EUSAGE, "%s", pvs_alt_error(alt));
+	if (pvs_check_level(conf, alt, err))
+		return -1;
 
 	u1 = rank_sum(a, na, b, nb, &tie_term, &ties) -
 	     (double)na * ((double)na + 1) / 2;

@@ -55,10 +55,14 @@ void pvs_t_finish(double d, double se, double df, enum pv_alt alt,
 	o->ci_high = o->shift + q * se;
 }
 
-const char *pvs_alt_error(enum pv_alt alt)
+int pvs_check_level(double conf, enum pv_alt alt, struct pv_err *err)
 {
-	return alt == PV_ALT_TWO || alt == PV_ALT_GREATER ||
-	       alt == PV_ALT_LESS ? NULL : "unknown alternative";
+	if (!(conf > 0 && conf < 1))
+		return pv_error(err, PV_EUSAGE,
+			"confidence level %g is not between 0 and 1", conf);
+	if (alt != PV_ALT_TWO && alt != PV_ALT_GREATER && alt != PV_ALT_LESS)
+		return pv_error(err, PV_EUSAGE, "unknown alternative");
+	return 0;
 }
 
 /*
@@ -103,12 +107,7 @@ static int t_args_ok(size_t na, size_t nb, enum pv_alt alt, double conf,
 		return pv_error(err, PV_EINPUT,
 			"t-test needs at least 2 values per side, "
 			"got %zu and %zu", na, nb);
-	if (!(conf > 0 && conf < 1))
-		return pv_error(err, PV_EUSAGE,
-			"confidence level %g is not between 0 and 1", conf);
-	if (pvs_alt_error(alt))
-		return pv_error(err, PV_EUSAGE, "%s", pvs_alt_error(alt));
-	return 0;
+	return pvs_check_level(conf, alt, err);
 }
 
 int pv_ttest_memo(const double *a, size_t na, const double *b, size_t nb,

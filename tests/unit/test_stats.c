@@ -50,7 +50,7 @@ static double relerr(double got, double want, double floor)
 /* ---- the reference file --------------------------------------------- */
 
 static char **ref_lines;
-static size_t ref_n;
+static size_t ref_n, ref_alloc;
 static const char *argv0 = "";
 
 static FILE *open_ref(const char *name)
@@ -84,7 +84,6 @@ static FILE *open_ref(const char *name)
 /* The lines of reference file name, appended to ref_lines. */
 static int load_file(const char *name)
 {
-	static size_t alloc;
 	FILE *f;
 	char *line = NULL;
 	size_t cap = 0;
@@ -98,9 +97,10 @@ static int load_file(const char *name)
 	while (getline(&line, &cap, f) != -1) {
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
-		if (ref_n == alloc) {
-			alloc = alloc ? 2 * alloc : 1024;
-			ref_lines = realloc(ref_lines, alloc * sizeof(*ref_lines));
+		if (ref_n == ref_alloc) {
+			ref_alloc = ref_alloc ? 2 * ref_alloc : 1024;
+			ref_lines = realloc(ref_lines,
+					    ref_alloc * sizeof(*ref_lines));
 			if (!ref_lines)
 				abort();
 		}
