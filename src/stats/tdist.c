@@ -97,7 +97,9 @@ static double lentz_step(double d, double *c, double *dinv)
  * and Stegun 26.5.8), converging fast for x < (a+1)/(a+b+2), evaluated
  * as GSL's beta_cont_frac does, step for step (Lentz's method), so the
  * fraction is GSL's to the bit; only its prefactor is computed
- * differently (see above).  NAN when 512 rounds do not converge.
+ * differently (see above).  A transcription of GSL's code, it is under
+ * GSL's GPL, which the program is under anyway by linking GSL.  NAN
+ * when 512 rounds do not converge.
  */
 static double t_cf(double a, double b, double x)
 {
