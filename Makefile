@@ -35,9 +35,11 @@ endif
 ALL_CFLAGS = $(DEVFLAGS) -pthread $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC = $(filter-out src/main.c,$(wildcard src/*.c src/util/*.c src/readers/*.c src/writers/*.c))
+LIB_SRC = $(filter-out src/main.c,$(wildcard src/*.c src/util/*.c src/readers/*.c src/writers/*.c \
+	src/stats/*.c))
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
-HDRS = $(wildcard src/*.h src/util/*.h src/readers/*.h src/writers/*.h)
+HDRS = $(wildcard src/*.h src/util/*.h src/readers/*.h src/writers/*.h \
+	src/stats/*.h)
 LIB = $(BUILD)/libperfverdict.a
 BIN = $(BUILD)/perfverdict
 

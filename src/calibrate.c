@@ -155,10 +155,8 @@ int pv_calibrate(struct pv_table *t, const struct pv_config *cfg,
 			}
 			m->ratio = 0;
 			m->change_abs = m->side[1].s.mean - m->side[0].s.mean;
-			m->change_rel = m->side[0].s.mean != 0 ?
-				m->change_abs / (m->side[0].s.mean < 0 ?
-						 -m->side[0].s.mean :
-						 m->side[0].s.mean) : 0;
+			m->change_rel = pv_rel_change(m->side[0].s.mean,
+						      m->side[1].s.mean);
 		}
 		arena_release(&work.arena);
 		rc = pv_redecide(&work, cfg, NULL, NULL, err);

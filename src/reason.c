@@ -171,8 +171,7 @@ const char *pv_result_reason(const struct pv_report *r,
 				    m->mde * 100);
 			if (thr > 0 && m->mde > thr)
 				strbuf_addf(sb, ", and about %.0f %s per side would detect %g%%",
-					    ceil((double)n * (m->mde / thr) *
-						 (m->mde / thr)),
+					    pv_runs_to_detect(n, m->mde, thr),
 					    m->side[0].summary_only ||
 					    m->side[1].summary_only ?
 					    "samples" : "runs", thr * 100);

@@ -10,6 +10,7 @@
  * once also gets a pv_multi, with where each file's samples start.
  */
 #include "table.h"
+#include "stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -396,7 +397,8 @@ void pv_table_context(struct pv_table *t, enum pv_side side,
 	sm->context[sm->ncontext++].value = arena_strdup(&t->arena, value);
 }
 
-/* Replace a side's samples by one mean per file. */
+/* Replace a side's samples by one mean per file (the mean of stats:
+ * numpy's summation). */
 static void collapse(struct pv_metric *m, int side, const struct pv_multi *f)
 {
 	double *v = m->v[side];
@@ -404,11 +406,10 @@ static void collapse(struct pv_metric *m, int side, const struct pv_multi *f)
 	for (uint32_t j = 0; j < f->nstart; j++) {
 		uint32_t start = f->fstart[j];
 		uint32_t end = j + 1 < f->nstart ? f->fstart[j + 1] : m->n[side];
-		double sum = 0;
+		double mean;
 
-		for (uint32_t i = start; i < end; i++)
-			sum += v[i];
-		v[j] = sum / (end - start);
+		pv_mean_sd(v + start, end - start, &mean, NULL);
+		v[j] = mean;
 	}
 	m->n[side] = f->nstart;
 }

@@ -177,10 +177,11 @@ struct work {
  * the working state of 100,000 metrics stays small.  The detectable
  * effect is worked out right after the test: its t quantiles are at
  * the test's own df, which a Welch metric shares with nothing else, and
- * the constants of that df are still at hand now (see stats.c's memos).
+ * the constants of that df are still in the memo tm now.
  */
 static void keep_two(struct pv_result *res, struct work *w,
-		     const struct pv_test_out *o, int two_sided)
+		     const struct pv_test_out *o, int two_sided,
+		     struct pv_tmemo *tm)
 {
 	int logs = w->test == PV_TEST_MODERATED || w->test == PV_TEST_YUEN;
 	double base = fabs(res->side[0].s.mean), mde = NAN;
@@ -191,7 +192,7 @@ static void keep_two(struct pv_result *res, struct work *w,
 	if (isfinite(o->se)) {
 		double df = isfinite(o->df) && o->df > 0 ? o->df : INFINITY;
 
-		mde = pv_mde(o->se, df, res->alpha, two_sided, POWER);
+		mde = pv_mde_memo(o->se, df, res->alpha, two_sided, POWER, tm);
 	}
 	if (logs) {
 		res->ci_low = expm1(o->ci_low);
@@ -224,7 +225,7 @@ static enum pv_alt better_alt(enum pv_dir d)
  */
 static int run_test(struct pv_result *res, struct work *w,
 		    const struct pv_prior *prior, double df_cap, double conf,
-		    int two_sided, struct pv_err *err)
+		    int two_sided, struct pv_tmemo *tm, struct pv_err *err)
 {
 	const double *a = res->side[0].samples, *b = res->side[1].samples;
 	size_t na = res->side[0].nsamples, nb = res->side[1].nsamples;
@@ -234,13 +235,15 @@ static int run_test(struct pv_result *res, struct work *w,
 		const struct pv_moments *sa = &res->side[0].s;
 		const struct pv_moments *sb = &res->side[1].s;
 
-		if (pv_ttest_summary(sa->mean, sa->sd, sa->n, sb->mean, sb->sd,
-				     sb->n, 0, PV_ALT_TWO, conf, &two, err))
+		if (pv_ttest_summary_memo(sa->mean, sa->sd, sa->n, sb->mean,
+					  sb->sd, sb->n, 0, PV_ALT_TWO, conf,
+					  tm, &two, err))
 			return -1;
 	} else switch (w->test) {
 	case PV_TEST_MODERATED:
 	case PV_TEST_YUEN:
-		pv_moderated_t(&w->u.mv, prior, df_cap, PV_ALT_TWO, conf, &two);
+		pv_moderated_t_memo(&w->u.mv, prior, df_cap, PV_ALT_TWO, conf,
+				    tm, &two);
 		break;
 	case PV_TEST_MANNWHITNEY:
 		if (pv_mannwhitney(a, na, b, nb, PV_ALT_TWO, conf, &two, err) ||
@@ -252,14 +255,14 @@ static int run_test(struct pv_result *res, struct work *w,
 				   &one, err))
 			return -1;
 		w->p_better = one.p;
-		keep_two(res, w, &two, two_sided);
+		keep_two(res, w, &two, two_sided, tm);
 		return 0;
 	default:
-		if (pv_ttest(a, na, b, nb, w->test == PV_TEST_STUDENT, PV_ALT_TWO,
-			     conf, &two, err))
+		if (pv_ttest_memo(a, na, b, nb, w->test == PV_TEST_STUDENT,
+				  PV_ALT_TWO, conf, tm, &two, err))
 			return -1;
 	}
-	keep_two(res, w, &two, two_sided);
+	keep_two(res, w, &two, two_sided, tm);
 	{
 		/* scipy's t is (mean a - mean b)/se: negative when the
 		 * candidate is larger. */
@@ -621,6 +624,7 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 	const struct pv_gate *g = &r->settings.gate;
 	struct work *w = pv_calloc(r->n + 1, sizeof(*w));
 	struct pv_prior prior = { 0, 0 };
+	struct pv_tmemo tm;
 	double df_cap = INFINITY;
 	int need_mod = g->test == PV_TEST_AUTO || g->test == PV_TEST_MODERATED;
 	int rc = 0;
@@ -645,6 +649,7 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 		if (w[i].deterministic)
 			w[i].testable = 1;
 	}
+	pv_tmemo_init(&tm);
 	if (need_mod)
 		rc = prepare_moderated(r, w, g->test, &prior, &df_cap, err);
 
@@ -670,7 +675,7 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 			continue;
 		}
 		rc = run_test(res, &w[i], &prior, df_cap, conf,
-			      g->sided == PV_SIDED_TWO || !res->gated, err);
+			      g->sided == PV_SIDED_TWO || !res->gated, &tm, err);
 	}
 	if (!rc) {
 		int open_worse, open_better;
@@ -736,8 +741,8 @@ static int result_from_table(const struct pv_metric *m,
 	for (int s = 0; s < 2; s++)
 		side_from_table(m, s, ratio[s], &res->side[s]);
 	res->change_abs = res->side[1].s.mean - res->side[0].s.mean;
-	res->change_rel = res->side[0].s.mean != 0 ?
-		res->change_abs / fabs(res->side[0].s.mean) : NAN;
+	res->change_rel = pv_rel_change(res->side[0].s.mean,
+				       res->side[1].s.mean);
 	if (!res->side[0].s.n || !res->side[1].s.n)
 		res->change_abs = res->change_rel = NAN;
 	return 1;

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""stats_vs_scipy.py - live cross-check of src/stats.c against scipy.
+"""stats_vs_scipy.py - live cross-check of src/stats/ against scipy.
 
 Usage: $PYTHON tests/stats_vs_scipy.py PVSTAT [--cases N] [--seed S] [-v]
 

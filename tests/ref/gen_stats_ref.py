@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""gen_stats_ref.py - record reference values for src/stats.c.
+"""gen_stats_ref.py - record reference values for src/stats/.
 
 Writes tests/ref/stats_ref.txt, which tests/unit/test_stats.c reads (and
 tests/stats_vs_scipy.py re-checks).  Nothing in it comes from perfverdict:

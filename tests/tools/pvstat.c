@@ -1,5 +1,5 @@
 /*
- * pvstat.c - a test driver that runs src/stats.c on cases read from
+ * pvstat.c - a test driver that runs src/stats/ on cases read from
  * stdin, one per line, and prints one result line per case with %.17g,
  * so that tests/stats_vs_scipy.py can compare them with scipy and R.
  *

@@ -1,10 +1,12 @@
 /*
- * test_stats.c - src/stats.c against hand-checkable cases and against the
+ * test_stats.c - src/stats/ against hand-checkable cases and against the
  * scipy/R/limma values recorded in tests/ref/stats_ref.txt (written by
- * tests/ref/gen_stats_ref.py; see there for how each value was made).
+ * tests/ref/gen_stats_ref.py; see there for how each value was made) and
+ * the t distribution on a grid in tests/ref/tdist_ref.txt (written by
+ * tests/ref/gen_tdist_ref.py).
  * No expected value here comes from perfverdict itself.
  *
- * The reference file is found through $PV_SRCDIR (the source tree),
+ * The reference files are found through $PV_SRCDIR (the source tree),
  * else relative to the current directory (the repository root), else
  * above the directory of the test binary (build/tests/ or
  * build/sanitize/tests/).
@@ -23,6 +25,7 @@
 #include "stats.h"
 
 #define REF_NAME "tests/ref/stats_ref.txt"
+#define TDIST_REF_NAME "tests/ref/tdist_ref.txt"
 #define TOL 1e-9
 
 /* ---- comparing numbers ---------------------------------------------- */
@@ -47,10 +50,10 @@ static double relerr(double got, double want, double floor)
 /* ---- the reference file --------------------------------------------- */
 
 static char **ref_lines;
-static size_t ref_n;
+static size_t ref_n, ref_alloc;
 static const char *argv0 = "";
 
-static FILE *open_ref(void)
+static FILE *open_ref(const char *name)
 {
 	const char *dir = getenv("PV_SRCDIR"), *slash;
 	char path[4096];
@@ -58,10 +61,10 @@ static FILE *open_ref(void)
 	int up;
 
 	if (dir) {
-		snprintf(path, sizeof(path), "%s/%s", dir, REF_NAME);
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
 		return fopen(path, "r");
 	}
-	if ((f = fopen(REF_NAME, "r")))
+	if ((f = fopen(name, "r")))
 		return f;
 	slash = strrchr(argv0, '/');
 	for (up = 1; slash && up <= 4 && !f; up++) {
@@ -72,32 +75,32 @@ static FILE *open_ref(void)
 			n += snprintf(path + n, sizeof(path) - (size_t)n, "/..");
 		if (n > 0 && (size_t)n < sizeof(path))
 			snprintf(path + n, sizeof(path) - (size_t)n, "/%s",
-				 REF_NAME);
+				 name);
 		f = fopen(path, "r");
 	}
 	return f;
 }
 
-static int load_ref(void **state)
+/* The lines of reference file name, appended to ref_lines. */
+static int load_file(const char *name)
 {
 	FILE *f;
 	char *line = NULL;
-	size_t cap = 0, alloc = 0;
+	size_t cap = 0;
 
-	(void)state;
-	gsl_set_error_handler_off();
-	f = open_ref();
+	f = open_ref(name);
 	if (!f) {
 		fprintf(stderr, "test_stats: cannot find %s (run from the "
-			"repository root or set PV_SRCDIR)\n", REF_NAME);
+			"repository root or set PV_SRCDIR)\n", name);
 		return -1;
 	}
 	while (getline(&line, &cap, f) != -1) {
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
-		if (ref_n == alloc) {
-			alloc = alloc ? 2 * alloc : 1024;
-			ref_lines = realloc(ref_lines, alloc * sizeof(*ref_lines));
+		if (ref_n == ref_alloc) {
+			ref_alloc = ref_alloc ? 2 * ref_alloc : 1024;
+			ref_lines = realloc(ref_lines,
+					    ref_alloc * sizeof(*ref_lines));
 			if (!ref_lines)
 				abort();
 		}
@@ -106,6 +109,13 @@ static int load_ref(void **state)
 	free(line);
 	fclose(f);
 	return 0;
+}
+
+static int load_ref(void **state)
+{
+	(void)state;
+	gsl_set_error_handler_off();
+	return load_file(REF_NAME) || load_file(TDIST_REF_NAME) ? -1 : 0;
 }
 
 static int free_ref(void **state)
@@ -981,6 +991,114 @@ static void test_t_sf_scipy(void **state)
 	assert_close(pv_t_sf(1.96, INFINITY), 0.024997895148220435, 1e-14);
 }
 
+/*
+ * The t tail and quantile on scipy's grid (tests/ref/tdist_ref.txt): the
+ * accuracy tdist.h promises, and the memo variants giving the same bits
+ * (each value is asked for twice through one memo, so that both a miss
+ * and a hit are compared).  The largest errors are printed.
+ */
+static void test_ref_tdist(void **state)
+{
+	struct pv_tmemo memo;
+	struct rec r;
+	size_t i = 0, nsf = 0, nq = 0;
+	double worst_sf = 0, worst_deep = 0, worst_q = 0;
+
+	(void)state;
+	pv_tmemo_init(&memo);
+	while (next_rec("sf", &i, &r)) {
+		double t = rd(&r), df = rd(&r), want = rd(&r);
+		double got = pv_t_sf(t, df), e = relerr(got, want, 1e-300);
+		double tol = want >= 1e-60 ? 1e-13 : 4 * DBL_EPSILON * -log(want);
+
+		if (!(e <= tol))
+			fail_msg("t_sf(%.17g, %.17g) = %.17g, scipy %.17g (%.3g)",
+				 t, df, got, want, e);
+		if (pv_t_sf_memo(&memo, t, df) != got ||
+		    pv_t_sf_memo(&memo, t, df) != got)
+			fail_msg("t_sf_memo(%.17g, %.17g) differs", t, df);
+		if (want >= 1e-60 && e > worst_sf)
+			worst_sf = e;
+		if (want < 1e-60 && e / tol > worst_deep)
+			worst_deep = e / tol;
+		nsf++;
+	}
+	i = 0;
+	while (next_rec("ppf", &i, &r)) {
+		double p = rd(&r), df = rd(&r), want = rd(&r);
+		double got = pv_t_quantile(p, df), e = relerr(got, want, 1e-300);
+
+		if (!(e <= 1e-13))
+			fail_msg("t_quantile(%.17g, %.17g) = %.17g, scipy %.17g "
+				 "(%.3g)", p, df, got, want, e);
+		if (pv_t_quantile_memo(&memo, p, df) != got ||
+		    pv_t_quantile_memo(&memo, p, df) != got)
+			fail_msg("t_quantile_memo(%.17g, %.17g) differs", p, df);
+		if (e > worst_q)
+			worst_q = e;
+		nq++;
+	}
+	assert_true(nsf >= 1000 && nq >= 600);
+	print_message("t tail: %zu values, max rel error %.2g (p >= 1e-60), "
+		      "%.2g of the tolerance below; quantile: %zu values, "
+		      "max rel error %.2g\n", nsf, worst_sf, worst_deep, nq,
+		      worst_q);
+}
+
+/*
+ * Tails so deep that t^2 overflows or the density underflows: the
+ * closed forms of df = 1 (atan(1/t)/pi) and df = 2 (1/(2 t^2) to
+ * 1e-300 relative here), and quantiles that must give their tail back.
+ */
+static void test_t_deep(void **state)
+{
+	const double dfs[] = { 1, 1.5, 2, 3, 5, 10, 30 };
+	const double ps[] = { 1e-300, 1e-200, 1e-100 };
+	size_t i, j;
+
+	(void)state;
+	assert_close(pv_t_sf(1e160, 1), 1 / (M_PI * 1e160), 1e-13);
+	assert_close(pv_t_sf(1e300, 1), 1 / (M_PI * 1e300), 1e-13);
+	assert_close(pv_t_sf(1e150, 2), 0.5 / 1e150 / 1e150, 1e-12);
+	for (i = 0; i < sizeof(dfs) / sizeof(*dfs); i++) {
+		for (j = 0; j < sizeof(ps) / sizeof(*ps); j++) {
+			double q = pv_t_quantile(ps[j], dfs[i]);
+
+			if (!(isfinite(q) && q < 0 &&
+			      relerr(pv_t_sf(-q, dfs[i]), ps[j], 1e-300) <= 1e-12))
+				fail_msg("t_quantile(%g, %g) = %.17g: tail %.17g",
+					 ps[j], dfs[i], q, pv_t_sf(-q, dfs[i]));
+		}
+	}
+	/* df = 1: the quantile is cot(pi p) */
+	assert_close(pv_t_quantile(1e-300, 1), -1 / (M_PI * 1e-300), 1e-13);
+}
+
+/* The relative change every report shows (verdict and calibrate alike)
+ * and the runs-per-side extrapolation of the inconclusive reason. */
+static void test_effect_hand(void **state)
+{
+	(void)state;
+	assert_true(pv_rel_change(100, 105) == 0.05);
+	assert_true(pv_rel_change(-100, -90) == 0.1);  /* |a|: sign of b - a */
+	assert_true(pv_rel_change(2, 1) == -0.5);
+	assert_true(pv_rel_change(3, 3) == 0);
+	assert_true(isnan(pv_rel_change(0, 1)));
+	assert_true(isnan(pv_rel_change(0, 0)));
+	assert_true(isnan(pv_rel_change(NAN, 1)));
+	assert_true(isnan(pv_rel_change(1, NAN)));
+
+	/* detectable effect ~ 1/sqrt(n): n (mde/target)^2, rounded up */
+	assert_true(pv_runs_to_detect(10, 0.1, 0.05) == 40);
+	assert_true(pv_runs_to_detect(10, 0.06, 0.05) == 15);   /* 14.4 */
+	assert_true(pv_runs_to_detect(5, 0.05, 0.05) == 5);
+	assert_true(pv_runs_to_detect(3, 0.01, 0.05) == 1);     /* 0.12 */
+	assert_true(isnan(pv_runs_to_detect(10, 0, 0.05)));
+	assert_true(isnan(pv_runs_to_detect(10, 0.1, 0)));
+	assert_true(isnan(pv_runs_to_detect(10, INFINITY, 0.05)));
+	assert_true(isnan(pv_runs_to_detect(10, NAN, 0.05)));
+}
+
 /* z quantiles: 0.975 -> 1.959963984540054, 0.8 -> 0.8416212335729143,
  * 0.95 -> 1.6448536269514722. */
 static void test_mde_hand(void **state)
@@ -1315,6 +1433,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_moderated_hand),
 		cmocka_unit_test(test_gross_fraction_hand),
 		cmocka_unit_test(test_mde_hand),
+		cmocka_unit_test(test_effect_hand),
 		cmocka_unit_test(test_ref_ttest),
 		cmocka_unit_test(test_ref_ttest_ci),
 		cmocka_unit_test(test_ref_mwu),
@@ -1325,6 +1444,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_ref_yuen),
 		cmocka_unit_test(test_ref_mde_summary),
 		cmocka_unit_test(test_t_sf_scipy),
+		cmocka_unit_test(test_ref_tdist),
+		cmocka_unit_test(test_t_deep),
 	};
 
 	if (argc > 0)
