@@ -11,7 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "stats_binom.h"
+#include "stats/binom.h"
 #include "verdict.h"
 
 #define MIN_RUNS 4

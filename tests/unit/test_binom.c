@@ -2,7 +2,7 @@
  *   binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson") */
 #include "unit.h"
 
-#include "stats_binom.h"
+#include "stats/binom.h"
 
 static const struct { unsigned long k, n; double lo, hi; } ref[] = {
 	{ 0, 200, 0.0, 0.018845326377266575 },

@@ -1,5 +1,5 @@
 /*
- * stats_binom.h - a confidence interval for a binomial proportion.
+ * binom.h - a confidence interval for a binomial proportion.
  *
  * calibrate counts k false alarms in n A/A splits; k/n alone says
  * nothing of how sure that rate is, and its standard error is 0 when k

@@ -1,5 +1,5 @@
 /* stats_binom.c - Wilson's score interval; see stats_binom.h. */
-#include "stats_binom.h"
+#include "binom.h"
 
 #include <math.h>
 #include <gsl/gsl_cdf.h>
