@@ -10,6 +10,7 @@
  * numbers are read and written the same way under any LC_NUMERIC.
  */
 #include <getopt.h>
+#include <sys/ioctl.h>
 #include <math.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
@@ -36,7 +37,7 @@
 
 static const char usage_text[] =
 "usage: perfverdict compare [options] BASELINE CANDIDATE\n"
-"       perfverdict render REPORT.json [--junit F] [--markdown F]\n"
+"       perfverdict render REPORT.json [--junit F] [--markdown F] [--html F]\n"
 "       perfverdict merge REPORT.json... --json F [--junit F] [--markdown F]\n"
 "       perfverdict calibrate [options] TREE\n"
 "       perfverdict formats\n"
@@ -50,6 +51,9 @@ static const char usage_text[] =
 "      --junit F           write JUnit XML\n"
 "      --markdown F        write Markdown for a PR comment\n"
 "      --markdown-limit N  characters the Markdown must fit (65000)\n"
+"      --html F            write a self-contained HTML report with figures\n"
+"      --baseline-label T  what the baseline is (default: the CI's variables)\n"
+"      --candidate-label T what the candidate is (default: the CI's variables)\n"
 "      --alpha A           significance level (0.05)\n"
 "      --threshold T       smallest change that counts, e.g. 5%\n"
 "      --test T            auto|welch|student|mannwhitney|moderated\n"
@@ -58,6 +62,7 @@ static const char usage_text[] =
 "      --min-samples N     fewer runs on a side is insufficient (3)\n"
 "      --criterion-baseline NAME  criterion.rs: baseline from NAME/\n"
 "  -q, --quiet             print only the closing verdict line\n"
+"  -v, --verbose           print every metric, not only those needing attention\n"
 "\n"
 "calibrate takes the compare options that decide (-c -s -f --alpha\n"
 "--threshold --test --correction --sided --min-samples) and:\n"
@@ -107,11 +112,28 @@ static void now_utc(char *iso, size_t isolen, char *day, size_t daylen)
 	strftime(day, daylen, "%Y-%m-%d", &tm);
 }
 
-/* The three report files, written together: all of them or none. */
+/* The terminal's width: COLUMNS, the terminal's own, else 80. */
+static unsigned terminal_width(void)
+{
+	const char *c = getenv("COLUMNS");
+	unsigned long u;
+	struct winsize ws;
+
+	if (c && !pv_parse_uint(c, 10000, &u) && u >= 20)
+		return (unsigned)u;
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
+	    ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
+/* The report files, written together: all of them or none. */
 struct outputs {
 	const char *json, *junit, *markdown;
 	size_t markdown_limit;
 	int quiet;
+	const char *html;
+	int verbose;
 };
 
 /* The JSON report's file name, as the Markdown mentions it. */
@@ -129,20 +151,20 @@ static int write_reports_named(const struct pv_report *r,
 			       const struct outputs *o, const char *jname,
 			       struct pv_err *err)
 {
-	struct pv_atomic a[3];
-	const char *paths[3] = { o->json, o->junit, o->markdown };
+	struct pv_atomic a[4];
+	const char *paths[4] = { o->json, o->junit, o->markdown, o->html };
 	int rc = 0;
 
 	memset(a, 0, sizeof(a));
 	/* Two reports in one file would leave only the last one. */
-	for (int i = 0; i < 3; i++)
-		for (int j = i + 1; j < 3; j++)
+	for (int i = 0; i < 4; i++)
+		for (int j = i + 1; j < 4; j++)
 			if (paths[i] && paths[j] && strcmp(paths[i], "-") &&
 			    !strcmp(paths[i], paths[j]))
 				return pv_error(err, PV_EUSAGE,
 						"'%s' is given for two reports: each report needs its own file",
 						paths[i]);
-	for (int i = 0; i < 3 && !rc; i++) {
+	for (int i = 0; i < 4 && !rc; i++) {
 		struct pv_md_opts md = { o->markdown_limit, jname };
 
 		if (!paths[i])
@@ -154,16 +176,18 @@ static int write_reports_named(const struct pv_report *r,
 			rc = pv_write_json(r, a[i].fp, err);
 		else if (i == 1)
 			rc = pv_write_junit(r, a[i].fp, err);
-		else
+		else if (i == 2)
 			rc = pv_write_markdown(r, &md, a[i].fp, err);
+		else
+			rc = pv_write_html(r, a[i].fp, err);
 	}
 	if (rc) {
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < 4; i++)
 			pv_atomic_abort(&a[i]);
 		return rc;
 	}
 	/* All of them or none. */
-	return pv_atomic_commit_all(a, 3, err);
+	return pv_atomic_commit_all(a, 4, err);
 }
 
 static int write_reports(const struct pv_report *r, const struct outputs *o,
@@ -176,6 +200,7 @@ enum {
 	OPT_JSON = 256, OPT_JUNIT, OPT_MARKDOWN, OPT_MDLIMIT, OPT_ALPHA,
 	OPT_THRESHOLD, OPT_TEST, OPT_CORRECTION, OPT_SIDED, OPT_MINSAMPLES,
 	OPT_CRITERION, OPT_ITERATIONS, OPT_SEED,
+	OPT_HTML, OPT_BLABEL, OPT_CLABEL,
 };
 
 static const struct option compare_opts[] = {
@@ -196,6 +221,10 @@ static const struct option compare_opts[] = {
 	{ "criterion-baseline", required_argument, NULL, OPT_CRITERION },
 	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "baseline-label", required_argument, NULL, OPT_BLABEL },
+	{ "candidate-label", required_argument, NULL, OPT_CLABEL },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -208,6 +237,7 @@ struct compare_args {
 	unsigned set;               /* which gate fields were given */
 	const char *base, *cand;
 	unsigned long iterations, seed;   /* calibrate */
+	const char *label[2];
 };
 
 enum { SET_ALPHA = 1, SET_THRESHOLD = 2, SET_TEST = 4, SET_CORRECTION = 8,
@@ -225,12 +255,16 @@ static int parse_compare(int argc, char **argv, struct compare_args *a,
 	a->seed = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "c:s:f:qh", compare_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:s:f:qvh", compare_opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': a->config = optarg; break;
 		case 's': a->suite = optarg; break;
 		case 'f': a->format = optarg; break;
 		case 'q': a->out.quiet = 1; break;
+		case 'v': a->out.verbose = 1; break;
+		case OPT_HTML: a->out.html = optarg; break;
+		case OPT_BLABEL: a->label[0] = optarg; break;
+		case OPT_CLABEL: a->label[1] = optarg; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		case OPT_JSON: a->out.json = optarg; break;
 		case OPT_JUNIT: a->out.junit = optarg; break;
@@ -290,7 +324,7 @@ static int parse_compare(int argc, char **argv, struct compare_args *a,
 	if (calibrate) {
 		if (argc - optind != 1)
 			return usage_error("%s", "calibrate needs one tree: TREE");
-		if (a->out.json || a->out.junit || a->out.markdown)
+		if (a->out.json || a->out.junit || a->out.markdown || a->out.html)
 			return usage_error("%s", "calibrate writes no reports; it prints its findings");
 		a->base = argv[optind];
 		return 0;
@@ -412,6 +446,8 @@ static int cmd_compare(int argc, char **argv)
 	r.settings.format = format ? format : "auto";
 	r.settings.gate = cfg.gate;
 	r.settings.markdown_limit = (unsigned)a.out.markdown_limit;
+	for (int k = 0; k < 2; k++)
+		r.label[k] = a.label[k] ? a.label[k] : pv_label_from_env(k, getenv);
 	pv_model_from_table(&table, &cfg, &r, &diag);
 	pv_table_drop_metrics(&table);
 	if (pv_redecide(&r, &cfg, today, &diag, &err))
@@ -436,12 +472,16 @@ static int cmd_compare(int argc, char **argv)
 	{
 		int to_stdout = (a.out.json && !strcmp(a.out.json, "-")) ||
 				(a.out.junit && !strcmp(a.out.junit, "-")) ||
-				(a.out.markdown && !strcmp(a.out.markdown, "-"));
-		int any = a.out.json || a.out.junit || a.out.markdown;
+				(a.out.markdown && !strcmp(a.out.markdown, "-")) ||
+				(a.out.html && !strcmp(a.out.html, "-"));
+		int any = a.out.json || a.out.junit || a.out.markdown ||
+			  a.out.html;
 		const char *nc = getenv("NO_COLOR");
 		struct pv_text_opts to = {
 			isatty(STDOUT_FILENO) && !(nc && *nc),
 			a.out.quiet || any,
+			a.out.verbose,
+			terminal_width(),
 		};
 
 		if (!to_stdout && pv_write_text(&r, &to, stdout, &err))
@@ -601,6 +641,7 @@ static const struct option render_opts[] = {
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
 	{ "markdown-limit", required_argument, NULL, OPT_MDLIMIT },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "config", required_argument, NULL, 'c' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -624,6 +665,7 @@ static int parse_reports_args(int argc, char **argv, struct outputs *o,
 		case OPT_JSON: o->json = optarg; break;
 		case OPT_JUNIT: o->junit = optarg; break;
 		case OPT_MARKDOWN: o->markdown = optarg; break;
+		case OPT_HTML: o->html = optarg; break;
 		case OPT_MDLIMIT:
 			if (pv_parse_uint(optarg, 100000000, &u) || u < 1000)
 				return usage_error("bad --markdown-limit '%s': expected a character count of at least 1000", optarg);
@@ -651,9 +693,9 @@ static int cmd_render(int argc, char **argv)
 	if (argc - optind != 1)
 		return usage_error("%s", "render needs one REPORT.json");
 	if (config || o.json)
-		return usage_error("%s", "render writes --junit and --markdown only");
-	if (!o.junit && !o.markdown)
-		return usage_error("%s", "render needs --junit F or --markdown F");
+		return usage_error("%s", "render writes --junit, --markdown and --html only");
+	if (!o.junit && !o.markdown && !o.html)
+		return usage_error("%s", "render needs --junit F, --markdown F or --html F");
 	pv_report_init(&r);
 	if (pv_archive_read(&r, argv[optind], &err)) {
 		pv_report_release(&r);

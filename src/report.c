@@ -9,7 +9,7 @@
 
 static const char *const verdict_names[PV_V_COUNT] = {
 	"regression", "improvement", "unchanged", "inconclusive", "noisy",
-	"insufficient", "missing", "new", "waived",
+	"insufficient", "missing", "new", "waived", "ungated",
 };
 
 /* Rank used by every report: what needs a human first comes first. */
@@ -22,7 +22,8 @@ static const int verdict_rank[PV_V_COUNT] = {
 	[PV_V_WAIVED] = 5,
 	[PV_V_IMPROVEMENT] = 6,
 	[PV_V_NEW] = 7,
-	[PV_V_UNCHANGED] = 8,
+	[PV_V_UNGATED] = 8,
+	[PV_V_UNCHANGED] = 9,
 };
 
 const char *pv_verdict_name(enum pv_verdict v)

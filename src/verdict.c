@@ -568,7 +568,7 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	}
 
 	if (!res->gated) {
-		res->verdict = PV_V_UNCHANGED;
+		res->verdict = PV_V_UNGATED;
 		res->why = PV_WHY_UNGATED;
 		return;
 	}

@@ -23,7 +23,8 @@ def check(path, validator):
     summary = report.get("summary", {})
     keys = {"regression": "regressions", "improvement": "improvements"}
     for v in ("regression", "improvement", "unchanged", "inconclusive",
-              "noisy", "insufficient", "missing", "new", "waived"):
+              "noisy", "insufficient", "missing", "new", "waived",
+              "ungated"):
         n = sum(1 for m in metrics if m.get("verdict") == v)
         if summary.get(keys.get(v, v), 0) != n:
             problems.append(f"summary.{keys.get(v, v)} is "

@@ -148,3 +148,174 @@ void pv_fmt_regression_line(struct strbuf *sb, const struct pv_result *m)
 		strbuf_addstr(sb, " absolute");
 	}
 }
+
+/* ---- human units ---------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	double sec;
+} time_units[] = {
+	{ "ns", 1e-9 }, { "us", 1e-6 }, { "\xc2\xb5s", 1e-6 },
+	{ "\xce\xbcs", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
+};
+
+/* What we print for a time unit, from the smallest. */
+static const struct {
+	const char *name;
+	double sec;
+} time_out[] = {
+	{ "ns", 1e-9 }, { "\xc2\xb5s", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
+};
+
+void pv_scale_pick(struct pv_scale *sc, const char *unit, double ref)
+{
+	static const char *const si[] = { "k", "M", "G", "T" };
+	double a = fabs(ref);
+
+	sc->div = 1;
+	sc->unit = NULL;
+	sc->prefix = "";
+	if (!isfinite(a) || a == 0)
+		return;
+	for (size_t i = 0; unit && i < sizeof(time_units) / sizeof(*time_units); i++) {
+		if (strcmp(unit, time_units[i].name))
+			continue;
+		/* the largest unit in which ref is at least 1 */
+		double secs = a * time_units[i].sec;
+		size_t k = 0;
+
+		while (k + 1 < sizeof(time_out) / sizeof(*time_out) &&
+		       secs >= time_out[k + 1].sec)
+			k++;
+		sc->div = time_out[k].sec / time_units[i].sec;
+		sc->unit = time_out[k].name;
+		return;
+	}
+	if (a >= 1e4) {
+		size_t k = 0;
+		double d = 1e3;
+
+		while (k + 1 < sizeof(si) / sizeof(*si) && a >= d * 1e3)
+			k++, d *= 1e3;
+		/* 10,000 and more, with the prefix that leaves 1 <= x < 1000 */
+		sc->div = d;
+		sc->prefix = si[k];
+	}
+}
+
+void pv_fmt_scaled(struct strbuf *sb, double v, const struct pv_scale *sc)
+{
+	double x = v / sc->div, a = fabs(x);
+	int e, dec;
+
+	if (!isfinite(x) || a == 0 || a >= 1e15 || a < 1e-4) {
+		pv_fmt_num(sb, x);
+		return;
+	}
+	/* 4 significant digits, integer digits never rounded away */
+	e = (int)floor(log10(a));
+	dec = e >= 3 ? 0 : 3 - e;
+	strbuf_addfixed(sb, x, dec, 0);
+}
+
+void pv_fmt_scale_unit(struct strbuf *sb, const struct pv_scale *sc,
+		       const char *unit,
+		       void (*esc)(struct strbuf *, const char *))
+{
+	if (sc->unit) {
+		strbuf_addch(sb, ' ');
+		strbuf_addstr(sb, sc->unit);
+		return;
+	}
+	if (*sc->prefix || (unit && *unit))
+		strbuf_addch(sb, ' ');
+	strbuf_addstr(sb, sc->prefix);
+	if (unit && *unit) {
+		if (*sc->prefix)
+			strbuf_addch(sb, ' ');
+		if (esc)
+			esc(sb, unit);
+		else
+			pv_text_clean(sb, unit, strlen(unit));
+	}
+}
+
+void pv_fmt_human(struct strbuf *sb, double v, const char *unit)
+{
+	struct pv_scale sc;
+
+	pv_scale_pick(&sc, unit, v);
+	pv_fmt_scaled(sb, v, &sc);
+	if (isfinite(v))
+		pv_fmt_scale_unit(sb, &sc, unit, NULL);
+}
+
+void pv_fmt_move(struct strbuf *sb, const struct pv_result *m,
+		 void (*esc)(struct strbuf *, const char *))
+{
+	const struct pv_moments *b = &m->side[0].s, *c = &m->side[1].s;
+	int hb = m->side[0].present && b->n && isfinite(b->mean);
+	int hc = m->side[1].present && c->n && isfinite(c->mean);
+	struct pv_scale sc;
+
+	pv_scale_pick(&sc, m->unit, hb ? b->mean : c->mean);
+	if (hb)
+		pv_fmt_scaled(sb, b->mean, &sc);
+	else
+		strbuf_addstr(sb, "\xe2\x80\x94");
+	strbuf_addstr(sb, " \xe2\x86\x92 ");       /* U+2192 RIGHTWARDS ARROW */
+	if (hc)
+		pv_fmt_scaled(sb, c->mean, &sc);
+	else
+		strbuf_addstr(sb, "\xe2\x80\x94");
+	if (hb || hc)
+		pv_fmt_scale_unit(sb, &sc, m->unit, esc);
+	if (hb && hc) {
+		strbuf_addstr(sb, " (");
+		if (isfinite(m->change_rel)) {
+			pv_fmt_pct(sb, m->change_rel);
+		} else if (isfinite(m->change_abs)) {
+			if (m->change_abs > 0)
+				strbuf_addch(sb, '+');
+			pv_fmt_scaled(sb, m->change_abs, &sc);
+		} else {
+			strbuf_addstr(sb, "n/a");
+		}
+		strbuf_addch(sb, ')');
+	}
+}
+
+void pv_fmt_interval(struct strbuf *sb, const struct pv_result *m)
+{
+	if (!isfinite(m->ci_low) || !isfinite(m->ci_high)) {
+		strbuf_addstr(sb, "\xe2\x80\x94");
+		return;
+	}
+	pv_fmt_pct(sb, m->ci_low);
+	strbuf_addstr(sb, " \xe2\x80\xa6 ");       /* U+2026 */
+	pv_fmt_pct(sb, m->ci_high);
+}
+
+const char *pv_fmt_label(const char *label, char *buf, size_t size)
+{
+	size_t n, hex = 0;
+
+	if (!label || !*label)
+		return NULL;
+	n = strlen(label);
+	while (hex < n && strchr("0123456789abcdef", label[hex]))
+		hex++;
+	if ((n == 40 || n == 64) && hex == n && size > 12) {
+		memcpy(buf, label, 12);
+		buf[12] = '\0';
+		return buf;
+	}
+	return label;
+}
+
+const char *pv_fmt_better_word(const struct pv_result *m)
+{
+	int b = pv_fmt_better(m);
+
+	return b > 0 ? "better" : b < 0 ? "worse" : NULL;
+}
