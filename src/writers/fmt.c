@@ -250,8 +250,8 @@ void pv_fmt_human(struct strbuf *sb, double v, const char *unit)
 		pv_fmt_scale_unit(sb, &sc, unit, NULL);
 }
 
-void pv_fmt_move(struct strbuf *sb, const struct pv_result *m,
-		 void (*esc)(struct strbuf *, const char *))
+static void move(struct strbuf *sb, const struct pv_result *m,
+		 void (*esc)(struct strbuf *, const char *), int change)
 {
 	const struct pv_moments *b = &m->side[0].s, *c = &m->side[1].s;
 	int hb = m->side[0].present && b->n && isfinite(b->mean);
@@ -270,7 +270,7 @@ void pv_fmt_move(struct strbuf *sb, const struct pv_result *m,
 		strbuf_addstr(sb, "\xe2\x80\x94");
 	if (hb || hc)
 		pv_fmt_scale_unit(sb, &sc, m->unit, esc);
-	if (hb && hc) {
+	if (hb && hc && change) {
 		strbuf_addstr(sb, " (");
 		if (isfinite(m->change_rel)) {
 			pv_fmt_pct(sb, m->change_rel);
@@ -283,6 +283,18 @@ void pv_fmt_move(struct strbuf *sb, const struct pv_result *m,
 		}
 		strbuf_addch(sb, ')');
 	}
+}
+
+void pv_fmt_move(struct strbuf *sb, const struct pv_result *m,
+		 void (*esc)(struct strbuf *, const char *))
+{
+	move(sb, m, esc, 1);
+}
+
+void pv_fmt_means(struct strbuf *sb, const struct pv_result *m,
+		  void (*esc)(struct strbuf *, const char *))
+{
+	move(sb, m, esc, 0);
 }
 
 void pv_fmt_interval(struct strbuf *sb, const struct pv_result *m)

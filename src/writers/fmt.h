@@ -89,6 +89,10 @@ void pv_fmt_human(struct strbuf *sb, double v, const char *unit);
 void pv_fmt_move(struct strbuf *sb, const struct pv_result *m,
 		 void (*esc)(struct strbuf *, const char *));
 
+/* The same without the change: "125.4 → 114.4". */
+void pv_fmt_means(struct strbuf *sb, const struct pv_result *m,
+		  void (*esc)(struct strbuf *, const char *));
+
 /* The confidence interval of the change: "-10.9% … -6.5%", or "—". */
 void pv_fmt_interval(struct strbuf *sb, const struct pv_result *m);
 

@@ -147,14 +147,7 @@ static void make_row(const struct tx *t, const struct pv_result *m,
 	row->v = m->verdict;
 	metric_name(t, &sb, m);
 	row->cell[C_NAME] = strbuf_detach(&sb, NULL);
-	pv_fmt_move(&sb, m, NULL);
-	/* the change has its own column */
-	{
-		char *paren = strstr(sb.buf, " (");
-
-		if (paren && m->side[0].present && m->side[1].present)
-			strbuf_setlen(&sb, (size_t)(paren - sb.buf));
-	}
+	pv_fmt_means(&sb, m, NULL);     /* the change has its own column */
 	row->cell[C_MOVE] = strbuf_detach(&sb, NULL);
 	if (isfinite(m->change_rel))
 		pv_fmt_pct(&sb, m->change_rel);
