@@ -96,6 +96,30 @@ void pv_side_summary(const struct pv_side_result *s, struct pv_summary *out)
 	out->cv = pv_cv(&s->s);
 }
 
+void pv_report_some_names(const struct pv_report *r,
+			  int (*pick)(const struct pv_result *m), size_t few,
+			  struct strbuf *sb)
+{
+	size_t n = 0, shown = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pv_result *m = &r->m[i];
+
+		if (!pick(m))
+			continue;
+		if (n++ >= few)
+			continue;
+		strbuf_addstr(sb, shown++ ? ", " : "");
+		if (m->group && *m->group)
+			strbuf_addf(sb, "%s/", m->group);
+		if (m->benchmark && *m->benchmark)
+			strbuf_addf(sb, "%s/", m->benchmark);
+		strbuf_addstr(sb, m->metric ? m->metric : "");
+	}
+	if (n > shown)
+		strbuf_addf(sb, " and %zu more", n - shown);
+}
+
 static const struct pv_report *rank_report;
 
 static int cmp_rank(const void *pa, const void *pb)

@@ -165,6 +165,12 @@ void pv_side_summary(const struct pv_side_result *s, struct pv_summary *out);
  */
 const char *pv_label_from_env(int side, char *(*get)(const char *name));
 
+/* The names (group/benchmark/metric) of the first few metrics pick
+ * chooses, then " and N more": what a warning about metrics says. */
+void pv_report_some_names(const struct pv_report *r,
+			  int (*pick)(const struct pv_result *m), size_t few,
+			  struct strbuf *sb);
+
 /* Indices of r->m ordered by severity, then by their order in r->m. */
 size_t *pv_report_ranked(const struct pv_report *r);
 

@@ -125,28 +125,23 @@ int pv_fmt_better(const struct pv_result *m)
 void pv_fmt_regression_line(struct strbuf *sb, const struct pv_result *m)
 {
 	const char *name = m->metric ? m->metric : "";
-	struct pv_result no_ci = *m;
 
 	pv_text_clean(sb, name, strlen(name));
-	strbuf_addch(sb, ' ');
-	no_ci.ci_low = no_ci.ci_high = NAN;
-	pv_fmt_change(sb, &no_ci);
-	strbuf_addstr(sb, " (p=");
-	pv_fmt_p(sb, m->p);
-	strbuf_addstr(sb, ", q=");
-	pv_fmt_p(sb, m->q);
-	strbuf_addstr(sb, ") beyond ");
+	strbuf_addstr(sb, ": ");
+	if (isfinite(m->change_rel))
+		pv_fmt_pct(sb, m->change_rel);
+	else
+		pv_fmt_change(sb, m);
+	strbuf_addstr(sb, " (");
+	pv_fmt_means(sb, m, NULL);
+	strbuf_addstr(sb, "), threshold ");
 	pv_fmt_threshold(sb, m->threshold);
-	strbuf_addstr(sb, " threshold");
 	if (isfinite(m->abs_threshold)) {
 		strbuf_addstr(sb, " and ");
-		pv_fmt_num(sb, m->abs_threshold);
-		if (m->unit && *m->unit) {
-			strbuf_addch(sb, ' ');
-			pv_text_clean(sb, m->unit, strlen(m->unit));
-		}
-		strbuf_addstr(sb, " absolute");
+		pv_fmt_human(sb, m->abs_threshold, m->unit);
 	}
+	strbuf_addstr(sb, ", q=");
+	pv_fmt_p(sb, m->q);
 }
 
 /* ---- human units ---------------------------------------------------- */

@@ -49,9 +49,9 @@ void pv_fmt_change(struct strbuf *sb, const struct pv_result *m);
 int pv_fmt_better(const struct pv_result *m);
 
 /*
- * The one-line summary of a regression (the JUnit failure message),
- * without the CI: "throughput -8.2% (p=0.003, q=0.01) beyond 5%
- * threshold".
+ * The one-line summary of a regression (the JUnit failure message's
+ * first line), short and complete:
+ * "thr/%CPU: -8.7% (125.4 → 114.4), threshold 5%, q=1.3e-05".
  */
 void pv_fmt_regression_line(struct strbuf *sb, const struct pv_result *m);
 
