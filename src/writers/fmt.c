@@ -170,11 +170,16 @@ void pv_scale_pick(struct pv_scale *sc, const char *unit, double ref)
 	sc->div = 1;
 	sc->unit = NULL;
 	sc->prefix = "";
+	sc->rest = "";
 	if (!isfinite(a) || a == 0)
 		return;
 	for (size_t i = 0; unit && i < sizeof(time_units) / sizeof(*time_units); i++) {
-		if (strcmp(unit, time_units[i].name))
+		size_t n = strlen(time_units[i].name);
+
+		if (strncmp(unit, time_units[i].name, n) ||
+		    (unit[n] && unit[n] != '/'))
 			continue;
+		sc->rest = unit + n;
 		/* the largest unit in which ref is at least 1 */
 		double secs = a * time_units[i].sec;
 		size_t k = 0;
@@ -220,6 +225,12 @@ void pv_fmt_scale_unit(struct strbuf *sb, const struct pv_scale *sc,
 	if (sc->unit) {
 		strbuf_addch(sb, ' ');
 		strbuf_addstr(sb, sc->unit);
+		if (*sc->rest) {
+			if (esc)
+				esc(sb, sc->rest);
+			else
+				pv_text_clean(sb, sc->rest, strlen(sc->rest));
+		}
 		return;
 	}
 	if (*sc->prefix || (unit && *unit))

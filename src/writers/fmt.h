@@ -58,8 +58,9 @@ void pv_fmt_regression_line(struct strbuf *sb, const struct pv_result *m);
 /*
  * Human units.  A scale is chosen once per metric (from the baseline
  * mean, so both sides and the interval read in one unit):
- *   - time units (ns, us, µs, ms, s): the largest unit in which the
- *     value is at least 1, "160296 ns" -> "160.3 µs";
+ *   - time units (ns, us, µs, ms, s), also before a '/' ("ns/op"): the
+ *     largest unit in which the value is at least 1, "160296 ns" ->
+ *     "160.3 µs", "398882 ns/op" -> "398.9 µs/op";
  *   - any other unit, when |value| >= 10,000: an SI prefix k, M, G, T,
  *     "25802117 items/s" -> "25.80 M items/s"; "1865658" -> "1.866 M".
  * Otherwise the unit stays as the input gave it.
@@ -68,6 +69,7 @@ struct pv_scale {
 	double div;             /* the printed number is v / div */
 	const char *unit;       /* our own text replacing the unit, or NULL */
 	const char *prefix;     /* "k", "M"... before the input's unit, or "" */
+	const char *rest;       /* after unit: the input's "/op" of "ns/op" */
 };
 
 void pv_scale_pick(struct pv_scale *sc, const char *unit, double ref);
