@@ -464,7 +464,7 @@ static void ungated_head(struct strbuf *sb, const struct md *d)
 		    "threshold with q &lt; alpha (reported, never gated)"
 		    "</summary>\n\n"
 		    "| Benchmark | Metric | Baseline \xe2\x86\x92 candidate "
-		    "| Interval | q |\n|---|---|---:|---:|---:|\n",
+		    "| q |\n|---|---|---:|---:|\n",
 		    d->ungated_moved,
 		    d->ungated_moved == 1 ? "metric" : "metrics");
 }
@@ -478,8 +478,6 @@ static void ungated_row(struct strbuf *sb, struct md *d,
 	md_text(sb, m->metric, NAME_CHARS);
 	cell_next(sb);
 	move_cell(sb, m);
-	cell_next(sb);
-	interval_cell(sb, m);
 	cell_next(sb);
 	q_cell(sb, m);
 	cell_end(sb);

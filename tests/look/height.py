@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""The rendered height of an HTML page in headless Chromium, in CSS px:
-the page's scrollHeight after layout, at the given window width.
-    height.py PAGE.html [WIDTH]"""
+"""The rendered height of an HTML page in headless Chromium, in CSS px,
+at the given window width; with --expanded, every <details> opened, the
+number of tables wider than their column (0 when everything fits).
+    height.py PAGE.html [WIDTH]
+    height.py --expanded PAGE.html [WIDTH]"""
 import os
 import re
 import subprocess
@@ -9,11 +11,18 @@ import sys
 import tempfile
 
 
-def height(page, width=900):
+HEIGHT = "String(Math.ceil(document.body.getBoundingClientRect().height))"
+OVERFLOW = ("String(Array.prototype.filter.call(document.querySelectorAll('table'),"
+            "function(t){return t.scrollWidth>t.clientWidth+1;}).length)")
+
+
+def height(page, width=900, expanded=False):
     src = open(page, encoding="utf-8").read()
+    if expanded:
+        src = src.replace("<details>", "<details open>")
     probe = ("<script>window.addEventListener('load',function(){"
              "var d=document.createElement('div');d.id='pv-height';"
-             "d.textContent=String(Math.ceil(document.body.getBoundingClientRect().height));"
+             "d.textContent=" + (OVERFLOW if expanded else HEIGHT) + ";"
              "document.body.appendChild(d);});</script>")
     src = src.replace("</body>", probe + "</body>", 1)
     with tempfile.TemporaryDirectory() as tmp:
@@ -35,4 +44,7 @@ def height(page, width=900):
 
 
 if __name__ == "__main__":
-    print(height(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 900))
+    args = sys.argv[1:]
+    exp = args[:1] == ["--expanded"]
+    args = args[1:] if exp else args
+    print(height(args[0], int(args[1]) if len(args) > 1 else 900, exp))

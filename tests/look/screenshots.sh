@@ -6,7 +6,9 @@
 # GitHub-like CSS at 900 px (tests/look/md2html.sh); its collapsed height
 # is printed, measured in the browser (tests/look/height.py).  The
 # netperf pair also gives the README's images in docs/img/ when
-# PV_README_IMAGES=1.
+# PV_README_IMAGES=1.  Fonts as a reader has them: fonts-liberation2
+# (Arial's metrics, as GitHub's font stack falls back to on Linux) and
+# fonts-noto-color-emoji; Debian's default DejaVu Sans is about 15% wider.
 set -eu
 PV_BIN=${PV_BIN:-build/perfverdict}
 out=build/screenshots
@@ -34,14 +36,18 @@ for dir in samples/*/; do
 		--markdown "$out/$s.md" >/dev/null 2>&1 || [ $? -eq 1 ]
 	sh tests/look/md2html.sh "$out/$s.md" >"$out/$s.md.html"
 	h=$(python3 tests/look/height.py "$out/$s.md.html" 900)
+	wide=$(python3 tests/look/height.py --expanded "$out/$s.md.html" 900)
 	shot "$out/$s.html" "$out/$s.html.png" 1000 1600
 	shot "$out/$s.md.html" "$out/$s.md.png" 900 "$h"
-	echo "$s: PR comment $h px tall at 900 px; $out/$s.html.png $out/$s.md.png"
+	echo "$s: PR comment $h px tall at 900 px, $wide tables wider than the column when expanded; $out/$s.html.png $out/$s.md.png"
 done
 if [ "${PV_README_IMAGES:-0}" = 1 ]; then
+	# palette PNGs (tests/look/pngsmall.py), each well under 150 KB
 	mkdir -p docs/img
-	shot "$out/netperf.html" docs/img/html-report.png 1000 1100
+	shot "$out/netperf.html" "$out/readme-html.png" 1000 1100
+	python3 tests/look/pngsmall.py "$out/readme-html.png" docs/img/html-report.png
 	h=$(python3 tests/look/height.py "$out/netperf.md.html" 900)
-	shot "$out/netperf.md.html" docs/img/pr-comment.png 900 "$h"
+	shot "$out/netperf.md.html" "$out/readme-md.png" 900 "$h"
+	python3 tests/look/pngsmall.py "$out/readme-md.png" docs/img/pr-comment.png
 	ls -l docs/img/
 fi
