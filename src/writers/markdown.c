@@ -210,9 +210,14 @@ static void join(struct strbuf *sb, int *first, const char *s)
 	md_text(sb, s, NAME_CHARS);
 }
 
-/* The benchmark as the ranked tables name it. */
+#define LABEL_NOWRAP 34           /* a label up to this long stays on one line */
+
+/* The benchmark as the ranked tables name it: its parts joined by
+ * no-break spaces when it is short, so a row stays one line high; a
+ * long one may wrap between its parts. */
 static void label(struct md *d, struct strbuf *sb, const struct pv_result *m)
 {
+	size_t from = sb->len, chars = 0;
 	int first = 1;
 
 	if (d->multi_suite)
@@ -223,6 +228,23 @@ static void label(struct md *d, struct strbuf *sb, const struct pv_result *m)
 	join(sb, &first, m->benchmark);
 	if (first)
 		strbuf_addstr(sb, DASH);
+	for (size_t i = from; i < sb->len; i++)
+		chars += ((unsigned char)sb->buf[i] & 0xc0) != 0x80;
+	if (chars > LABEL_NOWRAP) {
+		struct strbuf t = STRBUF_INIT;
+
+		for (size_t i = from; i < sb->len; i++) {
+			if (!strncmp(sb->buf + i, NBSP, 2)) {
+				strbuf_addch(&t, ' ');
+				i++;
+			} else {
+				strbuf_addch(&t, sb->buf[i]);
+			}
+		}
+		strbuf_setlen(sb, from);
+		strbuf_add(sb, t.buf, t.len);
+		strbuf_release(&t);
+	}
 }
 
 static const char *verdict_cell(enum pv_verdict v)
