@@ -1174,6 +1174,53 @@ static void md_hostile(void **state)
 	pv_report_release(&r);
 }
 
+/* The HTML page: hostile names escaped, a figure per regression and
+ * improvement, every metric in the table, nothing that loads. */
+static void html_hostile(void **state)
+{
+	struct pv_report r;
+	struct out o = { NULL, 0 };
+	FILE *fp;
+	struct pv_err err;
+	size_t figs = 0, rows = 0, want = 0;
+
+	(void)state;
+	hostile_model(&r);
+	r.label[1] = "<b>label</b>";
+	fp = open_memstream(&o.buf, &o.len);
+	assert_non_null(fp);
+	assert_int_equal(pv_write_html(&r, fp, &err), 0);
+	assert_int_equal(fclose(fp), 0);
+	for (size_t i = 0, start = 0; i <= o.len; i++) {
+		if (i == o.len || o.buf[i] == '\n') {
+			assert_true(pv_text_is_clean(o.buf + start, i - start));
+			start = i + 1;
+		}
+	}
+	assert_null(strstr(o.buf, "<script>alert"));
+	assert_non_null(strstr(o.buf, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	assert_non_null(strstr(o.buf, "&lt;b&gt;label&lt;/b&gt;"));
+	assert_null(strstr(o.buf, "\x1b"));
+	assert_null(strstr(o.buf, "://"));
+	assert_null(strstr(o.buf, " src="));
+	assert_null(strstr(o.buf, " href="));
+	assert_non_null(strstr(o.buf, "default-src 'none'"));
+	for (const char *p = strstr(o.buf, "<figure "); p; p = strstr(p + 1, "<figure "))
+		figs++;
+	for (const char *p = strstr(o.buf, "<tr class="); p; p = strstr(p + 1, "<tr class="))
+		rows++;
+	for (size_t i = 0; i < r.n; i++)
+		want += r.m[i].verdict == PV_V_REGRESSION ||
+			r.m[i].verdict == PV_V_IMPROVEMENT;
+	assert_int_equal(figs, want);
+	assert_int_equal(rows, r.n);
+	/* exactly one script, and it is ours */
+	assert_non_null(strstr(o.buf, "<script>\n(function(){"));
+	assert_null(strstr(strstr(o.buf, "<script>\n(function(){") + 1, "<script"));
+	free(o.buf);
+	pv_report_release(&r);
+}
+
 static void md_limit(void **state)
 {
 	static const size_t limits[] = { 3000, 8000, 20000, 65000 };
@@ -1452,6 +1499,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(empty_report),
 		cmocka_unit_test(md_sections),
 		cmocka_unit_test(md_hostile),
+		cmocka_unit_test(html_hostile),
 		cmocka_unit_test(md_limit),
 		cmocka_unit_test(md_ranking),
 		cmocka_unit_test(big_10k),
