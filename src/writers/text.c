@@ -363,33 +363,72 @@ static const enum pv_verdict count_order[] = {
 };
 
 /* Per group (test and group), one line of its counts. */
+/* A metric's group key, carried in the array sorted (no sort context). */
+struct gkey {
+	const char *suite, *test, *group;
+	size_t i;               /* the metric */
+};
+
+static int cmp_gkey(const void *pa, const void *pb)
+{
+	const struct gkey *a = pa, *b = pb;
+	int c = strcmp(a->suite, b->suite);
+
+	if (!c)
+		c = strcmp(a->test, b->test);
+	if (!c)
+		c = strcmp(a->group, b->group);
+	if (!c)
+		c = a->i < b->i ? -1 : a->i > b->i;
+	return c;
+}
+
+/* A group: its first metric (model order) and its counts. */
+struct grp {
+	size_t first, total;
+	size_t c[PV_V_COUNT];
+};
+
+static int cmp_grp(const void *pa, const void *pb)
+{
+	const struct grp *a = pa, *b = pb;
+
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* Per group (suite, test and group), one line of its counts, groups in
+ * the order of their first metric; O(n log n) in the metrics. */
 static void group_counts(const struct tx *t)
 {
 	const struct pv_report *r = t->r;
 	struct strbuf line = STRBUF_INIT, name = STRBUF_INIT;
-	size_t groups = 0, shown = 0;
-	char *done = pv_calloc(r->n + 1, 1);
+	struct gkey *k = pv_reallocarray(NULL, r->n + 1, sizeof(*k));
+	struct grp *g = pv_calloc(r->n + 1, sizeof(*g));
+	size_t ng = 0, shown = 0;
 
 	for (size_t i = 0; i < r->n; i++) {
-		size_t c[PV_V_COUNT] = { 0 }, total = 0;
-		const struct pv_result *a = &r->m[i];
-
-		if (done[i])
-			continue;
-		groups++;
-		for (size_t j = i; j < r->n; j++) {
-			const struct pv_result *b = &r->m[j];
-
-			if (done[j] || strcmp(str(a->suite), str(b->suite)) ||
-			    strcmp(str(a->test), str(b->test)) ||
-			    strcmp(str(a->group), str(b->group)))
-				continue;
-			done[j] = 1;
-			c[b->verdict]++;
-			total++;
+		k[i].suite = str(r->m[i].suite);
+		k[i].test = str(r->m[i].test);
+		k[i].group = str(r->m[i].group);
+		k[i].i = i;
+	}
+	qsort(k, r->n, sizeof(*k), cmp_gkey);
+	for (size_t i = 0; i < r->n; i++) {
+		if (!i || strcmp(k[i].suite, k[i - 1].suite) ||
+		    strcmp(k[i].test, k[i - 1].test) ||
+		    strcmp(k[i].group, k[i - 1].group)) {
+			g[ng].first = k[i].i;   /* the smallest: sorted by i */
+			ng++;
 		}
+		g[ng - 1].c[r->m[k[i].i].verdict]++;
+		g[ng - 1].total++;
+	}
+	qsort(g, ng, sizeof(*g), cmp_grp);
+	for (size_t j = 0; j < ng; j++) {
+		const struct pv_result *a = &r->m[g[j].first];
+
 		if (!t->o->verbose && shown == GROUP_LINES)
-			continue;
+			break;
 		if (!shown)
 			fputc('\n', t->fp);
 		shown++;
@@ -402,17 +441,18 @@ static void group_counts(const struct tx *t)
 		if (!name.len)
 			name_part(&name, a->suite);
 		strbuf_reset(&line);
-		strbuf_addf(&line, "%s (%zu): ", name.buf, total);
-		for (size_t k = 0; k < sizeof(count_order) / sizeof(*count_order); k++)
-			count_word(&line, c[count_order[k]], count_order[k]);
+		strbuf_addf(&line, "%s (%zu): ", name.buf, g[j].total);
+		for (size_t c = 0; c < sizeof(count_order) / sizeof(*count_order); c++)
+			count_word(&line, g[j].c[count_order[c]], count_order[c]);
 		put_line(t, line.buf);
 	}
-	if (shown < groups) {
+	if (shown < ng) {
 		strbuf_reset(&line);
-		strbuf_addf(&line, ELLIPSIS " and %zu more groups", groups - shown);
+		strbuf_addf(&line, ELLIPSIS " and %zu more groups", ng - shown);
 		put_line(t, line.buf);
 	}
-	free(done);
+	free(k);
+	free(g);
 	strbuf_release(&line);
 	strbuf_release(&name);
 }
