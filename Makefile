@@ -81,6 +81,12 @@ check: deps
 	@$(MAKE) --no-print-directory all unit
 	@PV_BIN=$(BIN) PV_BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
 
+# Every sample's HTML report and PR comment as PNG in build/screenshots/,
+# for review; needs chromium and cmark-gfm (not part of check).
+screenshots: $(BIN)
+	PV_BIN=$(BIN) sh tests/look/screenshots.sh
+.PHONY: screenshots
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@echo '$$ perfverdict compare -c samples/netperf/perf.conf -s netperf samples/netperf/baseline samples/netperf/candidate'

@@ -143,13 +143,14 @@ static void read_config(struct rd *d, json_t *c)
 }
 
 static void read_tree(struct rd *d, json_t *t, const char *name,
-		      struct pv_sidemeta *sm)
+		      struct pv_sidemeta *sm, const char **label)
 {
 	json_t *ctx, *v;
 	const char *k;
 
 	snprintf(d->where, sizeof(d->where), "%s", name);
 	sm->path = get_str(d, t, "path", 1);
+	*label = get_str(d, t, "label", 1);     /* version 2 */
 	sm->files = get_count(d, t, "files");
 	sm->runs = get_count(d, t, "runs");
 	ctx = get_obj(d, t, "context");
@@ -331,6 +332,7 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 	struct strbuf buf = STRBUF_INIT;
 	json_error_t je;
 	json_t *root, *metrics, *warnings, *tool, *o;
+	json_int_t version;
 
 	if (read_file(path, &buf, err))
 		return -1;
@@ -345,12 +347,12 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 				"%s: expected a perfverdict JSON report (an object)",
 				path);
 	}
-	if (json_integer_value(json_object_get(root, "schema_version")) !=
-	    PV_SCHEMA_VERSION) {
+	version = json_integer_value(json_object_get(root, "schema_version"));
+	if (version < PV_SCHEMA_VERSION_MIN || version > PV_SCHEMA_VERSION) {
 		json_decref(root);
 		return pv_error(err, PV_EINPUT,
-				"%s: expected schema_version %d (a perfverdict JSON report)",
-				path, PV_SCHEMA_VERSION);
+				"%s: expected schema_version %d to %d (a perfverdict JSON report)",
+				path, PV_SCHEMA_VERSION_MIN, PV_SCHEMA_VERSION);
 	}
 	if ((tool = get_obj(&d, root, "tool")))
 		r->tool_version = get_str(&d, tool, "version", 0);
@@ -359,10 +361,10 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 		read_config(&d, o);
 	d.where[0] = '\0';
 	if ((o = get_obj(&d, root, "baseline")))
-		read_tree(&d, o, "baseline", &r->side[0]);
+		read_tree(&d, o, "baseline", &r->side[0], &r->label[0]);
 	d.where[0] = '\0';
 	if ((o = get_obj(&d, root, "candidate")))
-		read_tree(&d, o, "candidate", &r->side[1]);
+		read_tree(&d, o, "candidate", &r->side[1], &r->label[1]);
 	d.where[0] = '\0';
 	warnings = json_object_get(root, "warnings");
 	if (json_is_array(warnings)) {
@@ -381,8 +383,16 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 	} else {
 		r->n = json_array_size(metrics);
 		r->m = pv_calloc(r->n + 1, sizeof(*r->m));
-		for (size_t i = 0; i < r->n && !d.failed; i++)
-			read_metric(&d, json_array_get(metrics, i), i, &r->m[i]);
+		for (size_t i = 0; i < r->n && !d.failed; i++) {
+			struct pv_result *m = &r->m[i];
+
+			read_metric(&d, json_array_get(metrics, i), i, m);
+			/* Version 1 called a metric that is never gated
+			 * "unchanged" even when it moved. */
+			if (version < 2 && m->verdict == PV_V_UNCHANGED &&
+			    !m->gated)
+				m->verdict = PV_V_UNGATED;
+		}
 	}
 	json_decref(root);
 	if (d.failed)

@@ -10,6 +10,7 @@
  * numbers are read and written the same way under any LC_NUMERIC.
  */
 #include <gsl/gsl_errno.h>
+#include <sys/ioctl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,9 +80,9 @@ static void now_utc(char *iso, size_t isolen, char *day, size_t daylen)
 
 /* The three report files, written together: all of them or none. */
 struct outputs {
-	const char *json, *junit, *markdown;
+	const char *json, *junit, *markdown, *html;
 	unsigned long markdown_limit;
-	int quiet;
+	int quiet, verbose;
 };
 
 /* The JSON report's file name, as the Markdown mentions it. */
@@ -99,20 +100,20 @@ static int write_reports_named(const struct pv_report *r,
 			       const struct outputs *o, const char *jname,
 			       struct pv_err *err)
 {
-	struct pv_atomic a[3];
-	const char *paths[3] = { o->json, o->junit, o->markdown };
+	struct pv_atomic a[4];
+	const char *paths[4] = { o->json, o->junit, o->markdown, o->html };
 	int rc = 0;
 
 	memset(a, 0, sizeof(a));
 	/* Two reports in one file would leave only the last one. */
-	for (int i = 0; i < 3; i++)
-		for (int j = i + 1; j < 3; j++)
+	for (int i = 0; i < 4; i++)
+		for (int j = i + 1; j < 4; j++)
 			if (paths[i] && paths[j] && strcmp(paths[i], "-") &&
 			    !strcmp(paths[i], paths[j]))
 				return pv_error(err, PV_EUSAGE,
 						"'%s' is given for two reports: each report needs its own file",
 						paths[i]);
-	for (int i = 0; i < 3 && !rc; i++) {
+	for (int i = 0; i < 4 && !rc; i++) {
 		struct pv_md_opts md = { o->markdown_limit, jname };
 
 		if (!paths[i])
@@ -124,16 +125,18 @@ static int write_reports_named(const struct pv_report *r,
 			rc = pv_write_json(r, a[i].fp, err);
 		else if (i == 1)
 			rc = pv_write_junit(r, a[i].fp, err);
-		else
+		else if (i == 2)
 			rc = pv_write_markdown(r, &md, a[i].fp, err);
+		else
+			rc = pv_write_html(r, a[i].fp, err);
 	}
 	if (rc) {
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < 4; i++)
 			pv_atomic_abort(&a[i]);
 		return rc;
 	}
 	/* All of them or none. */
-	return pv_atomic_commit_all(a, 3, err);
+	return pv_atomic_commit_all(a, 4, err);
 }
 
 static int write_reports(const struct pv_report *r, const struct outputs *o,
@@ -142,12 +145,30 @@ static int write_reports(const struct pv_report *r, const struct outputs *o,
 	return write_reports_named(r, o, json_name(o->json), err);
 }
 
+/* The terminal's width: COLUMNS, the terminal's own, else 80. */
+static unsigned terminal_width(void)
+{
+	const char *c = getenv("COLUMNS");
+	unsigned long u;
+	struct winsize ws;
+
+	if (c && !pv_parse_uint(c, 10000, &u) && u >= 20)
+		return (unsigned)u;
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
+	    ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
 /* The terminal summary on stdout (colour on a terminal, no NO_COLOR). */
-static int write_summary(const struct pv_report *r, int quiet,
+static int write_summary(const struct pv_report *r, int quiet, int verbose,
 			 struct pv_err *err)
 {
 	const char *nc = getenv("NO_COLOR");
-	struct pv_text_opts to = { isatty(STDOUT_FILENO) && !(nc && *nc), quiet };
+	struct pv_text_opts to = {
+		isatty(STDOUT_FILENO) && !(nc && *nc), quiet, verbose,
+		terminal_width(),
+	};
 
 	if (pv_write_text(r, &to, stdout, err))
 		return -1;
@@ -176,6 +197,7 @@ struct cli {
 	unsigned set;               /* ...in these fields (SET_*) */
 	unsigned long iterations, seed;   /* calibrate */
 	int help;
+	const char *label[2];       /* --baseline-label, --candidate-label */
 	char **operand;             /* the arguments that are not options */
 	int noperands;
 };
@@ -243,7 +265,10 @@ static int set_min_samples(void *p, const char *v)
 	PV_OPT_STRING(0, "junit", "F", CLI, out.junit, "write JUnit XML ('-' is stdout)", NULL), \
 	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown for a PR comment ('-' is stdout)", NULL), \
 	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000, \
-		    "a character count of at least 1000", "characters the Markdown must fit", D)
+		    "a character count of at least 1000", "characters the Markdown must fit", D), \
+	OPT_HTML
+#define OPT_HTML PV_OPT_STRING(0, "html", "F", CLI, out.html, \
+		"write a self-contained HTML report with figures ('-' is stdout)", NULL)
 /* The options that decide: compare and calibrate. */
 #define OPT_DECIDE \
 	OPT_CONFIG("INI settings (autotest's perf.conf works)", NULL), \
@@ -270,7 +295,10 @@ static int set_min_samples(void *p, const char *v)
 static const struct pv_option compare_options[] = {
 	OPT_DECIDE,
 	OPT_REPORTS("65000"),
+	PV_OPT_STRING(0, "baseline-label", "T", CLI, label[0], "what the baseline is, e.g. a commit", "from the CI's variables"),
+	PV_OPT_STRING(0, "candidate-label", "T", CLI, label[1], "what the candidate is, e.g. a commit", "from the CI's variables"),
 	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing verdict line"),
+	PV_OPT_FLAG('v', "verbose", CLI, out.verbose, "print every metric, not only those that need attention"),
 	OPT_HELP,
 	PV_OPT_END,
 };
@@ -291,7 +319,9 @@ static const struct pv_option render_options[] = {
 	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000,
 		    "a character count of at least 1000",
 		    "characters the Markdown must fit", "the report's"),
-	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "with no --junit or --markdown: print only the closing verdict line"),
+	OPT_HTML,
+	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "with no report options: print only the closing verdict line"),
+	PV_OPT_FLAG('v', "verbose", CLI, out.verbose, "with no report options: print every metric"),
 	OPT_HELP,
 	PV_OPT_END,
 };
@@ -457,6 +487,9 @@ static int cmd_compare(struct cli *a)
 	r.settings.format = format ? format : "auto";
 	r.settings.gate = cfg.gate;
 	r.settings.markdown_limit = (unsigned)a->out.markdown_limit;
+	for (int k = 0; k < 2; k++)
+		r.label[k] = a->label[k] ? a->label[k] :
+			     pv_label_from_env(k, getenv);
 	pv_model_from_table(&table, &cfg, &r, &diag);
 	pv_table_drop_metrics(&table);
 	if (pv_redecide(&r, &cfg, today, &diag, &err))
@@ -481,10 +514,12 @@ static int cmd_compare(struct cli *a)
 	{
 		int to_stdout = (a->out.json && !strcmp(a->out.json, "-")) ||
 				(a->out.junit && !strcmp(a->out.junit, "-")) ||
-				(a->out.markdown && !strcmp(a->out.markdown, "-"));
-		int any = a->out.json || a->out.junit || a->out.markdown;
+				(a->out.markdown && !strcmp(a->out.markdown, "-")) ||
+				(a->out.html && !strcmp(a->out.html, "-"));
+		int any = a->out.json || a->out.junit || a->out.markdown ||
+			  a->out.html;
 
-		if (!to_stdout && write_summary(&r, a->out.quiet || any, &err))
+		if (!to_stdout && write_summary(&r, a->out.quiet || any, a->out.verbose, &err))
 			goto fail_printed;
 	}
 	st = r.fail ? PV_FAIL : PV_OK;
@@ -594,8 +629,8 @@ static int cmd_render(struct cli *a)
 		pv_report_release(&r);
 		return report_error(&err);
 	}
-	if (!o.junit && !o.markdown) {
-		rc = write_summary(&r, o.quiet, &err);
+	if (!o.junit && !o.markdown && !o.html) {
+		rc = write_summary(&r, o.quiet, o.verbose, &err);
 		pv_report_release(&r);
 		return rc ? report_error(&err) : PV_OK;
 	}
@@ -619,8 +654,8 @@ static int cmd_merge(struct cli *a)
 	char iso[32], today[16];
 	int n = a->noperands, st = PV_OK;
 
-	if (!o.json && !o.junit && !o.markdown)
-		return usage_error("%s", "merge needs --json F (and may add --junit, --markdown)");
+	if (!o.json && !o.junit && !o.markdown && !o.html)
+		return usage_error("%s", "merge needs --json F (and may add --junit, --markdown, --html)");
 	if (a->config) {
 		if (pv_config_load(&cfg, a->config, &err))
 			return report_error(&err);

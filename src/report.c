@@ -9,7 +9,7 @@
 
 static const char *const verdict_names[PV_V_COUNT] = {
 	"regression", "improvement", "unchanged", "inconclusive", "noisy",
-	"insufficient", "missing", "new", "waived",
+	"insufficient", "missing", "new", "waived", "ungated",
 };
 
 /* Rank used by every report: what needs a human first comes first. */
@@ -22,7 +22,8 @@ static const int verdict_rank[PV_V_COUNT] = {
 	[PV_V_WAIVED] = 5,
 	[PV_V_IMPROVEMENT] = 6,
 	[PV_V_NEW] = 7,
-	[PV_V_UNCHANGED] = 8,
+	[PV_V_UNGATED] = 8,
+	[PV_V_UNCHANGED] = 9,
 };
 
 const char *pv_verdict_name(enum pv_verdict v)
@@ -93,6 +94,30 @@ void pv_side_summary(const struct pv_side_result *s, struct pv_summary *out)
 	out->mean = s->s.mean;
 	out->sd = s->s.sd;
 	out->cv = pv_cv(&s->s);
+}
+
+void pv_report_some_names(const struct pv_report *r,
+			  int (*pick)(const struct pv_result *m), size_t few,
+			  struct strbuf *sb)
+{
+	size_t n = 0, shown = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pv_result *m = &r->m[i];
+
+		if (!pick(m))
+			continue;
+		if (n++ >= few)
+			continue;
+		strbuf_addstr(sb, shown++ ? ", " : "");
+		if (m->group && *m->group)
+			strbuf_addf(sb, "%s/", m->group);
+		if (m->benchmark && *m->benchmark)
+			strbuf_addf(sb, "%s/", m->benchmark);
+		strbuf_addstr(sb, m->metric ? m->metric : "");
+	}
+	if (n > shown)
+		strbuf_addf(sb, " and %zu more", n - shown);
 }
 
 static const struct pv_report *rank_report;

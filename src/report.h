@@ -19,7 +19,9 @@
 #include "util/arena.h"
 #include "util/strbuf.h"
 
-#define PV_SCHEMA_VERSION 1
+#define PV_SCHEMA_VERSION 2
+/* The oldest schema_version `render` and `merge` still read. */
+#define PV_SCHEMA_VERSION_MIN 1
 
 /* The level of the default rule's family gate, as a fraction of alpha
  * (verdict.c's family_gate(); the reasons quote it). */
@@ -35,6 +37,7 @@ enum pv_verdict {
 	PV_V_MISSING,
 	PV_V_NEW,
 	PV_V_WAIVED,
+	PV_V_UNGATED,               /* reported, never gated (direction none) */
 	PV_V_COUNT
 };
 
@@ -122,6 +125,9 @@ struct pv_report {
 	const char *generated_at;   /* UTC ISO 8601; SOURCE_DATE_EPOCH honoured */
 	struct pv_settings settings;
 	struct pv_sidemeta side[2];
+	/* What each side is (a commit, a branch), or NULL: the CLI's
+	 * --baseline-label / --candidate-label, else the CI's variables. */
+	const char *label[2];
 	size_t count[PV_V_COUNT];
 	int fail;                   /* the gate's verdict */
 	size_t compared;            /* metrics with a test on both sides */
@@ -150,6 +156,20 @@ void pv_moments_of(const double *x, size_t n, struct pv_moments *m);
 /* The full summary a report shows: the side's moments, and the median,
  * min and max of its samples (NAN for a summary-only side). */
 void pv_side_summary(const struct pv_side_result *s, struct pv_summary *out);
+
+/*
+ * A side's label from the CI's variables, through get (getenv):
+ * side 0 (baseline) CI_MERGE_REQUEST_DIFF_BASE_SHA, GITHUB_BASE_REF,
+ * CHANGE_TARGET; side 1 (candidate) GITHUB_SHA, CI_COMMIT_SHA,
+ * GIT_COMMIT.  NULL when none is set (provenance.c).
+ */
+const char *pv_label_from_env(int side, char *(*get)(const char *name));
+
+/* The names (group/benchmark/metric) of the first few metrics pick
+ * chooses, then " and N more": what a warning about metrics says. */
+void pv_report_some_names(const struct pv_report *r,
+			  int (*pick)(const struct pv_result *m), size_t few,
+			  struct strbuf *sb);
 
 /* Indices of r->m ordered by severity, then by their order in r->m. */
 size_t *pv_report_ranked(const struct pv_report *r);

@@ -571,7 +571,7 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	}
 
 	if (!res->gated) {
-		res->verdict = PV_V_UNCHANGED;
+		res->verdict = PV_V_UNGATED;
 		res->why = PV_WHY_UNGATED;
 		return;
 	}
@@ -616,6 +616,16 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		res->why = sig_worse || sig_better ? PV_WHY_SMALL :
 			   PV_WHY_INCONCLUSIVE;
 	}
+}
+
+static int is_noisy(const struct pv_result *m)
+{
+	return m->verdict == PV_V_NOISY;
+}
+
+static int is_assumed(const struct pv_result *m)
+{
+	return m->dir_assumed;
 }
 
 static int decide(struct pv_report *r, const struct pv_config *cfg,
@@ -686,11 +696,16 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 			decide_one(r, cfg, today, &r->m[i], &w[i], open_worse,
 				   open_better, diag);
 		pv_report_tally(r);
-		if (r->count[PV_V_NOISY])
-			pv_diag_add(diag, "%zu metric%s too noisy to judge (CV above max_cv = %g%%): run more repeats or raise max_cv",
+		if (r->count[PV_V_NOISY]) {
+			struct strbuf names = STRBUF_INIT;
+
+			pv_report_some_names(r, is_noisy, 3, &names);
+			pv_diag_add(diag, "%zu metric%s too noisy to judge (%s; CV above max_cv = %g%%): run more repeats or raise max_cv",
 				    r->count[PV_V_NOISY],
 				    r->count[PV_V_NOISY] == 1 ? " is" : "s are",
-				    g->max_cv * 100);
+				    names.buf, g->max_cv * 100);
+			strbuf_release(&names);
+		}
 	}
 	free(w);
 	return rc;
@@ -800,9 +815,14 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 	}
 	free(keep);
 	free(ratio);
-	if (assumed)
-		pv_diag_add(diag, "%zu metric%s had no configured direction; it was inferred from the name and unit (see each reason); set direction in [gate] or [metric \"GLOB\"]",
-			    assumed, assumed == 1 ? "" : "s");
+	if (assumed) {
+		struct strbuf names = STRBUF_INIT;
+
+		pv_report_some_names(r, is_assumed, 3, &names);
+		pv_diag_add(diag, "%zu metric%s had no configured direction (%s); it was inferred from the name and unit (see each reason); set direction in [gate] or [metric \"GLOB\"]",
+			    assumed, assumed == 1 ? "" : "s", names.buf);
+		strbuf_release(&names);
+	}
 }
 
 int pv_decide(struct pv_table *t, const struct pv_config *cfg,

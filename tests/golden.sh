@@ -21,6 +21,10 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 OUT=$tmp/out
 CASE=$case_dir
 mkdir "$OUT"
+# The reports must not depend on the CI this runs in, nor on the
+# terminal: no labels from the CI's variables, 80 columns.
+unset GITHUB_SHA GITHUB_BASE_REF CI_COMMIT_SHA CI_MERGE_REQUEST_DIFF_BASE_SHA \
+	GIT_COMMIT CHANGE_TARGET COLUMNS
 export OUT CASE
 
 args=$(sed -e "s|\$OUT|$OUT|g" -e "s|\$CASE|$CASE|g" "$case_dir/args")

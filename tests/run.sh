@@ -13,6 +13,10 @@ PV_BIN=${PV_BIN:-build/perfverdict}
 PV_BUILD=${PV_BUILD:-build}
 PYTHON=${PYTHON:-/usr/bin/python3}
 export PV_BIN PV_BUILD PYTHON
+# The reports must not depend on the CI this runs in, nor on the
+# terminal: no labels from the CI's variables, 80 columns.
+unset GITHUB_SHA GITHUB_BASE_REF CI_COMMIT_SHA CI_MERGE_REQUEST_DIFF_BASE_SHA \
+	GIT_COMMIT CHANGE_TARGET COLUMNS
 
 pass=0
 fail=0

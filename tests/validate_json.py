@@ -23,11 +23,25 @@ def check(path, validator):
     summary = report.get("summary", {})
     keys = {"regression": "regressions", "improvement": "improvements"}
     for v in ("regression", "improvement", "unchanged", "inconclusive",
-              "noisy", "insufficient", "missing", "new", "waived"):
+              "noisy", "insufficient", "missing", "new", "waived",
+              "ungated"):
         n = sum(1 for m in metrics if m.get("verdict") == v)
         if summary.get(keys.get(v, v), 0) != n:
             problems.append(f"summary.{keys.get(v, v)} is "
                             f"{summary.get(keys.get(v, v))}, metrics say {n}")
+    # no report calls a metric unchanged that moved beyond its
+    # threshold with q < alpha (ungated ones are "ungated", never
+    # "unchanged")
+    for m in metrics:
+        rel = (m.get("change") or {}).get("rel")
+        q, alpha, thr = m.get("q_value"), m.get("alpha"), m.get("threshold")
+        if m.get("verdict") == "unchanged" and None not in (rel, q, alpha, thr) \
+                and q < alpha and abs(rel) > thr:
+            problems.append(f"{m.get('id')}: unchanged, but moved {rel:+.2%} "
+                            f"beyond {thr:.0%} with q={q:.2g}")
+        if m.get("direction") == "none" and m.get("verdict") == "unchanged":
+            problems.append(f"{m.get('id')}: direction none but unchanged, "
+                            "not ungated")
     if summary.get("metrics") != len(metrics):
         problems.append("summary.metrics differs from len(metrics)")
     ids = [m.get("id") for m in metrics]

@@ -70,7 +70,8 @@ def expected(report):
             exp["failures"] += 1
         elif (v == "missing" and miss_fail) or (v == "inconclusive" and inc_fail):
             exp["errors"] += 1
-        elif v in ("missing", "inconclusive", "noisy", "insufficient", "waived"):
+        elif v in ("missing", "inconclusive", "noisy", "insufficient", "waived",
+                   "ungated"):
             exp["skipped"] += 1
     return exp
 
@@ -240,11 +241,24 @@ def check_markdown(report, md, problems):
 
     metrics = report.get("metrics", [])
     head = text.split("\n", 1)[0]
+    # the headline block: the outcome, the largest regression in words,
+    # the counts that are not zero (up to "Comparing ...")
+    block = text.split("\nComparing ", 1)[0]
     nreg = sum(1 for m in metrics if m.get("verdict") == "regression")
-    found = re.search(r"(\d+) regressions?\b", head)
-    if not found or int(found.group(1)) != nreg:
+    counts = [ln for ln in block.split("\n") if re.match(r"\d+ [a-z]", ln)]
+    block = counts[0] if counts else ""
+    found = re.search(r"(\d+) regressions?\b", block)
+    if (found is None) != (nreg == 0) or \
+            (found and int(found.group(1)) != nreg):
         problems.append("markdown: the headline does not say %d regression(s)"
                         % nreg)
+    for v, key in (("improvement", "improvement"), ("ungated", "ungated"),
+                   ("unchanged", "unchanged")):
+        n = sum(1 for m in metrics if m.get("verdict") == v)
+        got = re.search(r"(\d+) %ss?\b" % key, block)
+        if (got is None) != (n == 0) or (got and int(got.group(1)) != n):
+            problems.append("markdown: the headline's count of %s is not %d"
+                            % (v, n))
     failed = report.get("verdict") == "fail"
     if report.get("verdict") in ("pass", "fail") and \
             (("\u274c" in head) != failed or ("\u2705" in head) == failed):

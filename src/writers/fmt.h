@@ -49,10 +49,60 @@ void pv_fmt_change(struct strbuf *sb, const struct pv_result *m);
 int pv_fmt_better(const struct pv_result *m);
 
 /*
- * The one-line summary of a regression (the JUnit failure message),
- * without the CI: "throughput -8.2% (p=0.003, q=0.01) beyond 5%
- * threshold".
+ * The one-line summary of a regression (the JUnit failure message's
+ * first line), short and complete:
+ * "thr/%CPU: -8.7% (125.4 → 114.4), threshold 5%, q=1.3e-05".
  */
 void pv_fmt_regression_line(struct strbuf *sb, const struct pv_result *m);
+
+/*
+ * Human units.  A scale is chosen once per metric (from the baseline
+ * mean, so both sides and the interval read in one unit):
+ *   - time units (ns, us, µs, ms, s), also before a '/' ("ns/op"): the
+ *     largest unit in which the value is at least 1, "160296 ns" ->
+ *     "160.3 µs", "398882 ns/op" -> "398.9 µs/op";
+ *   - any other unit, when |value| >= 10,000: an SI prefix k, M, G, T,
+ *     "25802117 items/s" -> "25.80 M items/s"; "1865658" -> "1.866 M".
+ * Otherwise the unit stays as the input gave it.
+ */
+struct pv_scale {
+	double div;             /* the printed number is v / div */
+	const char *unit;       /* our own text replacing the unit, or NULL */
+	const char *prefix;     /* "k", "M"... before the input's unit, or "" */
+	const char *rest;       /* after unit: the input's "/op" of "ns/op" */
+};
+
+void pv_scale_pick(struct pv_scale *sc, const char *unit, double ref);
+/* v in the scale's unit, 4 significant digits, no unit. */
+void pv_fmt_scaled(struct strbuf *sb, double v, const struct pv_scale *sc);
+/* The unit of a scale: " µs", " M items/s", " M", or "" for no unit.
+ * The input's own unit goes through esc (the writer's escaping; NULL
+ * appends it as it is). */
+void pv_fmt_scale_unit(struct strbuf *sb, const struct pv_scale *sc,
+		       const char *unit,
+		       void (*esc)(struct strbuf *, const char *));
+/* A value with its unit in its own scale: "160.3 µs". */
+void pv_fmt_human(struct strbuf *sb, double v, const char *unit);
+
+/*
+ * The move of a metric: "125.4 → 114.4 (-8.7%)", the unit once after
+ * the candidate ("160.3 → 151.2 µs (-5.7%)"); a missing side is "—".
+ */
+void pv_fmt_move(struct strbuf *sb, const struct pv_result *m,
+		 void (*esc)(struct strbuf *, const char *));
+
+/* The same without the change: "125.4 → 114.4". */
+void pv_fmt_means(struct strbuf *sb, const struct pv_result *m,
+		  void (*esc)(struct strbuf *, const char *));
+
+/* The confidence interval of the change: "-10.9% … -6.5%", or "—". */
+void pv_fmt_interval(struct strbuf *sb, const struct pv_result *m);
+
+/* A side's label for people: a 40- or 64-digit hex commit is cut to 12
+ * digits; NULL when there is none.  Foreign text: the caller escapes. */
+const char *pv_fmt_label(const char *label, char *buf, size_t size);
+
+/* +1 better, -1 worse, 0 neither: the words "better" / "worse" / NULL. */
+const char *pv_fmt_better_word(const struct pv_result *m);
 
 #endif

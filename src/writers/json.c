@@ -333,11 +333,12 @@ static void config_json(struct jw *w, const struct pv_report *r)
 }
 
 static void sidemeta_json(struct jw *w, const char *key,
-			  const struct pv_sidemeta *sm)
+			  const struct pv_sidemeta *sm, const char *label)
 {
 	jw_key(w, key);
 	jw_begin(w, '{');
 	KSTR(w, "path", sm->path);
+	KSTR(w, "label", label);
 	KINT(w, "files", sm->files);
 	KINT(w, "runs", sm->runs);
 	jw_key(w, "context");
@@ -360,6 +361,7 @@ static void summary_json(struct jw *w, const struct pv_report *r)
 		{ "missing", PV_V_MISSING },
 		{ "new", PV_V_NEW },
 		{ "waived", PV_V_WAIVED },
+		{ "ungated", PV_V_UNGATED },
 	};
 
 	jw_key(w, "summary");
@@ -508,8 +510,8 @@ int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err)
 	jw_close(&w, '}');
 	KSTR(&w, "generated_at", r->generated_at);
 	config_json(&w, r);
-	sidemeta_json(&w, "baseline", &r->side[0]);
-	sidemeta_json(&w, "candidate", &r->side[1]);
+	sidemeta_json(&w, "baseline", &r->side[0], r->label[0]);
+	sidemeta_json(&w, "candidate", &r->side[1], r->label[1]);
 	summary_json(&w, r);
 	KSTR(&w, "verdict", r->fail ? "fail" : "pass");
 	jw_key(&w, "warnings");

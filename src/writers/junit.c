@@ -7,8 +7,12 @@
  *
  *   testsuites name="perfverdict" tests failures errors time
  *     testsuite  one per (suite, test) pair, in model order of first sight
- *       properties  the effective settings, then both sides' context
- *       testcase  one per metric: classname "suite.group",
+ *       properties  what a reader needs: the version, both sides' path
+ *                   and label, the test, correction, alpha, threshold,
+ *                   and the environment keys whose values differ
+ *       testcase  one per metric: classname "suite.group" (without the
+ *                 catch-all suite "default": the group, else the
+ *                 executable or the file the metric came from),
  *                 name "benchmark metric"
  *         failure | error | skipped   (none when the case passes)
  *         system-out                  the numbers behind the verdict,
@@ -16,8 +20,8 @@
  *
  * A case fails exactly when it makes the gate fail: a regression is a
  * <failure>; a missing metric (policy missing=fail) or an inconclusive
- * one (inconclusive=fail) is an <error>; the other non-passing verdicts
- * are <skipped> with their reason.  classname+name is unique over the
+ * one (inconclusive=fail) is an <error>; the other non-passing verdicts,
+ * and ungated metrics, are <skipped> with their reason.  classname+name is unique over the
  * whole file (GitLab deduplicates on it).  Every foreign string goes
  * through pv_text_clean() first because libxml2 2.9 writes control
  * characters and invalid UTF-8 as they are; no CDATA is used.
@@ -51,6 +55,7 @@ static enum outcome outcome_of(const struct pv_report *r,
 	case PV_V_NOISY:
 	case PV_V_INSUFFICIENT:
 	case PV_V_WAIVED:
+	case PV_V_UNGATED:
 		return OUT_SKIPPED;
 	default:
 		return OUT_PASS;
@@ -122,6 +127,53 @@ static size_t sset_slot(struct sset *s, const char *k)
 	return i;
 }
 
+/* The last path component of s, without its extension. */
+static void file_stem(struct strbuf *sb, const char *s)
+{
+	const char *slash = strrchr(s, '/'), *dot;
+	size_t from = sb->len;
+
+	if (slash && slash[1])
+		s = slash + 1;
+	add_clean(sb, s);
+	dot = strrchr(sb->buf + from, '.');
+	if (dot && dot > sb->buf + from)
+		strbuf_setlen(sb, (size_t)(dot - sb->buf));
+}
+
+/*
+ * "suite.group".  The catch-all suite "default" (no config) says
+ * nothing, so it is left out: the group alone, or, for single-file
+ * formats without groups (gbench, pyperf, hyperfine...), the executable
+ * the context names or else the result file's name.
+ */
+static void classname(struct strbuf *sb, const struct pv_report *r,
+		      const struct pv_result *m)
+{
+	int catchall = !strcmp(str(m->suite), "default");
+	const char *exe = NULL;
+
+	if (!catchall)
+		add_clean(sb, m->suite);
+	if (m->group && *m->group) {
+		if (sb->len)
+			strbuf_addch(sb, '.');
+		add_clean(sb, m->group);
+		return;
+	}
+	if (!catchall)
+		return;
+	for (size_t i = 0; i < r->side[1].ncontext && !exe; i++)
+		if (!strcmp(str(r->side[1].context[i].key), "executable"))
+			exe = r->side[1].context[i].value;
+	if (exe && *exe)
+		file_stem(sb, exe);
+	else if (m->test && *m->test)
+		file_stem(sb, m->test);
+	if (!sb->len)
+		add_clean(sb, m->suite);
+}
+
 struct ident {
 	char *classname, *name, *key;   /* key: classname "\n" name */
 };
@@ -167,11 +219,7 @@ static struct ident *make_idents(const struct pv_report *r)
 		const struct pv_result *m = &r->m[i];
 
 		strbuf_reset(&sb);
-		add_clean(&sb, m->suite);
-		if (m->group && *m->group) {
-			strbuf_addch(&sb, '.');
-			add_clean(&sb, m->group);
-		}
+		classname(&sb, r, m);
 		id[i].classname = strbuf_detach(&sb, NULL);
 		if (m->benchmark && *m->benchmark) {
 			add_clean(&sb, m->benchmark);
@@ -400,50 +448,62 @@ static int property_num(struct jw *j, const char *name, const char *fmt,
 	return rc;
 }
 
+/* The first value of key on a side, or NULL. */
+static const char *ctx_value(const struct pv_sidemeta *s, const char *key)
+{
+	for (size_t i = 0; i < s->ncontext; i++)
+		if (!strcmp(str(s->context[i].key), key))
+			return str(s->context[i].value);
+	return NULL;
+}
+
+/* Only what a reader of the test report needs; the JSON has the rest. */
 static int properties(struct jw *j, const struct pv_report *r)
 {
 	const struct pv_settings *s = &r->settings;
 	const struct pv_gate *g = &s->gate;
 	static const char *side_name[2] = { "baseline", "candidate" };
-	struct strbuf key = STRBUF_INIT;
-	char buf[32];
+	struct strbuf key = STRBUF_INIT, val = STRBUF_INIT;
+	int rc = 0;
 
 	CHECK(xmlTextWriterStartElement(j->w, X("properties")));
 	CHECK(property(j, "perfverdict.version", str(r->tool_version)));
-	CHECK(property(j, "config", s->config_path ? s->config_path :
-		       "(built-in defaults)"));
-	if (s->suite)
-		CHECK(property(j, "suite", s->suite));
-	if (s->format)
-		CHECK(property(j, "format", s->format));
-	CHECK(property_num(j, "alpha", "%.6g", g->alpha));
+	for (int k = 0; k < 2; k++) {
+		CHECK(property(j, side_name[k], str(r->side[k].path)));
+		if (r->label[k]) {
+			strbuf_reset(&key);
+			strbuf_addf(&key, "%s.label", side_name[k]);
+			CHECK(property(j, key.buf, r->label[k]));
+		}
+	}
 	CHECK(property(j, "test", pv_test_name(g->test)));
 	CHECK(property(j, "correction", pv_correction_name(g->correction)));
-	CHECK(property(j, "sided", pv_sided_name(g->sided)));
+	CHECK(property_num(j, "alpha", "%.6g", g->alpha));
 	CHECK(property_num(j, "threshold", "%.6g", g->threshold));
-	snprintf(buf, sizeof(buf), "%u", g->min_samples);
-	CHECK(property(j, "min_samples", buf));
-	CHECK(property_num(j, "max_cv", "%.6g", g->max_cv));
-	CHECK(property(j, "missing", pv_policy_name(g->missing)));
-	CHECK(property(j, "new", pv_policy_name(g->new_)));
-	CHECK(property(j, "inconclusive", pv_policy_name(g->inconclusive)));
-	CHECK(property(j, "direction", pv_dir_name(g->direction)));
-	for (int k = 0; k < 2; k++) {
+	/* the environment where it differs: "old → new" */
+	for (int k = 0; k < 2 && rc >= 0; k++) {
 		const struct pv_sidemeta *sm = &r->side[k];
-		int rc = property(j, side_name[k], str(sm->path));
 
 		for (size_t c = 0; rc >= 0 && c < sm->ncontext; c++) {
+			const char *kk = str(sm->context[c].key);
+			const char *bv = ctx_value(&r->side[0], kk);
+			const char *cv = ctx_value(&r->side[1], kk);
+
+			if ((k && bv) || ctx_value(sm, kk) != str(sm->context[c].value) ||
+			    (bv && cv && !strcmp(bv, cv)))
+				continue;
 			strbuf_reset(&key);
-			strbuf_addf(&key, "%s.%s", side_name[k],
-				    str(sm->context[c].key));
-			rc = property(j, key.buf, str(sm->context[c].value));
-		}
-		if (rc < 0) {
-			strbuf_release(&key);
-			return -1;
+			strbuf_addf(&key, "environment.%s", kk);
+			strbuf_reset(&val);
+			strbuf_addf(&val, "%s \xe2\x86\x92 %s", bv ? bv : "(none)",
+				    cv ? cv : "(none)");
+			rc = property(j, key.buf, val.buf);
 		}
 	}
 	strbuf_release(&key);
+	strbuf_release(&val);
+	if (rc < 0)
+		return -1;
 	return xmlTextWriterEndElement(j->w);
 }
 
@@ -472,7 +532,13 @@ static void side_line(struct strbuf *sb, const char *label,
 	}
 	strbuf_addstr(sb, ": ");
 	pv_side_summary(s, &sum);
-	pv_fmt_mean_sd(sb, &s->s);
+	strbuf_addstr(sb, "mean ");
+	pv_fmt_num(sb, s->s.mean);
+	if (s->s.n > 0 && !isnan(s->s.sd)) {
+		strbuf_addstr(sb, ", sd ");
+		pv_fmt_num(sb, s->s.sd);
+	}
+	strbuf_addf(sb, ", n %zu", (size_t)s->s.n);
 	if (s->s.n > 0) {
 		strbuf_addstr(sb, ", median ");
 		pv_fmt_num(sb, sum.median);
@@ -518,7 +584,18 @@ static void detail_text(struct strbuf *sb, const struct pv_report *r,
 		strbuf_addstr(sb, "note: the means shown are ratios of means "
 			      "(avg_update); the test uses the raw values\n");
 	strbuf_addstr(sb, "change: ");
-	pv_fmt_change(sb, m);
+	{
+		struct pv_result no_ci = *m;
+
+		no_ci.ci_low = no_ci.ci_high = NAN;
+		pv_fmt_change(sb, &no_ci);
+	}
+	if (isfinite(m->ci_low) && isfinite(m->ci_high)) {
+		strbuf_addstr(sb, ", ");
+		pv_fmt_threshold(sb, 1 - m->alpha);
+		strbuf_addstr(sb, " interval ");
+		pv_fmt_interval(sb, m);
+	}
 	if (isfinite(m->change_abs) && isfinite(m->change_rel)) {
 		strbuf_addstr(sb, " (");
 		if (m->change_abs > 0)

@@ -1,8 +1,24 @@
 /*
- * text.c - the terminal summary, in the spirit of autotest's "AvgS
- * Augment Rate" view: per group, each side's mean and %SD, the change,
- * p and the verdict.  Regressions come first; one closing line gives the
- * verdict and the counts.
+ * text.c - the terminal summary.
+ *
+ *   Baseline:  LABEL PATH (N runs)          what was compared with what
+ *   Candidate: LABEL PATH (N runs)
+ *   one section per verdict that needs attention, most severe first:
+ *     name  baseline → candidate unit  change  q
+ *   one line of counts per group (what was not listed)
+ *   the counts, then the closing line naming the worst regression
+ *
+ * By default only the metrics that need attention are listed:
+ * regressions, missing, inconclusive, noisy, insufficient, waived,
+ * improvements, new, and the ungated ones that moved beyond their
+ * threshold with q < alpha (the other ungated ones are counted).  A long
+ * section shows its first rows and says how many more -v would list.
+ * With verbose every metric is listed, unchanged ones too.
+ *
+ * Every line fits o->width columns (80 when 0): names are shortened in
+ * the middle with "…", so both the group and the metric stay readable.
+ * Widths are counted in code points; everything we print is one column
+ * wide, and foreign names are cleaned of control characters first.
  */
 #include "writers.h"
 
@@ -19,84 +35,33 @@
 #define BOLD "\033[1m"
 #define RESET "\033[0m"
 
-enum { C_GROUP, C_BENCH, C_METRIC, C_BASE, C_BSD, C_CAND, C_CSD, C_CHANGE,
-       C_P, C_VERDICT, NCOL };
+#define ELLIPSIS "\xe2\x80\xa6"
+#define SECTION_ROWS 20         /* rows a section lists without -v */
+#define UNGATED_ROWS 8          /* the ungated that moved: the largest */
+#define GROUP_LINES 12          /* count lines of groups without -v */
+#define MIN_NAME 16             /* the name column's least width */
 
-static const char *const headers[NCOL] = {
-	"group", "benchmark", "metric", "baseline", "%SD", "candidate", "%SD",
-	"change", "p", "verdict",
-};
+enum { C_NAME, C_MOVE, C_CHANGE, C_Q, NCOL };
 
 struct row {
 	char *cell[NCOL];
 	enum pv_verdict v;
 };
 
-static void clean(struct strbuf *sb, const char *s)
+struct tx {
+	const struct pv_report *r;
+	const struct pv_text_opts *o;
+	FILE *fp;
+	size_t width;
+	int multi_suite, multi_test;
+};
+
+static const char *str(const char *s)
 {
-	pv_text_clean(sb, s, strlen(s));
+	return s ? s : "";
 }
 
-static char *cell_sd(const struct pv_moments *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	double cv = pv_cv(s);
-
-	if (isfinite(cv))
-		strbuf_addf(&sb, "%.1f%%", cv * 100);
-	else
-		strbuf_addstr(&sb, "-");
-	return strbuf_detach(&sb, NULL);
-}
-
-static void make_row(const struct pv_report *r, const struct pv_result *m,
-		     struct row *row)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	(void)r;
-	row->v = m->verdict;
-	clean(&sb, m->group);
-	row->cell[C_GROUP] = strbuf_detach(&sb, NULL);
-	clean(&sb, m->benchmark);
-	row->cell[C_BENCH] = strbuf_detach(&sb, NULL);
-	clean(&sb, m->metric);
-	row->cell[C_METRIC] = strbuf_detach(&sb, NULL);
-	if (m->side[0].s.n)
-		pv_fmt_num(&sb, m->side[0].s.mean);
-	else
-		strbuf_addstr(&sb, "-");
-	row->cell[C_BASE] = strbuf_detach(&sb, NULL);
-	row->cell[C_BSD] = cell_sd(&m->side[0].s);
-	if (m->side[1].s.n)
-		pv_fmt_num(&sb, m->side[1].s.mean);
-	else
-		strbuf_addstr(&sb, "-");
-	row->cell[C_CAND] = strbuf_detach(&sb, NULL);
-	row->cell[C_CSD] = cell_sd(&m->side[1].s);
-	if (isfinite(m->change_rel))
-		pv_fmt_pct(&sb, m->change_rel);
-	else
-		strbuf_addstr(&sb, "-");
-	row->cell[C_CHANGE] = strbuf_detach(&sb, NULL);
-	if (isfinite(m->p))
-		pv_fmt_p(&sb, m->p);
-	else
-		strbuf_addstr(&sb, "-");
-	row->cell[C_P] = strbuf_detach(&sb, NULL);
-	strbuf_addstr(&sb, m->verdict == PV_V_REGRESSION ? "REGRESSION" :
-		      pv_verdict_name(m->verdict));
-	row->cell[C_VERDICT] = strbuf_detach(&sb, NULL);
-}
-
-static void free_row(struct row *row)
-{
-	for (int c = 0; c < NCOL; c++)
-		free(row->cell[c]);
-}
-
-/* Display width: count UTF-8 lead bytes (names are mostly ASCII). */
+/* Display width in columns: code points (what we print is narrow). */
 static size_t width(const char *s)
 {
 	size_t w = 0;
@@ -104,6 +69,103 @@ static size_t width(const char *s)
 	for (; *s; s++)
 		w += ((unsigned char)*s & 0xc0) != 0x80;
 	return w;
+}
+
+/* The byte offset of the code point that starts column col of s. */
+static size_t offset_of(const char *s, size_t col)
+{
+	size_t i = 0, w = 0;
+
+	while (s[i] && w < col) {
+		i++;
+		while (((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+		w++;
+	}
+	return i;
+}
+
+/* s cut to at most max columns: its start and end, "…" between them. */
+static void shorten(struct strbuf *out, const char *s, size_t max)
+{
+	size_t w = width(s), head, tail;
+
+	if (w <= max) {
+		strbuf_addstr(out, s);
+		return;
+	}
+	if (max == 0)
+		return;
+	head = (max - 1) / 2;
+	tail = max - 1 - head;
+	strbuf_add(out, s, offset_of(s, head));
+	strbuf_addstr(out, ELLIPSIS);
+	strbuf_addstr(out, s + offset_of(s, w - tail));
+}
+
+/* Foreign text, cleaned, tabs as spaces. */
+static void clean(struct strbuf *sb, const char *s)
+{
+	size_t from = sb->len;
+
+	s = str(s);
+	pv_text_clean(sb, s, strlen(s));
+	for (size_t i = from; i < sb->len; i++)
+		if (sb->buf[i] == '\t' || sb->buf[i] == '\n')
+			sb->buf[i] = ' ';
+}
+
+static void name_part(struct strbuf *sb, const char *s)
+{
+	if (!s || !*s)
+		return;
+	if (sb->len)
+		strbuf_addch(sb, ' ');
+	clean(sb, s);
+}
+
+/* "group benchmark metric", with the suite and test when they vary. */
+static void metric_name(const struct tx *t, struct strbuf *sb,
+			const struct pv_result *m)
+{
+	strbuf_reset(sb);
+	if (t->multi_suite)
+		name_part(sb, m->suite);
+	if (t->multi_test)
+		name_part(sb, m->test);
+	name_part(sb, m->group);
+	name_part(sb, m->benchmark);
+	name_part(sb, m->metric);
+}
+
+static void make_row(const struct tx *t, const struct pv_result *m,
+		     struct row *row)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *word = pv_fmt_better_word(m);
+
+	row->v = m->verdict;
+	metric_name(t, &sb, m);
+	row->cell[C_NAME] = strbuf_detach(&sb, NULL);
+	pv_fmt_means(&sb, m, NULL);     /* the change has its own column */
+	row->cell[C_MOVE] = strbuf_detach(&sb, NULL);
+	if (isfinite(m->change_rel))
+		pv_fmt_pct(&sb, m->change_rel);
+	else if (m->side[0].present && m->side[1].present)
+		pv_fmt_change(&sb, m);
+	if (word && (m->verdict == PV_V_INCONCLUSIVE ||
+		     m->verdict == PV_V_NOISY || m->verdict == PV_V_WAIVED))
+		strbuf_addf(&sb, " %s", word);
+	row->cell[C_CHANGE] = strbuf_detach(&sb, NULL);
+	if (m->tested && isfinite(m->q))
+		pv_fmt_p(&sb, m->q);
+	row->cell[C_Q] = strbuf_detach(&sb, NULL);
+}
+
+static void free_row(struct row *row)
+{
+	for (int c = 0; c < NCOL; c++)
+		free(row->cell[c]);
 }
 
 static const char *colour(enum pv_verdict v)
@@ -124,124 +186,433 @@ static const char *colour(enum pv_verdict v)
 	}
 }
 
-/* Print rows[0..n) as an aligned table; skip_group drops that column. */
-static void table(FILE *fp, struct row *rows, size_t n, int skip_group,
-		  int color)
+/* A line of at most the width: cut with "…" when longer. */
+static void put_line(const struct tx *t, const char *s)
 {
-	size_t w[NCOL];
-	int right[NCOL] = { 0, 0, 0, 1, 1, 1, 1, 1, 1, 0 };
+	struct strbuf sb = STRBUF_INIT;
+
+	shorten(&sb, s, t->width);
+	fputs(sb.buf, t->fp);
+	fputc('\n', t->fp);
+	strbuf_release(&sb);
+}
+
+/*
+ * rows[0..n) as an aligned table under a header line; the name column
+ * takes what the other columns leave of the width.
+ */
+static void table(const struct tx *t, const char *title, struct row *rows,
+		  size_t n)
+{
+	static const char *const head[NCOL] = {
+		"", "base \xe2\x86\x92 cand", "change", "q",
+	};
+	size_t w[NCOL], rest = 2, namew;
+	struct strbuf line = STRBUF_INIT, name = STRBUF_INIT;
 
 	for (int c = 0; c < NCOL; c++) {
-		w[c] = width(headers[c]);
+		w[c] = c ? width(head[c]) : 0;
 		for (size_t i = 0; i < n; i++)
 			if (width(rows[i].cell[c]) > w[c])
 				w[c] = width(rows[i].cell[c]);
 	}
+	/* a move too wide for its header still fits: it takes its width */
+	for (int c = 1; c < NCOL; c++)
+		rest += 2 + w[c];
+	namew = t->width > rest + MIN_NAME ? t->width - rest : MIN_NAME;
+	if (w[C_NAME] < namew)
+		namew = w[C_NAME] > width(title) ? w[C_NAME] : width(title);
+	if (namew > (t->width > rest ? t->width - rest : MIN_NAME))
+		namew = t->width > rest + MIN_NAME ? t->width - rest : MIN_NAME;
 	for (size_t i = 0; i <= n; i++) {
 		const char *col = i ? colour(rows[i - 1].v) : NULL;
 
-		fputs("  ", fp);
-		for (int c = skip_group ? 1 : 0; c < NCOL; c++) {
-			const char *s = i ? rows[i - 1].cell[c] : headers[c];
-			size_t pad = w[c] - width(s);
-			int last = c == NCOL - 1;
-
-			if (c == C_VERDICT && color && col)
-				fputs(col, fp);
-			if (right[c])
-				fprintf(fp, "%*s%s", (int)pad, "", s);
-			else
-				fprintf(fp, "%s%*s", s, last ? 0 : (int)pad, "");
-			if (c == C_VERDICT && color && col)
-				fputs(RESET, fp);
-			if (!last)
-				fputs("  ", fp);
+		strbuf_reset(&line);
+		strbuf_reset(&name);
+		if (!i) {
+			shorten(&name, title, namew + 2);
+			strbuf_add(&line, name.buf, name.len);
+			for (size_t k = width(name.buf); k < namew + 2; k++)
+				strbuf_addch(&line, ' ');
+		} else {
+			strbuf_addstr(&line, "  ");
+			shorten(&name, rows[i - 1].cell[C_NAME], namew);
+			strbuf_add(&line, name.buf, name.len);
+			for (size_t k = width(name.buf); k < namew; k++)
+				strbuf_addch(&line, ' ');
 		}
-		fputc('\n', fp);
+		for (int c = 1; c < NCOL; c++) {
+			const char *s = i ? rows[i - 1].cell[c] : head[c];
+
+			strbuf_addstr(&line, "  ");
+			for (size_t k = width(s); k < w[c]; k++)
+				strbuf_addch(&line, ' ');
+			if (c == C_CHANGE && t->o->color && col)
+				strbuf_addstr(&line, col);
+			strbuf_addstr(&line, s);
+			if (c == C_CHANGE && t->o->color && col)
+				strbuf_addstr(&line, RESET);
+		}
+		/* no trailing blanks */
+		while (line.len && line.buf[line.len - 1] == ' ')
+			strbuf_setlen(&line, line.len - 1);
+		fputs(line.buf, t->fp);
+		fputc('\n', t->fp);
+	}
+	strbuf_release(&line);
+	strbuf_release(&name);
+}
+
+/* An ungated metric that moved beyond its threshold with q < alpha. */
+static int ungated_moved(const struct pv_result *m)
+{
+	return m->verdict == PV_V_UNGATED && m->tested && m->q < m->alpha &&
+	       isfinite(m->change_rel) &&
+	       fabs(m->change_rel) > m->threshold;
+}
+
+static const struct {
+	enum pv_verdict v;
+	const char *title;
+} sections[] = {
+	{ PV_V_REGRESSION, "Regressions" },
+	{ PV_V_MISSING, "Missing" },
+	{ PV_V_INCONCLUSIVE, "Inconclusive" },
+	{ PV_V_NOISY, "Noisy" },
+	{ PV_V_INSUFFICIENT, "Insufficient" },
+	{ PV_V_WAIVED, "Waived" },
+	{ PV_V_IMPROVEMENT, "Improvements" },
+	{ PV_V_NEW, "New" },
+	{ PV_V_UNGATED, "Ungated" },
+	{ PV_V_UNCHANGED, "Unchanged" },
+};
+
+static int listed(const struct tx *t, const struct pv_result *m)
+{
+	if (t->o->verbose)
+		return 1;
+	if (m->verdict == PV_V_UNCHANGED)
+		return 0;
+	if (m->verdict == PV_V_UNGATED)
+		return ungated_moved(m);
+	return 1;
+}
+
+/* One section: the listed metrics of verdict v, in rank order. */
+static void section(const struct tx *t, const size_t *rank, size_t si)
+{
+	const struct pv_report *r = t->r;
+	enum pv_verdict v = sections[si].v;
+	size_t n = 0, shown, cap, total = r->count[v];
+	struct row *rows;
+	struct strbuf title = STRBUF_INIT;
+
+	for (size_t k = 0; k < r->n; k++)
+		n += r->m[rank[k]].verdict == v && listed(t, &r->m[rank[k]]);
+	if (!n)
+		return;
+	cap = t->o->verbose ? n : v == PV_V_UNGATED ? UNGATED_ROWS :
+	      SECTION_ROWS;
+	/* cutting one row would say "1 more": show it instead */
+	shown = n <= cap + 1 ? n : cap;
+	rows = pv_calloc(shown + 1, sizeof(*rows));
+	for (size_t k = 0, j = 0; k < r->n && j < shown; k++) {
+		const struct pv_result *m = &r->m[rank[k]];
+
+		if (m->verdict == v && listed(t, m))
+			make_row(t, m, &rows[j++]);
+	}
+	if (v == PV_V_UNGATED && !t->o->verbose)
+		strbuf_addf(&title, "Ungated, moved (%zu of %zu)", n, total);
+	else
+		strbuf_addf(&title, "%s (%zu)", sections[si].title, n);
+	fputc('\n', t->fp);
+	table(t, title.buf, rows, shown);
+	if (shown < n) {
+		strbuf_reset(&title);
+		strbuf_addf(&title, "  " ELLIPSIS " and %zu more (-v lists them)",
+			    n - shown);
+		put_line(t, title.buf);
+	}
+	for (size_t j = 0; j < shown; j++)
+		free_row(&rows[j]);
+	free(rows);
+	strbuf_release(&title);
+}
+
+static void count_word(struct strbuf *sb, size_t n, enum pv_verdict v)
+{
+	static const char *const many[PV_V_COUNT] = {
+		[PV_V_REGRESSION] = "regressions",
+		[PV_V_IMPROVEMENT] = "improvements",
+	};
+	const char *name = pv_verdict_name(v);
+
+	if (!n)
+		return;
+	if (sb->len && sb->buf[sb->len - 1] != ' ')
+		strbuf_addstr(sb, ", ");
+	strbuf_addf(sb, "%zu %s", n, n != 1 && many[v] ? many[v] : name);
+}
+
+/* The order counts are given in. */
+static const enum pv_verdict count_order[] = {
+	PV_V_REGRESSION, PV_V_MISSING, PV_V_INCONCLUSIVE, PV_V_NOISY,
+	PV_V_INSUFFICIENT, PV_V_WAIVED, PV_V_IMPROVEMENT, PV_V_NEW,
+	PV_V_UNGATED, PV_V_UNCHANGED,
+};
+
+/* Per group (test and group), one line of its counts. */
+/* A metric's group key, carried in the array sorted (no sort context). */
+struct gkey {
+	const char *suite, *test, *group;
+	size_t i;               /* the metric */
+};
+
+static int cmp_gkey(const void *pa, const void *pb)
+{
+	const struct gkey *a = pa, *b = pb;
+	int c = strcmp(a->suite, b->suite);
+
+	if (!c)
+		c = strcmp(a->test, b->test);
+	if (!c)
+		c = strcmp(a->group, b->group);
+	if (!c)
+		c = a->i < b->i ? -1 : a->i > b->i;
+	return c;
+}
+
+/* A group: its first metric (model order) and its counts. */
+struct grp {
+	size_t first, total;
+	size_t c[PV_V_COUNT];
+};
+
+static int cmp_grp(const void *pa, const void *pb)
+{
+	const struct grp *a = pa, *b = pb;
+
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* Per group (suite, test and group), one line of its counts, groups in
+ * the order of their first metric; O(n log n) in the metrics. */
+static void group_counts(const struct tx *t)
+{
+	const struct pv_report *r = t->r;
+	struct strbuf line = STRBUF_INIT, name = STRBUF_INIT;
+	struct gkey *k = pv_reallocarray(NULL, r->n + 1, sizeof(*k));
+	struct grp *g = pv_calloc(r->n + 1, sizeof(*g));
+	size_t ng = 0, shown = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		k[i].suite = str(r->m[i].suite);
+		k[i].test = str(r->m[i].test);
+		k[i].group = str(r->m[i].group);
+		k[i].i = i;
+	}
+	qsort(k, r->n, sizeof(*k), cmp_gkey);
+	for (size_t i = 0; i < r->n; i++) {
+		if (!i || strcmp(k[i].suite, k[i - 1].suite) ||
+		    strcmp(k[i].test, k[i - 1].test) ||
+		    strcmp(k[i].group, k[i - 1].group)) {
+			g[ng].first = k[i].i;   /* the smallest: sorted by i */
+			ng++;
+		}
+		g[ng - 1].c[r->m[k[i].i].verdict]++;
+		g[ng - 1].total++;
+	}
+	qsort(g, ng, sizeof(*g), cmp_grp);
+	for (size_t j = 0; j < ng; j++) {
+		const struct pv_result *a = &r->m[g[j].first];
+
+		if (!t->o->verbose && shown == GROUP_LINES)
+			break;
+		if (!shown)
+			fputc('\n', t->fp);
+		shown++;
+		strbuf_reset(&name);
+		if (t->multi_suite)
+			name_part(&name, a->suite);
+		if (t->multi_test)
+			name_part(&name, a->test);
+		name_part(&name, a->group);
+		if (!name.len)
+			name_part(&name, a->suite);
+		strbuf_reset(&line);
+		strbuf_addf(&line, "%s (%zu): ", name.buf, g[j].total);
+		for (size_t c = 0; c < sizeof(count_order) / sizeof(*count_order); c++)
+			count_word(&line, g[j].c[count_order[c]], count_order[c]);
+		put_line(t, line.buf);
+	}
+	if (shown < ng) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, ELLIPSIS " and %zu more groups", ng - shown);
+		put_line(t, line.buf);
+	}
+	free(k);
+	free(g);
+	strbuf_release(&line);
+	strbuf_release(&name);
+}
+
+/* The side's line: "Baseline:  LABEL PATH (5 runs)". */
+static void side_line(const struct tx *t, int k)
+{
+	const struct pv_sidemeta *s = &t->r->side[k];
+	struct strbuf line = STRBUF_INIT, tail = STRBUF_INIT;
+	char buf[16];
+	const char *label = pv_fmt_label(t->r->label[k], buf, sizeof(buf));
+	size_t room;
+
+	strbuf_addstr(&line, k ? "Candidate: " : "Baseline:  ");
+	if (label) {
+		clean(&line, label);
+		strbuf_addch(&line, ' ');
+	}
+	strbuf_addf(&tail, " (%zu run%s)", s->runs, s->runs == 1 ? "" : "s");
+	/* the path gives way first */
+	room = t->width > width(line.buf) + width(tail.buf) ?
+	       t->width - width(line.buf) - width(tail.buf) : 0;
+	{
+		struct strbuf p = STRBUF_INIT;
+
+		clean(&p, s->path ? s->path : (k ? "candidate" : "baseline"));
+		shorten(&line, p.buf, room);
+		strbuf_release(&p);
+	}
+	strbuf_add(&line, tail.buf, tail.len);
+	put_line(t, line.buf);
+	strbuf_release(&line);
+	strbuf_release(&tail);
+}
+
+/* The metric that decided the verdict: the worst regression, else the
+ * first metric of the most severe failing verdict, or NULL. */
+static const struct pv_result *worst(const struct pv_report *r,
+				     const size_t *rank)
+{
+	return r->n && r->fail &&
+	       (r->count[PV_V_REGRESSION] || r->count[PV_V_MISSING] ||
+		r->count[PV_V_INCONCLUSIVE] || r->count[PV_V_INSUFFICIENT]) ?
+	       &r->m[rank[0]] : NULL;
+}
+
+/*
+ * "FAIL: 16 regressions, worst NAME -8.7%", or
+ * "PASS: 546 metrics, 2 improvements, 544 unchanged".
+ */
+static void closing_line(const struct tx *t, const size_t *rank)
+{
+	const struct pv_report *r = t->r;
+	const struct pv_result *w = worst(r, rank);
+	struct strbuf head = STRBUF_INIT, name = STRBUF_INIT;
+	struct strbuf tail = STRBUF_INIT, line = STRBUF_INIT;
+
+	if (w) {
+		size_t c = r->count[w->verdict];
+
+		strbuf_addf(&head, ": %zu %s, %s ", c,
+			    w->verdict == PV_V_REGRESSION ?
+			    (c == 1 ? "regression" : "regressions") :
+			    pv_verdict_name(w->verdict),
+			    w->verdict == PV_V_REGRESSION ? "worst" : "first");
+		metric_name(t, &name, w);
+		if (isfinite(w->change_rel)) {
+			strbuf_addch(&tail, ' ');
+			pv_fmt_pct(&tail, w->change_rel);
+		}
+	} else {
+		strbuf_addf(&head, ": %zu metric%s", r->n, r->n == 1 ? "" : "s");
+		for (size_t k = 0; k < sizeof(count_order) / sizeof(*count_order); k++) {
+			size_t c = r->count[count_order[k]];
+
+			if (c) {
+				strbuf_addstr(&head, ", ");
+				strbuf_addf(&head, "%zu %s", c,
+					    c != 1 && count_order[k] == PV_V_IMPROVEMENT ?
+					    "improvements" :
+					    pv_verdict_name(count_order[k]));
+			}
+		}
+	}
+	/* "FAIL" is 4 columns */
+	{
+		size_t fixed = 4 + width(head.buf) + width(tail.buf);
+
+		shorten(&line, name.buf, t->width > fixed + 8 ?
+			t->width - fixed : 8);
+	}
+	if (t->o->color)
+		fputs(r->fail ? BOLD RED : BOLD GREEN, t->fp);
+	fputs(r->fail ? "FAIL" : "PASS", t->fp);
+	if (t->o->color)
+		fputs(RESET, t->fp);
+	fprintf(t->fp, "%s%s%s\n", head.buf, line.buf, tail.buf);
+	strbuf_release(&head);
+	strbuf_release(&name);
+	strbuf_release(&tail);
+	strbuf_release(&line);
+}
+
+/* What q is, in the legends of every report. */
+static const char *q_words(enum pv_correction c)
+{
+	switch (c) {
+	case PV_CORR_BH:
+		return "BH-adjusted p-value";
+	case PV_CORR_HOLM:
+		return "Holm-adjusted p-value";
+	default:
+		return "p-value (no correction)";
 	}
 }
 
-static void closing_line(const struct pv_report *r, FILE *fp, int color)
+/* "546 metrics: 16 regressions, 5 inconclusive, 429 ungated, ..." and
+ * what q is. */
+static void totals(const struct tx *t)
 {
-	static const struct { enum pv_verdict v; const char *one, *many; } k[] = {
-		{ PV_V_REGRESSION, "regression", "regressions" },
-		{ PV_V_IMPROVEMENT, "improvement", "improvements" },
-		{ PV_V_UNCHANGED, "unchanged", "unchanged" },
-		{ PV_V_INCONCLUSIVE, "inconclusive", "inconclusive" },
-		{ PV_V_NOISY, "noisy", "noisy" },
-		{ PV_V_INSUFFICIENT, "insufficient", "insufficient" },
-		{ PV_V_MISSING, "missing", "missing" },
-		{ PV_V_NEW, "new", "new" },
-		{ PV_V_WAIVED, "waived", "waived" },
-	};
+	const struct pv_report *r = t->r;
+	struct strbuf line = STRBUF_INIT;
 
-	if (color)
-		fputs(r->fail ? BOLD RED : BOLD GREEN, fp);
-	fprintf(fp, "%s", r->fail ? "FAIL" : "PASS");
-	if (color)
-		fputs(RESET, fp);
-	fprintf(fp, ": %zu metric%s", r->n, r->n == 1 ? "" : "s");
-	for (size_t i = 0; i < sizeof(k) / sizeof(*k); i++) {
-		size_t c = r->count[k[i].v];
-
-		if (c)
-			fprintf(fp, ", %zu %s", c, c == 1 ? k[i].one : k[i].many);
-	}
-	fputc('\n', fp);
+	strbuf_addf(&line, "%zu metric%s: ", r->n, r->n == 1 ? "" : "s");
+	for (size_t k = 0; k < sizeof(count_order) / sizeof(*count_order); k++)
+		count_word(&line, r->count[count_order[k]], count_order[k]);
+	fputc('\n', t->fp);
+	put_line(t, line.buf);
+	strbuf_reset(&line);
+	strbuf_addf(&line, "base \xe2\x86\x92 cand: the means; change: of the baseline mean; q: %s",
+		    q_words(r->settings.gate.correction));
+	put_line(t, line.buf);
+	strbuf_release(&line);
 }
 
 int pv_write_text(const struct pv_report *r, const struct pv_text_opts *o,
 		  FILE *fp, struct pv_err *err)
 {
-	struct row *rows;
-	size_t *rank, nreg = 0;
+	struct tx t = { r, o, fp, o->width ? o->width : 80, 0, 0 };
+	size_t *rank = pv_report_ranked(r);
 
-	if (o->quiet) {
-		closing_line(r, fp, o->color);
-		goto out;
+	if (t.width < 40)
+		t.width = 40;
+	for (size_t i = 0; i < r->n; i++) {
+		if (strcmp(str(r->m[i].suite), str(r->m[0].suite)))
+			t.multi_suite = 1;
+		if (t.multi_suite ||
+		    strcmp(str(r->m[i].test), str(r->m[0].test)))
+			t.multi_test = 1;
 	}
-	rows = pv_calloc(r->n + 1, sizeof(*rows));
-	rank = pv_report_ranked(r);
-	for (size_t i = 0; i < r->n; i++)
-		make_row(r, &r->m[rank[i]], &rows[i]);
-	for (size_t i = 0; i < r->n; i++)
-		nreg += r->m[rank[i]].verdict == PV_V_REGRESSION;
-
-	fprintf(fp, "perfverdict: %s (%zu runs) vs %s (%zu runs)\n",
-		r->side[0].path ? r->side[0].path : "baseline", r->side[0].runs,
-		r->side[1].path ? r->side[1].path : "candidate", r->side[1].runs);
-	if (nreg) {
-		fprintf(fp, "\nRegressions\n");
-		table(fp, rows, nreg, 0, o->color);
+	if (!o->quiet) {
+		side_line(&t, 0);
+		side_line(&t, 1);
+		for (size_t s = 0; s < sizeof(sections) / sizeof(*sections); s++)
+			section(&t, rank, s);
+		group_counts(&t);
+		totals(&t);
 	}
-	/* Then every metric, one table per (test, group), in table order. */
+	closing_line(&t, rank);
 	free(rank);
-	for (size_t i = 0; i < r->n; i++)
-		free_row(&rows[i]);
-	for (size_t i = 0; i < r->n;) {
-		size_t j = i;
-
-		while (j < r->n && !strcmp(r->m[j].test, r->m[i].test) &&
-		       !strcmp(r->m[j].group, r->m[i].group))
-			j++;
-		for (size_t k = i; k < j; k++)
-			make_row(r, &r->m[k], &rows[k - i]);
-		{
-			struct strbuf sb = STRBUF_INIT;
-
-			clean(&sb, r->m[i].group[0] ? r->m[i].group : r->m[i].test);
-			fprintf(fp, "\n== %s ==\n", sb.buf);
-			strbuf_release(&sb);
-		}
-		table(fp, rows, j - i, 1, o->color);
-		for (size_t k = i; k < j; k++)
-			free_row(&rows[k - i]);
-		i = j;
-	}
-	free(rows);
-	fputc('\n', fp);
-	closing_line(r, fp, o->color);
-out:
 	if (ferror(fp))
 		return pv_error(err, PV_EUSAGE, "cannot write the summary");
 	return 0;

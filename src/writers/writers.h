@@ -25,9 +25,14 @@ int pv_write_markdown(const struct pv_report *r, const struct pv_md_opts *o,
 struct pv_text_opts {
 	int color;              /* ANSI colours (a terminal, no NO_COLOR) */
 	int quiet;              /* only the closing verdict line */
+	int verbose;            /* every metric, not only those needing attention */
+	unsigned width;         /* columns; 0 is 80 */
 };
 int pv_write_text(const struct pv_report *r, const struct pv_text_opts *o,
 		  FILE *fp, struct pv_err *err);
+
+/* One self-contained HTML page: inline CSS and SVG, no network. */
+int pv_write_html(const struct pv_report *r, FILE *fp, struct pv_err *err);
 
 /* render: rebuild the model from an archived JSON report. */
 /* A double as the shortest JSON number that reads back bit-exact. */

@@ -187,6 +187,12 @@ static struct pv_result *add(struct pv_report *r, const char *suite,
 		nb = 0, m->tested = 0;
 		m->reason = "only in the candidate";
 		break;
+	case PV_V_UNGATED:
+		c = 920, m->p = m->q = 0.002;
+		m->direction = PV_DIR_NONE;
+		m->gated = 0;
+		m->reason = "not gated (direction none); moved -8.00% (p=0.002)";
+		break;
 	default:
 		break;
 	}
@@ -207,7 +213,7 @@ static void all_verdicts(struct pv_report *r)
 	static const char *names[PV_V_COUNT] = {
 		"m_regression", "m_improvement", "m_unchanged",
 		"m_inconclusive", "m_noisy", "m_insufficient", "m_missing",
-		"m_new", "m_waived",
+		"m_new", "m_waived", "m_ungated",
 	};
 
 	report_base(r);
@@ -517,10 +523,53 @@ static size_t check_md_tables(const char *md)
 	return tables;
 }
 
+/*
+ * s with the content of every code span replaced by 'x': there '<' is
+ * text and GitHub links no mention or issue, so the checks of raw
+ * Markdown look at the rest.
+ */
+static char *without_code(const char *s)
+{
+	char *t = pv_strdup(s);
+	size_t n = strlen(t);
+
+	for (size_t i = 0; i < n; i++) {
+		size_t run = 0, j;
+
+		if (t[i] == '\\') {
+			i++;
+			continue;
+		}
+		if (t[i] != '`')
+			continue;
+		while (i + run < n && t[i + run] == '`')
+			run++;
+		/* the closing run of the same length */
+		for (j = i + run; j < n; j++) {
+			size_t r2 = 0;
+
+			while (j + r2 < n && t[j + r2] == '`')
+				r2++;
+			if (r2 == run)
+				break;
+			j += r2;
+		}
+		if (j >= n) {
+			i += run - 1;
+			continue;
+		}
+		for (size_t k = i + run; k < j; k++)
+			t[k] = 'x';
+		i = j + run - 1;
+	}
+	return t;
+}
+
 static void check_md_common(const struct out *o)
 {
 	static const char marker[] = "<!-- perfverdict-report -->\n";
-	const char *s = o->buf;
+	char *plain = without_code(o->buf);
+	const char *s = plain;
 
 	assert_int_equal(strlen(s), o->len);
 	/* clean text line by line, no raw hostile bits */
@@ -545,12 +594,15 @@ static void check_md_common(const struct out *o)
 			fail_msg("raw '<' in Markdown: %.40s", p);
 	}
 	assert_null(strstr(s, "@here"));
-	assert_null(strstr(s, "\xe2\x80\xae"));
+	assert_null(strstr(s, "#123"));
+	assert_null(strstr(o->buf, "\xe2\x80\xae"));
+	assert_null(strstr(o->buf, "\xe2\x80\x8b"));
 	assert_null(strstr(s, "~~strike"));
 	assert_true(s[0] == '#' && s[1] == '#' && s[2] == ' ');
 	assert_true(o->len >= sizeof(marker) - 1);
 	assert_string_equal(s + o->len - (sizeof(marker) - 1), marker);
-	check_md_tables(s);
+	check_md_tables(o->buf);
+	free(plain);
 }
 
 /* The position of needle in hay, or SIZE_MAX. */
@@ -658,6 +710,113 @@ static void fmt_fixed_matches_printf(void **state)
 	strbuf_release(&sb);
 }
 
+/* Human units: time scaled to the unit in which the value is at least
+ * 1, SI prefixes from 10,000 up, one scale for both sides. */
+static void fmt_human_units(void **state)
+{
+	static const struct {
+		double v;
+		const char *unit, *want;
+	} t[] = {
+		{ 160296, "ns", "160.3 \xc2\xb5s" },
+		{ 999, "ns", "999.0 ns" },
+		{ 1.5e9, "ns", "1.500 s" },
+		{ 0.00042, "s", "420.0 \xc2\xb5s" },
+		{ 2500, "us", "2.500 ms" },
+		{ 398882, "ns/op", "398.9 \xc2\xb5s/op" },
+		{ 25802117, "items/s", "25.80 M items/s" },
+		{ 1865658, "", "1.866 M" },
+		{ 9311, "", "9311" },
+		{ 12000, "B", "12.00 k B" },
+		{ 3.2e12, "B/s", "3.200 T B/s" },
+		{ 0, "ns", "0 ns" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	struct pv_report r;
+	struct pv_result *m;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		strbuf_reset(&sb);
+		pv_fmt_human(&sb, t[i].v, t[i].unit);
+		assert_string_equal(sb.buf, t[i].want);
+	}
+	report_base(&r);
+	m = add(&r, "s", "t", "g", "b", "real_time", PV_V_REGRESSION);
+	m->unit = "ns";
+	m->side[0].s.mean = 160296;
+	m->side[1].s.mean = 204700;
+	m->change_rel = (204700 - 160296) / 160296.0;
+	m->ci_low = 0.257;
+	m->ci_high = 0.297;
+	strbuf_reset(&sb);
+	pv_fmt_move(&sb, m, NULL);
+	assert_string_equal(sb.buf, "160.3 \xe2\x86\x92 204.7 \xc2\xb5s (+27.7%)");
+	strbuf_reset(&sb);
+	pv_fmt_means(&sb, m, NULL);
+	assert_string_equal(sb.buf, "160.3 \xe2\x86\x92 204.7 \xc2\xb5s");
+	m->side[1].present = 0;
+	m->side[1].s.n = 0;
+	strbuf_reset(&sb);
+	pv_fmt_move(&sb, m, NULL);
+	assert_string_equal(sb.buf, "160.3 \xe2\x86\x92 \xe2\x80\x94 \xc2\xb5s");
+	strbuf_reset(&sb);
+	pv_fmt_interval(&sb, m);
+	assert_string_equal(sb.buf, "+25.7% \xe2\x80\xa6 +29.7%");
+	{
+		char buf[16];
+
+		assert_string_equal(pv_fmt_label("0123456789abcdef0123456789abcdef01234567",
+						  buf, sizeof(buf)), "0123456789ab");
+		assert_string_equal(pv_fmt_label("main", buf, sizeof(buf)), "main");
+		assert_null(pv_fmt_label("", buf, sizeof(buf)));
+	}
+	strbuf_release(&sb);
+	pv_report_release(&r);
+}
+
+/* Labels from the CI's variables, the first one set winning. */
+static const char *const *fake_env;
+
+static char *fake_getenv(const char *name)
+{
+	for (size_t i = 0; fake_env[i]; i += 2)
+		if (!strcmp(fake_env[i], name))
+			return (char *)fake_env[i + 1];
+	return NULL;
+}
+
+static void labels_from_env(void **state)
+{
+	static const char *const github[] = {
+		"GITHUB_SHA", "ffac537e6cbbf934b08745a378932722df287a53",
+		"GITHUB_BASE_REF", "main", "GIT_COMMIT", "jenkins", NULL,
+	};
+	static const char *const gitlab[] = {
+		"CI_COMMIT_SHA", "abc", "CI_MERGE_REQUEST_DIFF_BASE_SHA", "def",
+		"GITHUB_BASE_REF", "", NULL,
+	};
+	static const char *const jenkins[] = {
+		"GIT_COMMIT", "123", "CHANGE_TARGET", "develop", NULL,
+	};
+	static const char *const none[] = { "GITHUB_SHA", "", NULL };
+
+	(void)state;
+	fake_env = github;
+	assert_string_equal(pv_label_from_env(1, fake_getenv),
+			    "ffac537e6cbbf934b08745a378932722df287a53");
+	assert_string_equal(pv_label_from_env(0, fake_getenv), "main");
+	fake_env = gitlab;
+	assert_string_equal(pv_label_from_env(1, fake_getenv), "abc");
+	assert_string_equal(pv_label_from_env(0, fake_getenv), "def");
+	fake_env = jenkins;
+	assert_string_equal(pv_label_from_env(1, fake_getenv), "123");
+	assert_string_equal(pv_label_from_env(0, fake_getenv), "develop");
+	fake_env = none;
+	assert_null(pv_label_from_env(1, fake_getenv));
+	assert_null(pv_label_from_env(0, fake_getenv));
+}
+
 static void fmt_regression_line(void **state)
 {
 	struct pv_report r;
@@ -671,8 +830,8 @@ static void fmt_regression_line(void **state)
 	m->ci_low = -0.101;
 	m->ci_high = -0.063;
 	pv_fmt_regression_line(&sb, m);
-	assert_string_equal(sb.buf, "throughput -8.2% (p=0.003, q=0.01) "
-			    "beyond 5% threshold");
+	assert_string_equal(sb.buf, "throughput: -8.2% (1000 \xe2\x86\x92 "
+			    "918.0 Mbit/s), threshold 5%, q=0.01");
 	assert_int_equal(pv_fmt_better(m), -1);
 	m->direction = PV_DIR_LOWER;
 	assert_int_equal(pv_fmt_better(m), 1);
@@ -691,14 +850,15 @@ static void junit_verdicts(void **state)
 
 	(void)state;
 	all_verdicts(&r);
+	r.label[1] = "feature";
 	write_junit(&r, &o);
 	check_junit(&o, PV_V_COUNT);
 	doc = parse_xml(&o);
 	assert_xp(doc, "count(/testsuites/testsuite)", 1);
 	assert_xp(doc, "/testsuites/@failures", 1);
 	assert_xp(doc, "/testsuites/@errors", 1);   /* missing=fail */
-	/* inconclusive, noisy, insufficient, waived */
-	assert_xp(doc, "/testsuites/testsuite/@skipped", 4);
+	/* inconclusive, noisy, insufficient, waived, ungated */
+	assert_xp(doc, "/testsuites/testsuite/@skipped", 5);
 	s = xp_str(doc, "//testcase[@name='64 1 m_regression']/@classname");
 	assert_string_equal(s, "netperf.TCP_STREAM");
 	free(s);
@@ -707,16 +867,16 @@ static void junit_verdicts(void **state)
 	free(s);
 	s = xp_str(doc, "//testcase[@name='64 1 m_regression']/failure/"
 		   "@message");
-	assert_string_equal(s, "m_regression -8.2% (p=0.003, q=0.01) beyond "
-			    "5% threshold");
+	assert_string_equal(s, "m_regression: -8.2% (1000 \xe2\x86\x92 918.0 "
+			    "Mbit/s), threshold 5%, q=0.01");
 	free(s);
 	s = xp_str(doc, "//testcase[@name='64 1 m_regression']/failure");
-	assert_non_null(strstr(s, "baseline (Mbit/s): 1000 \xc2\xb1 10.00 "
-			       "(n=5), median 1000, range 990.0 .. 1010\n"));
-	assert_non_null(strstr(s, "candidate (Mbit/s): 918.0 \xc2\xb1 10.00 "
-			       "(n=5)"));
-	assert_non_null(strstr(s, "change: -8.2% [-10.2%, -6.2%] (-82.00 "
-			       "Mbit/s)"));
+	assert_non_null(strstr(s, "baseline (Mbit/s): mean 1000, sd 10.00, "
+			       "n 5, median 1000, range 990.0 .. 1010\n"));
+	assert_non_null(strstr(s, "candidate (Mbit/s): mean 918.0, sd 10.00, "
+			       "n 5"));
+	assert_non_null(strstr(s, "change: -8.2%, 95% interval -10.2% "
+			       "\xe2\x80\xa6 -6.2% (-82.00 Mbit/s)"));
 	assert_non_null(strstr(s, "test: welch, two-sided"));
 	assert_non_null(strstr(s, "threshold: 5%"));
 	free(s);
@@ -731,18 +891,33 @@ static void junit_verdicts(void **state)
 		  "'system-out'])", 0);
 	assert_xp(doc, "count(//testcase[@name='64 1 m_improvement']/*"
 		  "[name() != 'system-out'])", 0);
-	/* settings and both contexts */
+	/* the settings a reader needs, the labels, and only the
+	 * environment that differs */
 	s = xp_str(doc, "//property[@name='test']/@value");
 	assert_string_equal(s, "welch");
 	free(s);
-	s = xp_str(doc, "//property[@name='candidate.cpu']/@value");
-	assert_string_equal(s, "Xeon");
+	s = xp_str(doc, "//property[@name='environment.cpu']/@value");
+	assert_string_equal(s, "(none) \xe2\x86\x92 Xeon");
 	free(s);
-	s = xp_str(doc, "//property[@name='baseline.host']/@value");
-	assert_string_equal(s, "a|b");
+	s = xp_str(doc, "//property[@name='environment.host']/@value");
+	assert_string_equal(s, "a|b \xe2\x86\x92 (none)");
 	free(s);
+	s = xp_str(doc, "//property[@name='environment.kernel']/@value");
+	assert_string_equal(s, "6.1.0-13 \xe2\x86\x92 6.5.0-1");
+	free(s);
+	s = xp_str(doc, "//property[@name='candidate.label']/@value");
+	assert_string_equal(s, "feature");
+	free(s);
+	assert_xp(doc, "count(//property[@name='environment.qemu'])", 0);
+	assert_xp(doc, "count(//property[@name='baseline.label'])", 0);
 	assert_xp(doc, "count(//property[@name='alpha' or @name='correction' "
-		  "or @name='sided' or @name='threshold'])", 4);
+		  "or @name='threshold'])", 3);
+	assert_xp(doc, "count(//property[@name='min_samples' or @name='sided' "
+		  "or @name='max_cv'])", 0);
+	s = xp_str(doc, "//testcase[@name='64 1 m_ungated']/skipped/@message");
+	assert_string_equal(s, "ungated: not gated (direction none); moved "
+			    "-8.00% (p=0.002)");
+	free(s);
 	xmlFreeDoc(doc);
 	free(o.buf);
 
@@ -835,7 +1010,8 @@ static void empty_report(void **state)
 	free(o.buf);
 	write_md(&r, 0, NULL, &o);
 	check_md_common(&o);
-	assert_non_null(strstr(o.buf, "passed: 0 regressions"));
+	assert_non_null(strstr(o.buf, "## \xe2\x9c\x85 Performance gate passed\n\n"));
+	assert_null(strstr(o.buf, "regression"));
 	assert_null(strstr(o.buf, "<details>"));
 	free(o.buf);
 	pv_report_release(&r);
@@ -845,44 +1021,75 @@ static void md_sections(void **state)
 {
 	struct pv_report r;
 	struct out o = { NULL, 0 };
-	size_t p[6];
+	size_t p[8];
 
 	(void)state;
 	all_verdicts(&r);
+	r.label[0] = "main";
+	r.label[1] = "0123456789abcdef0123456789abcdef01234567";
 	write_md(&r, 65000, "report.json", &o);
 	check_md_common(&o);
-	assert_int_equal(check_md_tables(o.buf), 4);
+	/* regressions, their numbers, other changes, the ungated that
+	 * moved, the full table */
+	assert_int_equal(check_md_tables(o.buf), 5);
+	/* the outcome, the largest regression in words, non-zero counts */
 	assert_non_null(strstr(o.buf, "## \xe2\x9d\x8c Performance gate "
-			       "failed: 1 regression, 1 improvement, 1 "
-			       "inconclusive, 1 noisy, 1 missing, 1 new, 1 "
-			       "unchanged, 1 insufficient, 1 waived\n\n"));
+			       "failed\n\n**m\\_regression** of TCP\\_STREAM"
+			       "\xc2\xa0" "64 1 got 8.2% worse (1000 \xe2\x86\x92 "
+			       "918.0 Mbit/s).\n\n1 regression \xc2\xb7 1 missing "
+			       "\xc2\xb7 1 inconclusive \xc2\xb7 1 noisy \xc2\xb7 "
+			       "1 insufficient \xc2\xb7 1 waived \xc2\xb7 1 "
+			       "improvement \xc2\xb7 1 new \xc2\xb7 1 ungated "
+			       "\xc2\xb7 1 unchanged\n\n"));
+	/* provenance: labels, a commit cut to 12 digits, runs */
+	assert_non_null(strstr(o.buf, "Comparing candidate **0123456789ab** "
+			       "(5 runs) with baseline **main** (5 runs).\n\n"));
 	p[0] = pos(o.buf, "## ");
-	p[1] = pos(o.buf, "### Regressions\n\n");
-	p[2] = pos(o.buf, "### Other changes\n\n");
-	p[3] = pos(o.buf, "<details><summary>All 9 metrics</summary>\n\n");
-	p[4] = pos(o.buf, "### Environment differs\n\n");
-	p[5] = pos(o.buf, "<!-- perfverdict-report -->");
-	for (int i = 1; i < 6; i++)
+	p[1] = pos(o.buf, "Comparing candidate");
+	p[2] = pos(o.buf, "**Environment differs:**");
+	p[3] = pos(o.buf, "<sub>Baseline \xe2\x86\x92 candidate: the means "
+		   "\xc2\xb7 interval: 95% confidence interval of the change "
+		   "\xc2\xb7 q: Holm-adjusted p-value");
+	p[4] = pos(o.buf, "### Regressions (1)\n\n");
+	p[5] = pos(o.buf, "### Other changes\n\n");
+	p[6] = pos(o.buf, "<details><summary>All 10 metrics</summary>\n\n");
+	p[7] = pos(o.buf, "<!-- perfverdict-report -->");
+	for (int i = 1; i < 8; i++)
 		assert_true(p[i - 1] < p[i] && p[i] != (size_t)-1);
-	/* the regression row, in full */
-	assert_non_null(strstr(o.buf, "| TCP\\_STREAM / 64 1 | m\\_regression "
-			       "(Mbit/s) | 1000 \xc2\xb1 10.00 (n=5) | 918.0 "
-			       "\xc2\xb1 10.00 (n=5) | -8.2% [-10.2%, -6.2%] "
-			       "| 0.003 / 0.01 | 5% |\n"));
-	/* other changes: improvements first, reasons shown */
+	/* the regression row: the move, its interval, q; no threshold
+	 * column when every threshold is the gate's */
+	assert_non_null(strstr(o.buf, "| TCP\\_STREAM\xc2\xa0" "64 1 | "
+			       "m\\_regression | 1000\xc2\xa0\xe2\x86\x92\xc2\xa0"
+			       "918.0\xc2\xa0Mbit/s\xc2\xa0(-8.2%) | "
+			       "-10.2%\xc2\xa0\xe2\x80\xa6\xc2\xa0-6.2% | 0.01 |\n"));
+	/* sd, n and the test, collapsed */
+	assert_non_null(strstr(o.buf, "| 1000 \xc2\xb1 10.00 Mbit/s, n=5 | "
+			       "918.0 \xc2\xb1 10.00 Mbit/s, n=5 | welch, "
+			       "two-sided, df 7.900 | 0.003 |\n"));
+	/* other changes: improvements first, which way an undecided
+	 * metric moved, reasons in a list */
 	assert_true(pos(o.buf, "improvement | TCP") <
 		    pos(o.buf, "| missing | TCP"));
-	assert_non_null(strstr(o.buf, "| not in the candidate |"));
-	/* detail: the classic layout with better/worse */
-	assert_non_null(strstr(o.buf, "| 64 1 | m\\_improvement (Mbit/s) | "
-			       "1000 | 10.00 | 1100 | 10.00 | +10.0% (better) "
-			       "| \xf0\x9f\x9f\xa2 improvement |\n"));
-	assert_non_null(strstr(o.buf, "| -8.2% (worse) |"));
-	/* environment: kernel differs, qemu does not, one-sided keys */
-	assert_non_null(strstr(o.buf, "| kernel | 6.1.0-13 | 6.5.0-1 |\n"));
-	assert_null(strstr(o.buf, "| qemu |"));
-	assert_non_null(strstr(o.buf, "| host | a\\|b | \xe2\x80\x94 |\n"));
-	assert_non_null(strstr(o.buf, "| cpu | \xe2\x80\x94 | Xeon |\n"));
+	assert_non_null(strstr(o.buf, "| inconclusive, worse | TCP"));
+	assert_non_null(strstr(o.buf, "64 1 m\\_missing: not in the "
+			       "candidate\n"));
+	/* the ungated metric moved beyond the threshold with q < alpha:
+	 * listed, and never called unchanged */
+	assert_non_null(strstr(o.buf, "<details><summary>1 ungated metric "
+			       "moved beyond the threshold"));
+	assert_non_null(strstr(o.buf, "| 64 1 | m\\_ungated | 1000\xc2\xa0"
+			       "\xe2\x86\x92\xc2\xa0" "920.0\xc2\xa0Mbit/s\xc2\xa0"
+			       "(-8.0%) | ungated |\n"));
+	/* the full table, narrow, with better/worse */
+	assert_non_null(strstr(o.buf, "| 64 1 | m\\_improvement | 1000\xc2\xa0"
+			       "\xe2\x86\x92\xc2\xa0" "1100\xc2\xa0Mbit/s\xc2\xa0"
+			       "(+10.0%) | \xf0\x9f\x9f\xa2 improvement |\n"));
+	/* environment: kernel differs, qemu does not, one-sided keys;
+	 * host is a key that always differs but one side lacks it */
+	assert_non_null(strstr(o.buf, "kernel 6.1.0-13 \xe2\x86\x92 6.5.0-1"));
+	assert_null(strstr(o.buf, "qemu 8.0"));
+	assert_non_null(strstr(o.buf, "host a\\|b \xe2\x86\x92 (none)"));
+	assert_non_null(strstr(o.buf, "cpu (none) \xe2\x86\x92 Xeon"));
 	/* nothing left out, so no note */
 	assert_null(strstr(o.buf, "to fit the"));
 	assert_null(strstr(o.buf, "not shown"));
@@ -899,10 +1106,43 @@ static void md_sections(void **state)
 	write_md(&r, 0, NULL, &o);
 	check_md_common(&o);
 	assert_int_equal(strncmp(o.buf, "## \xe2\x9c\x85 Performance gate "
-				 "passed: 0 regressions,", 38), 0);
+				 "passed\n\n1 inconclusive", 41), 0);
 	assert_null(strstr(o.buf, "### Regressions"));
-	assert_null(strstr(o.buf, "### Environment differs"));
+	assert_null(strstr(o.buf, "Environment differs"));
 	free(o.buf);
+
+	/* keys that always differ (hosts, paths, dates) are left out
+	 * unless their values differ in kind */
+	{
+		static struct pv_kv c0[] = {
+			{ "host_name", "ci-runner-12" },
+			{ "executable", "/tmp/a1/bench" },
+			{ "date", "2026-01-01" },
+		};
+		static struct pv_kv c1[] = {
+			{ "host_name", "ci-runner-7" },
+			{ "executable", "/tmp/b2/bench_debug" },
+			{ "date", "2026-01-02" },
+		};
+
+		struct pv_kv *keep0 = r.side[0].context;
+		struct pv_kv *keep1 = r.side[1].context;
+
+		r.side[0].context = c0;
+		r.side[0].ncontext = 3;
+		r.side[1].context = c1;
+		r.side[1].ncontext = 3;
+		write_md(&r, 0, NULL, &o);
+		r.side[0].context = keep0;
+		r.side[1].context = keep1;
+		r.side[0].ncontext = r.side[1].ncontext = 0;
+		check_md_common(&o);
+		assert_null(strstr(o.buf, "host\\_name"));
+		assert_null(strstr(o.buf, "date 2026"));
+		assert_non_null(strstr(o.buf, "executable /tmp/a1/bench "
+				       "\xe2\x86\x92 /tmp/b2/bench\\_debug"));
+		free(o.buf);
+	}
 	pv_report_release(&r);
 }
 
@@ -921,13 +1161,62 @@ static void md_hostile(void **state)
 	assert_non_null(strstr(o.buf, "amp \\& \\]\\]\\> end"));
 	assert_non_null(strstr(o.buf, "\\*bold\\* \\_it\\_ \\`code\\` "
 			       "\\\\back"));
-	assert_non_null(strstr(o.buf, "@\xe2\x80\x8bhere ping"));
-	assert_non_null(strstr(o.buf, "\\#\xe2\x80\x8b" "123 \\[link\\](x)"));
+	/* text GitHub would link is a code span, without U+200B */
+	assert_non_null(strstr(o.buf, "`@here ping`"));
+	assert_non_null(strstr(o.buf, "`#123 [link](x)`"));
+	assert_null(strstr(o.buf, "\xe2\x80\x8b"));
 	assert_non_null(strstr(o.buf, "\\~\\~strike\\~\\~ \\$math\\$"));
 	assert_non_null(strstr(o.buf, "bad\xef\xbf\xbd\xef\xbf\xbd utf8"));
 	assert_non_null(strstr(o.buf, "tab here newline cr"));
 	assert_non_null(strstr(o.buf, "| red |"));
 	assert_null(strstr(o.buf, "\x1b"));
+	free(o.buf);
+	pv_report_release(&r);
+}
+
+/* The HTML page: hostile names escaped, a figure per regression and
+ * improvement, every metric in the table, nothing that loads. */
+static void html_hostile(void **state)
+{
+	struct pv_report r;
+	struct out o = { NULL, 0 };
+	FILE *fp;
+	struct pv_err err;
+	size_t figs = 0, rows = 0, want = 0;
+
+	(void)state;
+	hostile_model(&r);
+	r.label[1] = "<b>label</b>";
+	fp = open_memstream(&o.buf, &o.len);
+	assert_non_null(fp);
+	assert_int_equal(pv_write_html(&r, fp, &err), 0);
+	assert_int_equal(fclose(fp), 0);
+	for (size_t i = 0, start = 0; i <= o.len; i++) {
+		if (i == o.len || o.buf[i] == '\n') {
+			assert_true(pv_text_is_clean(o.buf + start, i - start));
+			start = i + 1;
+		}
+	}
+	assert_null(strstr(o.buf, "<script>alert"));
+	assert_non_null(strstr(o.buf, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	assert_non_null(strstr(o.buf, "&lt;b&gt;label&lt;/b&gt;"));
+	assert_null(strstr(o.buf, "\x1b"));
+	assert_null(strstr(o.buf, "://"));
+	assert_null(strstr(o.buf, " src="));
+	assert_null(strstr(o.buf, " href="));
+	assert_non_null(strstr(o.buf, "default-src 'none'"));
+	for (const char *p = strstr(o.buf, "<figure "); p; p = strstr(p + 1, "<figure "))
+		figs++;
+	for (const char *p = strstr(o.buf, "<tr class="); p; p = strstr(p + 1, "<tr class="))
+		rows++;
+	for (size_t i = 0; i < r.n; i++)
+		want += r.m[i].verdict == PV_V_REGRESSION ||
+			r.m[i].verdict == PV_V_IMPROVEMENT;
+	assert_int_equal(figs, want);
+	assert_int_equal(rows, r.n);
+	/* exactly one script, and it is ours */
+	assert_non_null(strstr(o.buf, "<script>\n(function(){"));
+	assert_null(strstr(strstr(o.buf, "<script>\n(function(){") + 1, "<script"));
 	free(o.buf);
 	pv_report_release(&r);
 }
@@ -994,9 +1283,10 @@ static void md_ranking(void **state)
 	write_md(&r, 4000, NULL, &o);
 	check_md_common(&o);
 	assert_true(o.len <= 4000);
-	assert_non_null(strstr(o.buf, "| g / b39 |"));
-	assert_null(strstr(o.buf, "| g / b00 |"));
-	assert_true(pos(o.buf, "| g / b39 |") < pos(o.buf, "| g / b38 |"));
+	assert_non_null(strstr(o.buf, "| g\xc2\xa0" "b39 |"));
+	assert_null(strstr(o.buf, "| g\xc2\xa0" "b00 |"));
+	assert_true(pos(o.buf, "| g\xc2\xa0" "b39 |") <
+		    pos(o.buf, "| g\xc2\xa0" "b38 |"));
 	assert_non_null(strstr(o.buf, "more regressions not shown"));
 	assert_non_null(strstr(o.buf, "the JSON report has all 80 metrics"));
 	free(o.buf);
@@ -1201,12 +1491,15 @@ int main(int argc, char **argv)
 		cmocka_unit_test(fmt_numbers),
 		cmocka_unit_test(fmt_fixed_matches_printf),
 		cmocka_unit_test(fmt_regression_line),
+		cmocka_unit_test(fmt_human_units),
+		cmocka_unit_test(labels_from_env),
 		cmocka_unit_test(junit_verdicts),
 		cmocka_unit_test(junit_hostile),
 		cmocka_unit_test(junit_identity_collisions),
 		cmocka_unit_test(empty_report),
 		cmocka_unit_test(md_sections),
 		cmocka_unit_test(md_hostile),
+		cmocka_unit_test(html_hostile),
 		cmocka_unit_test(md_limit),
 		cmocka_unit_test(md_ranking),
 		cmocka_unit_test(big_10k),

@@ -1,0 +1,151 @@
+#!/usr/bin/python3
+"""Check a perfverdict HTML report against its JSON report.
+
+    html_check.py REPORT.html REPORT.json
+
+- it parses (python's html.parser) with every non-void element closed
+  in order, one <html>, <head>, <body>, a <title> and a doctype;
+- it loads nothing: no element that fetches (img, link, iframe, object,
+  embed, audio, video, source, base, form), no src/href/action/srcset/
+  poster/data attribute except in-page "#..." links, no url( or @import
+  in CSS, no "://" anywhere in an attribute, no fetch/XMLHttpRequest/
+  import( in the script, and a Content-Security-Policy of default-src
+  'none';
+- it holds one <figure> per regression and improvement, each with an
+  <svg>, and a table row per metric.
+"""
+import json
+import sys
+from html.parser import HTMLParser
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+        "meta", "source", "track", "wbr"}
+# SVG children written as <x/>: html.parser reports them as startendtag.
+FETCHING = {"img", "link", "iframe", "object", "embed", "audio", "video",
+            "source", "base", "form", "frame", "picture", "track"}
+URL_ATTRS = {"src", "href", "action", "srcset", "poster", "data",
+             "xlink:href", "background", "formaction", "ping"}
+
+
+class Check(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.problems = [], []
+        self.count = {}
+        self.doctype = False
+        self.csp = None
+        self.in_tbody = False
+        self.rows = 0
+        self.style, self.script = [], []
+        self.where = None
+        self.figure_svg = 0
+        self.in_figure = False
+
+    def handle_decl(self, decl):
+        self.doctype = decl.lower() == "doctype html"
+
+    def attrs_ok(self, tag, attrs):
+        for k, v in attrs:
+            v = v or ""
+            if k in URL_ATTRS and not v.startswith("#"):
+                self.problems.append(f"<{tag} {k}='{v}'> may load a resource")
+            if "://" in v and not (tag == "meta" and k == "content"):
+                self.problems.append(f"<{tag} {k}> holds a URL: {v[:60]}")
+            if k == "style" and ("url(" in v or "@import" in v):
+                self.problems.append(f"<{tag} style> loads a resource")
+            if k.startswith("on"):
+                self.problems.append(f"<{tag} {k}>: inline handler")
+
+    def handle_starttag(self, tag, attrs):
+        self.count[tag] = self.count.get(tag, 0) + 1
+        if tag in FETCHING:
+            self.problems.append(f"<{tag}> fetches a resource")
+        self.attrs_ok(tag, attrs)
+        a = dict(attrs)
+        if tag == "meta" and a.get("http-equiv", "").lower() == \
+                "content-security-policy":
+            self.csp = a.get("content", "")
+        if tag == "tbody" and self.stack and self.stack[-1] == "table":
+            self.in_tbody = True
+        if tag == "tr" and self.in_tbody and \
+                any(t == "table" for t in self.stack):
+            self.rows += 1
+        if tag == "figure":
+            self.in_figure = True
+        if tag == "svg" and self.in_figure:
+            self.figure_svg += 1
+        if tag in ("style", "script"):
+            self.where = tag
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.count[tag] = self.count.get(tag, 0) + 1
+        if tag in FETCHING:
+            self.problems.append(f"<{tag}> fetches a resource")
+        self.attrs_ok(tag, attrs)
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.problems.append(f"</{tag}> closes <{self.stack[-1] if self.stack else 'nothing'}>"
+                                 f" at line {self.getpos()[0]}")
+            return
+        self.stack.pop()
+        if tag == "tbody":
+            self.in_tbody = False
+        if tag == "figure":
+            self.in_figure = False
+        if tag in ("style", "script"):
+            self.where = None
+
+    def handle_data(self, data):
+        if self.where == "style":
+            self.style.append(data)
+        elif self.where == "script":
+            self.script.append(data)
+
+
+def main():
+    html_path, json_path = sys.argv[1], sys.argv[2]
+    with open(json_path, encoding="utf-8") as f:
+        report = json.load(f)
+    c = Check()
+    with open(html_path, encoding="utf-8") as f:
+        c.feed(f.read())
+    c.close()
+    p = c.problems
+    if not c.doctype:
+        p.append("no <!DOCTYPE html>")
+    if c.stack:
+        p.append("unclosed: " + " ".join(c.stack))
+    for t in ("html", "head", "body", "title"):
+        if c.count.get(t) != 1:
+            p.append(f"{c.count.get(t, 0)} <{t}> elements, expected 1")
+    if not c.csp or "default-src 'none'" not in c.csp:
+        p.append("no Content-Security-Policy default-src 'none'")
+    css = "".join(c.style)
+    if "url(" in css or "@import" in css:
+        p.append("the CSS loads a resource")
+    js = "".join(c.script)
+    for bad in ("fetch(", "XMLHttpRequest", "import(", "WebSocket", "src="):
+        if bad in js:
+            p.append(f"the script uses {bad}")
+    want = sum(1 for m in report["metrics"]
+               if m["verdict"] in ("regression", "improvement"))
+    if c.count.get("figure", 0) != want:
+        p.append(f"{c.count.get('figure', 0)} figures, expected {want} "
+                 "(one per regression and improvement)")
+    if c.figure_svg != want:
+        p.append(f"{c.figure_svg} figures with an <svg>, expected {want}")
+    if c.rows < len(report["metrics"]):
+        p.append(f"{c.rows} table rows, expected at least "
+                 f"{len(report['metrics'])} (one per metric)")
+    for x in p[:20]:
+        print(f"{html_path}: {x}", file=sys.stderr)
+    return 1 if p else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
