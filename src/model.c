@@ -150,12 +150,24 @@ static int result_from_table(const struct pv_metric *m,
 	res->ratio = m->ratio_num >= 0;
 	for (int s = 0; s < 2; s++)
 		side_from_table(m, s, ratio[s], &res->side[s]);
-	res->change_abs = res->side[1].s.mean - res->side[0].s.mean;
-	res->change_rel = res->side[0].s.mean != 0 ?
-		res->change_abs / fabs(res->side[0].s.mean) : NAN;
-	if (!res->side[0].s.n || !res->side[1].s.n)
-		res->change_abs = res->change_rel = NAN;
+	pv_model_change(res);
 	return 1;
+}
+
+void pv_model_change(struct pv_result *res)
+{
+	double a = res->side[0].s.mean, b = res->side[1].s.mean;
+
+	if (!res->side[0].s.n || !res->side[1].s.n) {
+		res->change_abs = res->change_rel = NAN;
+		return;
+	}
+	/* Equal means are no change, 0 against -0 too: +0, relative 0.
+	 * From a zero baseline mean any other change has no relative size
+	 * (NAN; the reason says so). */
+	res->change_abs = b - a == 0 ? 0 : b - a;
+	res->change_rel = res->change_abs == 0 ? 0 :
+			  a != 0 ? res->change_abs / fabs(a) : NAN;
 }
 
 /* How many metrics of the table are handed back at a time. */

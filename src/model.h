@@ -13,10 +13,12 @@
  *   - threshold, abs_threshold and alpha: the rule's, else [gate]'s;
  *   - for each side: presence, notes, file counts, the samples (borrowed
  *     from the table) or a reader's summary, and the moments (for an
- *     avg_update metric the mean is mean(num)/mean(den), NAN when the
- *     denominator's mean is 0);
- *   - change_abs and change_rel (NAN when a side has no observations;
- *     change_rel NAN when the baseline mean is 0).
+ *     avg_update metric the mean is mean(num)/mean(den), or the column's
+ *     own mean on a side whose denominator's mean is 0);
+ *   - change_abs and change_rel: both NAN when a side has no
+ *     observations; both +0 when the means are equal (0 and -0 too);
+ *     change_rel NAN when the baseline mean is 0 and the candidate's is
+ *     not (pv_model_change()).
  * Tests, q-values and verdicts are left for verdict.c.  No I/O; the only
  * message is one diag line counting the assumed directions.
  */
@@ -34,6 +36,10 @@
  * them. */
 void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 			 struct pv_report *r, struct pv_diag *diag);
+
+/* res->change_abs and change_rel from the two sides' moments, as above
+ * (also for a model whose samples were changed, as calibrate's splits). */
+void pv_model_change(struct pv_result *res);
 
 /* The direction a metric's name and unit suggest, or PV_DIR_UNSET. */
 enum pv_dir pv_guess_direction(const char *metric, const char *unit);

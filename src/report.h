@@ -44,6 +44,7 @@ enum pv_why {
 	PV_WHY_NEW, PV_WHY_MISSING, PV_WHY_NOTE, PV_WHY_FEW, PV_WHY_UNGATED,
 	PV_WHY_WORSE, PV_WHY_BETTER, PV_WHY_NOISY, PV_WHY_WITHIN,
 	PV_WHY_IDENTICAL, PV_WHY_EQUIVALENT, PV_WHY_INCONCLUSIVE, PV_WHY_SMALL,
+	PV_WHY_UNDEFINED,           /* a side's mean is not a finite number */
 };
 
 const char *pv_verdict_name(enum pv_verdict v);

@@ -334,14 +334,28 @@ static void correct(struct pv_report *r, struct work *w,
 	free(idx);
 }
 
-/* The observed change reaches the threshold (and abs_threshold). */
+/* Both sides' means are finite numbers.  The model's always are (an
+ * avg_update side whose denominator's mean is 0 keeps the column's own
+ * mean); a report read back may hold null. */
+static int mean_defined(const struct pv_result *res)
+{
+	return isfinite(res->side[0].s.mean) && isfinite(res->side[1].s.mean);
+}
+
+/*
+ * The observed change reaches the threshold (and abs_threshold).  From a
+ * zero baseline mean any change is beyond every relative threshold (the
+ * relative change is not defined: it would be infinite); abs_threshold,
+ * when set, still applies.
+ */
 static int beyond_floor(const struct pv_result *res)
 {
-	double rel = res->change_rel;
+	double rel = res->change_rel, abs = fabs(res->change_abs);
+	int rel_ok = res->side[0].s.mean == 0 ? abs > 0 :
+		     fabs(rel) >= res->threshold && fabs(rel) > 0;
 
-	return fabs(rel) >= res->threshold && fabs(rel) > 0 &&
-	       (isnan(res->abs_threshold) ||
-		fabs(res->change_abs) >= res->abs_threshold);
+	return rel_ok && (isnan(res->abs_threshold) ||
+			  abs >= res->abs_threshold);
 }
 
 /*
@@ -368,8 +382,7 @@ static void family_gate(struct pv_report *r, const struct work *w,
 	    g->sided == PV_SIDED_WORSE) {
 		for (size_t i = 0; i < r->n; i++) {
 			const struct pv_result *res = &r->m[i];
-			double rel = res->change_rel;
-			int up = rel > 0, down = rel < 0;
+			int up = res->change_abs > 0, down = res->change_abs < 0;
 			int wm = res->direction == PV_DIR_HIGHER ? down : up;
 			int bm = res->direction == PV_DIR_HIGHER ? up : down;
 
@@ -392,6 +405,61 @@ static void family_gate(struct pv_report *r, const struct work *w,
 	*open_better = open_b;
 }
 
+/*
+ * The verdicts that need no test: a side absent, a reader's note, too
+ * few observations, or a mean that is not a number.  1 when one of them
+ * applies.
+ */
+static int policy_verdict(const struct pv_gate *g, struct pv_result *res)
+{
+	enum pv_why why;
+
+	if (!res->side[0].present) {
+		res->verdict = PV_V_NEW;
+		res->why = PV_WHY_NEW;
+		return 1;
+	}
+	if (!res->side[1].present) {
+		res->verdict = PV_V_MISSING;
+		res->why = PV_WHY_MISSING;
+		return 1;
+	}
+	if (res->side[0].note || res->side[1].note)
+		why = PV_WHY_NOTE;
+	else if (side_n(&res->side[0]) < g->min_samples ||
+		 side_n(&res->side[1]) < g->min_samples)
+		why = PV_WHY_FEW;
+	else if (!mean_defined(res))
+		why = PV_WHY_UNDEFINED;
+	else
+		return 0;
+	res->verdict = why == PV_WHY_UNDEFINED ? PV_V_INCONCLUSIVE :
+		       PV_V_INSUFFICIENT;
+	res->why = why;
+	return 1;
+}
+
+/* A regression, unless a waiver holds; an expired one is a warning. */
+static void regression(const struct pv_config *cfg, const char *today,
+		       struct pv_result *res, struct pv_diag *diag)
+{
+	const struct pv_waiver *wv = pv_config_waiver(cfg, res->group,
+						      res->benchmark,
+						      res->metric);
+
+	res->verdict = PV_V_REGRESSION;
+	res->why = PV_WHY_WORSE;
+	if (wv && today && strcmp(today, wv->until) <= 0) {
+		res->verdict = PV_V_WAIVED;
+		res->waiver = wv;
+	} else if (wv && today) {
+		pv_diag_add(diag, "%s:%lu: waiver \"%s\" expired on %s; %s/%s/%s counts as a regression",
+			    cfg->path ? cfg->path : "config", wv->line,
+			    wv->glob, wv->until, res->group, res->benchmark,
+			    res->metric);
+	}
+}
+
 static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		       const char *today, struct pv_result *res,
 		       const struct work *w, int open_worse, int open_better,
@@ -406,31 +474,15 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	res->waiver = NULL;
 	res->held = 0;
 	res->p = res->q = NAN;
+	if (policy_verdict(g, res))
+		return;
 
-	if (!res->side[0].present) {
-		res->verdict = PV_V_NEW;
-		res->why = PV_WHY_NEW;
-		return;
-	}
-	if (!res->side[1].present) {
-		res->verdict = PV_V_MISSING;
-		res->why = PV_WHY_MISSING;
-		return;
-	}
-	if (res->side[0].note || res->side[1].note) {
-		res->verdict = PV_V_INSUFFICIENT;
-		res->why = PV_WHY_NOTE;
-		return;
-	}
-	if (side_n(&res->side[0]) < g->min_samples ||
-	    side_n(&res->side[1]) < g->min_samples) {
-		res->verdict = PV_V_INSUFFICIENT;
-		res->why = PV_WHY_FEW;
-		return;
-	}
-
-	worse_move = res->direction == PV_DIR_HIGHER ? rel < 0 : rel > 0;
-	better_move = res->direction == PV_DIR_HIGHER ? rel > 0 : rel < 0;
+	/* By the absolute change: the relative one is not defined from a
+	 * zero baseline mean, and has the same sign otherwise. */
+	worse_move = res->direction == PV_DIR_HIGHER ? res->change_abs < 0 :
+		     res->change_abs > 0;
+	better_move = res->direction == PV_DIR_HIGHER ? res->change_abs > 0 :
+		      res->change_abs < 0;
 	beyond = beyond_floor(res);
 
 	if (g->sided == PV_SIDED_TWO || !res->gated) {
@@ -468,20 +520,7 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		return;
 	}
 	if (sig_worse && worse_move && beyond) {
-		const struct pv_waiver *wv = pv_config_waiver(
-			cfg, res->group, res->benchmark, res->metric);
-
-		res->verdict = PV_V_REGRESSION;
-		res->why = PV_WHY_WORSE;
-		if (wv && today && strcmp(today, wv->until) <= 0) {
-			res->verdict = PV_V_WAIVED;
-			res->waiver = wv;
-		} else if (wv && today) {
-			pv_diag_add(diag, "%s:%lu: waiver \"%s\" expired on %s; %s/%s/%s counts as a regression",
-				    cfg->path ? cfg->path : "config", wv->line,
-				    wv->glob, wv->until, res->group,
-				    res->benchmark, res->metric);
-		}
+		regression(cfg, today, res, diag);
 		return;
 	}
 	if (sig_better && better_move && beyond) {
@@ -495,8 +534,9 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		res->why = PV_WHY_NOISY;
 		return;
 	}
-	/* Unchanged only when shown: the interval inside +-threshold. */
-	if (w->deterministic && rel == 0) {
+	/* Unchanged only when shown: equal means with no spread at all, or
+	 * the interval inside +-threshold. */
+	if (w->deterministic && res->change_abs == 0) {
 		res->verdict = PV_V_UNCHANGED;
 		res->why = PV_WHY_IDENTICAL;
 	} else if (thr > 0 && res->ci_low >= -thr && res->ci_high <= thr) {
@@ -530,15 +570,13 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 		res->ci_low = res->ci_high = res->mde = NAN;
 		w[i].testable = a->present && b->present && !a->note &&
 				!b->note && side_n(a) >= min &&
-				side_n(b) >= min;
+				side_n(b) >= min && mean_defined(res);
 		w[i].deterministic = w[i].testable && a->s.sd == 0 &&
 				     b->s.sd == 0;
 		w[i].summary = a->summary_only || b->summary_only;
 		w[i].test = g->test == PV_TEST_AUTO ? PV_TEST_MODERATED : g->test;
 		if (w[i].summary)
 			w[i].test = PV_TEST_WELCH;
-		if (w[i].deterministic)
-			w[i].testable = 1;
 	}
 	if (need_mod)
 		rc = prepare_moderated(r, w, g->test, &prior, &df_cap, err);
@@ -551,8 +589,10 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 			continue;
 		if (w[i].deterministic) {
 			/* No spread at all: equal means are unchanged (p=1),
-			 * different ones a certain change (p=0). */
-			double diff = res->side[1].s.mean - res->side[0].s.mean;
+			 * different ones a certain change (p=0).  The t of a
+			 * change would be infinite: it is left undefined,
+			 * as the JSON (null) and its read-back state it. */
+			double diff = res->change_abs;
 			int up = diff > 0, down = diff < 0;
 			int worse = res->direction == PV_DIR_HIGHER ? down : up;
 			int better = res->direction == PV_DIR_HIGHER ? up : down;
@@ -560,8 +600,7 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 			w[i].p_two = diff != 0 ? 0 : 1;
 			w[i].p_worse = worse ? 0 : 1;
 			w[i].p_better = better ? 0 : 1;
-			res->statistic = diff == 0 ? 0 :
-				diff < 0 ? INFINITY : -INFINITY;
+			res->statistic = diff == 0 ? 0 : NAN;
 			continue;
 		}
 		rc = run_test(res, &w[i], &prior, df_cap, conf,
