@@ -37,8 +37,9 @@
 void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 			 struct pv_report *r, struct pv_diag *diag);
 
-/* res->change_abs and change_rel from the two sides' moments, as above
- * (also for a model whose samples were changed, as calibrate's splits). */
+/* res->change_abs and change_rel from the two sides' moments, as above;
+ * for any caller that replaces a result's samples (calibrate.c's A/A
+ * splits still compute their change themselves). */
 void pv_model_change(struct pv_result *res);
 
 /* The direction a metric's name and unit suggest, or PV_DIR_UNSET. */

@@ -55,7 +55,8 @@ int pv_verdict_severity(enum pv_verdict v);
 /*
  * What the decision needs of a side.  The median, min and max, which only
  * reports show, are computed from the samples when asked
- * (pv_side_summary()), so that 100,000 metrics do not carry them.
+ * (pv_side_summary()), so that the model does not carry them for every
+ * metric.
  */
 struct pv_moments {
 	double mean, sd;            /* NAN when undefined */
