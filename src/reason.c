@@ -3,16 +3,26 @@
  *
  * The decision (verdict.c) keeps the facts: which rule applied, the
  * change, p and q, the interval, the detectable effect.  The sentence is
- * written only when a report needs it, one metric at a time, so a run
- * over 100,000 metrics does not hold 100,000 sentences in memory.
+ * written only when a report needs it, one metric at a time, so that
+ * no report holds every sentence at once.
+ *
+ * Guarantee: no sentence contains "nan" or "inf".  A change from a zero
+ * baseline mean is stated in absolute terms, a mean that is not defined
+ * in words, and a value that is not defined is said to be so.
  */
 #include "report.h"
 
 #include <math.h>
 #include <string.h>
 
+/* "+3.20%"; "undefined" for a value that is not finite (the callers
+ * state such changes otherwise: this is the guarantee's backstop). */
 static void pct(struct strbuf *sb, double frac)
 {
+	if (!isfinite(frac)) {
+		strbuf_addstr(sb, "undefined");
+		return;
+	}
 	strbuf_addfixed(sb, frac * 100, 2, 1);
 	strbuf_addch(sb, '%');
 }
@@ -27,9 +37,100 @@ static void pct_g(struct strbuf *sb, double frac)
 static void add_pq(struct strbuf *sb, double p, double q,
 		   enum pv_correction c)
 {
-	strbuf_addf(sb, "p=%.3g", p);
-	if (c != PV_CORR_NONE)
+	if (isnan(p))
+		strbuf_addstr(sb, "p undefined");
+	else
+		strbuf_addf(sb, "p=%.3g", p);
+	if (c != PV_CORR_NONE && isnan(q))
+		strbuf_addstr(sb, ", q undefined");
+	else if (c != PV_CORR_NONE)
 		strbuf_addf(sb, ", q=%.3g", q);
+}
+
+/* A value, "+24", with the metric's unit when asked, "24 B/op"; -0
+ * prints as 0. */
+static void add_value(struct strbuf *sb, const struct pv_result *m,
+		      double v, int plus, int unit)
+{
+	if (plus && v > 0)
+		strbuf_addch(sb, '+');
+	strbuf_addg(sb, v == 0 ? 0.0 : v);
+	if (unit && m->unit && *m->unit)
+		strbuf_addf(sb, " %s", m->unit);
+}
+
+/* The change has no relative size: the baseline mean is 0. */
+static int from_zero(const struct pv_result *m)
+{
+	return !isfinite(m->change_rel) && isfinite(m->change_abs);
+}
+
+/* The change: "+3.20%", or from a zero baseline mean, in absolute
+ * terms: "from a zero baseline mean to 24 B/op, +24 in absolute terms". */
+static void add_change(struct strbuf *sb, const struct pv_result *m)
+{
+	if (isfinite(m->change_rel)) {
+		pct(sb, m->change_rel);
+		return;
+	}
+	if (!from_zero(m)) {
+		strbuf_addstr(sb, "by an amount that is not defined");
+		return;
+	}
+	strbuf_addstr(sb, "from a zero baseline mean to ");
+	add_value(sb, m, m->side[1].s.mean, 0, 1);
+	strbuf_addstr(sb, ", ");
+	add_value(sb, m, m->change_abs, 1, 0);
+	strbuf_addstr(sb, " in absolute terms");
+}
+
+/* A side's CV, "12.0%", or why it has none. */
+static void add_cv(struct strbuf *sb, const struct pv_side_result *s)
+{
+	double cv = pv_cv(&s->s);
+
+	if (isfinite(cv))
+		strbuf_addf(sb, "%.1f%%", cv * 100);
+	else
+		strbuf_addstr(sb, s->s.mean == 0 ? "undefined at mean 0" :
+			      "undefined");
+}
+
+/* "the 95% interval [-1.00%, +2.00%]" when it is defined. */
+static int add_interval(struct strbuf *sb, const struct pv_result *m,
+			const char *lead)
+{
+	if (!isfinite(m->ci_low) || !isfinite(m->ci_high))
+		return 0;
+	strbuf_addf(sb, "%sthe %g%% interval [%+.2f%%, %+.2f%%]", lead,
+		    (1 - m->alpha) * 100, m->ci_low * 100, m->ci_high * 100);
+	return 1;
+}
+
+/* The floor a significant change did not reach: the relative
+ * threshold, or, when that was reached, abs_threshold. */
+static void add_floor_missed(struct strbuf *sb, const struct pv_result *m)
+{
+	int rel_ok = from_zero(m) || fabs(m->change_rel) >= m->threshold;
+
+	if (rel_ok && isfinite(m->abs_threshold)) {
+		strbuf_addstr(sb, "below the absolute threshold of ");
+		add_value(sb, m, m->abs_threshold, 0, 1);
+		return;
+	}
+	strbuf_addf(sb, "below the %g%% threshold", m->threshold * 100);
+	if (add_interval(sb, m, ", while "))
+		strbuf_addstr(sb, " reaches beyond it");
+}
+
+/* Which side's mean is not defined (PV_WHY_UNDEFINED). */
+static void add_undefined(struct strbuf *sb, const struct pv_result *m)
+{
+	int a = !isfinite(m->side[0].s.mean), b = !isfinite(m->side[1].s.mean);
+
+	strbuf_addf(sb, "the %s mean%s not a finite number, so no change can be stated",
+		    a && b ? "baseline and candidate" : a ? "baseline" :
+		    "candidate", a && b ? "s are" : " is");
 }
 
 /* A side's number of observations: its samples, or its summary's n. */
@@ -68,11 +169,116 @@ static void add_unit_note(struct strbuf *sb, const struct pv_result *m)
 			    m->side[0].per_file : m->side[1].per_file);
 }
 
+/* The sentence of a verdict that rests on a test (after the rules). */
+static void add_tested(struct strbuf *sb, const struct pv_report *r,
+		       const struct pv_result *m)
+{
+	const struct pv_gate *g = &r->settings.gate;
+	double thr = m->threshold;
+
+	switch (m->why) {
+	case PV_WHY_UNGATED:
+		strbuf_addf(sb, "not gated (direction %s); moved ",
+			    m->dir_assumed ? "unknown" : pv_dir_name(m->direction));
+		add_change(sb, m);
+		strbuf_addstr(sb, " (");
+		add_pq(sb, m->p, m->q, PV_CORR_NONE);
+		strbuf_addstr(sb, ")");
+		break;
+	case PV_WHY_WORSE:
+	case PV_WHY_BETTER:
+		if (from_zero(m)) {
+			strbuf_addstr(sb, "moved ");
+			add_change(sb, m);
+			strbuf_addf(sb, ": %s, and beyond the %g%% threshold as any change from zero is (",
+				    m->why == PV_WHY_WORSE ? "worse" : "better",
+				    thr * 100);
+		} else if (!isfinite(m->change_rel)) {
+			strbuf_addstr(sb, "moved ");
+			add_change(sb, m);
+			strbuf_addf(sb, ": %s (", m->why == PV_WHY_WORSE ?
+				    "worse" : "better");
+		} else {
+			pct(sb, m->change_rel);
+			strbuf_addf(sb, " is %s beyond the %g%% threshold (",
+				    m->why == PV_WHY_WORSE ? "worse" : "better",
+				    thr * 100);
+		}
+		add_pq(sb, m->p, m->q, g->correction);
+		strbuf_addstr(sb, ")");
+		if (m->waiver)
+			strbuf_addf(sb, "; waived until %s: %s", m->waiver->until,
+				    m->waiver->reason);
+		break;
+	case PV_WHY_NOISY:
+		strbuf_addstr(sb, "too noisy to judge: CV ");
+		add_cv(sb, &m->side[0]);
+		strbuf_addstr(sb, " (baseline) and ");
+		add_cv(sb, &m->side[1]);
+		strbuf_addf(sb, " (candidate), above max_cv = %g%%",
+			    g->max_cv * 100);
+		break;
+	case PV_WHY_WITHIN:
+		strbuf_addstr(sb, "moved ");
+		add_change(sb, m);
+		strbuf_addf(sb, ", significant but within the %g%% threshold (",
+			    thr * 100);
+		add_pq(sb, m->p, m->q, g->correction);
+		strbuf_addstr(sb, ")");
+		if (add_interval(sb, m, ", and "))
+			strbuf_addstr(sb, " stays within it");
+		break;
+	case PV_WHY_SMALL:
+		strbuf_addstr(sb, "moved ");
+		add_change(sb, m);
+		strbuf_addf(sb, ", significant (");
+		add_pq(sb, m->p, m->q, g->correction);
+		strbuf_addstr(sb, ") but ");
+		add_floor_missed(sb, m);
+		break;
+	case PV_WHY_IDENTICAL:
+		strbuf_addstr(sb, "identical on every run of both sides");
+		break;
+	case PV_WHY_EQUIVALENT:
+		/* Most metrics of a large run say this. */
+		strbuf_addstr(sb, "equivalent: the ");
+		pct_g(sb, 1 - m->alpha);
+		strbuf_addstr(sb, " interval [");
+		pct(sb, m->ci_low);
+		strbuf_addstr(sb, ", ");
+		pct(sb, m->ci_high);
+		strbuf_addstr(sb, "] lies within the ");
+		pct_g(sb, thr);
+		strbuf_addstr(sb, " threshold");
+		break;
+	case PV_WHY_INCONCLUSIVE:
+	default:
+		strbuf_addstr(sb, "moved ");
+		add_change(sb, m);
+		strbuf_addstr(sb, " (");
+		add_pq(sb, m->p, m->q, g->correction);
+		strbuf_addstr(sb, "), not significant and not shown within the threshold");
+		if (isfinite(m->mde) && m->mde > 0) {
+			size_t n = side_n(&m->side[0]) < side_n(&m->side[1]) ?
+				   side_n(&m->side[0]) : side_n(&m->side[1]);
+
+			strbuf_addf(sb, "; this run could detect about %.1f%%",
+				    m->mde * 100);
+			if (thr > 0 && m->mde > thr)
+				strbuf_addf(sb, ", and about %.0f %s per side would detect %g%%",
+					    pv_runs_to_detect(n, m->mde, thr),
+					    m->side[0].summary_only ||
+					    m->side[1].summary_only ?
+					    "samples" : "runs", thr * 100);
+		}
+		break;
+	}
+}
+
 const char *pv_result_reason(const struct pv_report *r,
 			     const struct pv_result *m, struct strbuf *sb)
 {
 	const struct pv_gate *g = &r->settings.gate;
-	double rel = m->change_rel, thr = m->threshold;
 
 	if (m->why == PV_WHY_TEXT)
 		return m->reason ? m->reason : "";
@@ -98,84 +304,11 @@ const char *pv_result_reason(const struct pv_report *r,
 		if (m->side[0].summary_only || m->side[1].summary_only)
 			strbuf_addstr(sb, "; the raw samples were not available, only summaries (mean, sd, n)");
 		return sb->buf;
-	case PV_WHY_UNGATED:
-		strbuf_addf(sb, "not gated (direction %s); moved ",
-			    m->dir_assumed ? "unknown" : pv_dir_name(m->direction));
-		pct(sb, rel);
-		strbuf_addstr(sb, " (");
-		add_pq(sb, m->p, m->q, PV_CORR_NONE);
-		strbuf_addstr(sb, ")");
+	case PV_WHY_UNDEFINED:
+		add_undefined(sb, m);
 		break;
-	case PV_WHY_WORSE:
-	case PV_WHY_BETTER:
-		pct(sb, rel);
-		strbuf_addf(sb, " is %s beyond the %g%% threshold (",
-			    m->why == PV_WHY_WORSE ? "worse" : "better", thr * 100);
-		add_pq(sb, m->p, m->q, g->correction);
-		strbuf_addstr(sb, ")");
-		if (m->waiver)
-			strbuf_addf(sb, "; waived until %s: %s", m->waiver->until,
-				    m->waiver->reason);
-		break;
-	case PV_WHY_NOISY:
-		strbuf_addf(sb, "too noisy to judge: CV %.1f%% (baseline) and %.1f%% (candidate), above max_cv = %g%%",
-			    pv_cv(&m->side[0].s) * 100, pv_cv(&m->side[1].s) * 100,
-			    g->max_cv * 100);
-		break;
-	case PV_WHY_WITHIN:
-		strbuf_addstr(sb, "moved ");
-		pct(sb, rel);
-		strbuf_addf(sb, ", significant but within the %g%% threshold (",
-			    thr * 100);
-		add_pq(sb, m->p, m->q, g->correction);
-		strbuf_addf(sb, "), and the %g%% interval [%+.2f%%, %+.2f%%] stays within it",
-			    (1 - m->alpha) * 100, m->ci_low * 100,
-			    m->ci_high * 100);
-		break;
-	case PV_WHY_SMALL:
-		strbuf_addstr(sb, "moved ");
-		pct(sb, rel);
-		strbuf_addf(sb, ", significant (");
-		add_pq(sb, m->p, m->q, g->correction);
-		strbuf_addf(sb, ") but below the %g%% threshold, while the %g%% interval [%+.2f%%, %+.2f%%] reaches beyond it",
-			    thr * 100, (1 - m->alpha) * 100, m->ci_low * 100,
-			    m->ci_high * 100);
-		break;
-	case PV_WHY_IDENTICAL:
-		strbuf_addstr(sb, "identical on every run of both sides");
-		break;
-	case PV_WHY_EQUIVALENT:
-		/* Most metrics of a large run say this. */
-		strbuf_addstr(sb, "equivalent: the ");
-		pct_g(sb, 1 - m->alpha);
-		strbuf_addstr(sb, " interval [");
-		pct(sb, m->ci_low);
-		strbuf_addstr(sb, ", ");
-		pct(sb, m->ci_high);
-		strbuf_addstr(sb, "] lies within the ");
-		pct_g(sb, thr);
-		strbuf_addstr(sb, " threshold");
-		break;
-	case PV_WHY_INCONCLUSIVE:
 	default:
-		strbuf_addstr(sb, "moved ");
-		pct(sb, rel);
-		strbuf_addstr(sb, " (");
-		add_pq(sb, m->p, m->q, g->correction);
-		strbuf_addstr(sb, "), not significant and not shown within the threshold");
-		if (isfinite(m->mde) && m->mde > 0) {
-			size_t n = side_n(&m->side[0]) < side_n(&m->side[1]) ?
-				   side_n(&m->side[0]) : side_n(&m->side[1]);
-
-			strbuf_addf(sb, "; this run could detect about %.1f%%",
-				    m->mde * 100);
-			if (thr > 0 && m->mde > thr)
-				strbuf_addf(sb, ", and about %.0f %s per side would detect %g%%",
-					    pv_runs_to_detect(n, m->mde, thr),
-					    m->side[0].summary_only ||
-					    m->side[1].summary_only ?
-					    "samples" : "runs", thr * 100);
-		}
+		add_tested(sb, r, m);
 		break;
 	}
 	if (m->held)

@@ -47,6 +47,7 @@ enum pv_why {
 	PV_WHY_NEW, PV_WHY_MISSING, PV_WHY_NOTE, PV_WHY_FEW, PV_WHY_UNGATED,
 	PV_WHY_WORSE, PV_WHY_BETTER, PV_WHY_NOISY, PV_WHY_WITHIN,
 	PV_WHY_IDENTICAL, PV_WHY_EQUIVALENT, PV_WHY_INCONCLUSIVE, PV_WHY_SMALL,
+	PV_WHY_UNDEFINED,           /* a side's mean is not a finite number */
 };
 
 const char *pv_verdict_name(enum pv_verdict v);
@@ -57,7 +58,8 @@ int pv_verdict_severity(enum pv_verdict v);
 /*
  * What the decision needs of a side.  The median, min and max, which only
  * reports show, are computed from the samples when asked
- * (pv_side_summary()), so that 100,000 metrics do not carry them.
+ * (pv_side_summary()), so that the model does not carry them for every
+ * metric.
  */
 struct pv_moments {
 	double mean, sd;            /* NAN when undefined */

@@ -1,29 +1,29 @@
 /*
- * verdict.c - statistics, family correction and rules; see verdict.h.
+ * verdict.c - tests, family correction and rules, on the model alone;
+ * see verdict.h.
  *
- * pv_decide() copies each table metric into the model with its
- * summaries (phase 1), then decide() works on the model alone (phase 2),
- * which is also what `merge` reruns over the union of shards.
+ * The model (model.c) holds each metric's rule, samples, moments and
+ * change.  decide() runs the test the settings ask for on every metric
+ * with enough samples on both sides, corrects the p-values of the gated
+ * ones as one family, and applies the rules; `merge` reruns it over the
+ * union of shards, `calibrate` over A/A splits.
  *
- * The default rule (test auto) is the one measured best in
- * research/decision-rules.md: the empirical-Bayes moderated t on log
- * values (Smyth 2004), switching the whole family to the moderated Yuen
- * test when gross outliers are common and n >= 8, one-sided in the worse
- * direction, Benjamini-Hochberg over the gated metrics, and an observed
- * change of at least the threshold.  Measured with sim/gatesim.py, three
- * refinements keep the family false-alarm rate under 5% in every cell
- * while losing little power (README, "How a verdict is decided"): the
- * prior's excess spread is reduced by half its sampling sd before d0 is
- * solved for; the Yuen switch also needs heavy tails (kurtosis > 3); and
- * a family gate lets regressions through only when the family as a whole
- * shows a change (family_gate()).
+ * The default rule (test auto), chosen by simulation (README, "How a
+ * verdict is decided" and "Why these defaults"): the empirical-Bayes
+ * moderated t on log values (Smyth 2004), switching the whole family to
+ * the moderated Yuen test when gross outliers are common and n >= 8,
+ * one-sided in the worse direction, Benjamini-Hochberg over the gated
+ * metrics, and an observed change of at least the threshold.  Three
+ * refinements: the prior's excess spread is reduced by half its sampling
+ * sd before d0 is solved for; the Yuen switch also needs heavy tails
+ * (kurtosis > 3); and a family gate lets alarms through only when the
+ * family as a whole shows a change (family_gate()).
  */
 #include "verdict.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <gsl/gsl_cdf.h>
 #include "stats.h"
 #include "util/strbuf.h"
@@ -34,121 +34,18 @@
 #define KURT_LIMIT 3.0      /* ... and only when tails are heavier than normal */
 #define PRIOR_SHRINK 0.5    /* sds of sampling noise taken off the prior's spread */
 
-/* Case-insensitive substring test (strcasestr is not POSIX). */
-static int has(const char *s, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (; *s; s++)
-		if (!strncasecmp(s, word, n))
-			return 1;
-	return 0;
-}
-
-enum pv_dir pv_guess_direction(const char *metric, const char *unit)
-{
-	static const char *const higher[] = {
-		"throughput", "bandwidth", "per_second", "per second", "/s",
-		"ops", "qps", "tps", "iops", "bops", "records", "score",
-		"speed", "rate", "hit",
-	};
-	static const char *const lower[] = {
-		"time", "latency", "elapsed", "duration", "cpu", "memory",
-		"rss", "alloc", "size", "ns", "us", "ms", "bytes", "miss",
-	};
-	static const char *const time_units[] = {
-		"ns", "us", "µs", "ms", "s", "sec", "second", "seconds", "B",
-		"ns/op", "B/op", "allocs/op",
-	};
-
-	for (size_t i = 0; i < sizeof(time_units) / sizeof(*time_units); i++)
-		if (unit && !strcmp(unit, time_units[i]))
-			return PV_DIR_LOWER;
-	for (size_t i = 0; i < sizeof(higher) / sizeof(*higher); i++)
-		if (has(metric, higher[i]) || (unit && has(unit, higher[i])))
-			return PV_DIR_HIGHER;
-	for (size_t i = 0; i < sizeof(lower) / sizeof(*lower); i++)
-		if (has(metric, lower[i]))
-			return PV_DIR_LOWER;
-	return PV_DIR_UNSET;
-}
-
-/* ---- phase 1: table -> model ---------------------------------------- */
-
 /* A side's number of observations: its samples, or its summary's n. */
 static size_t side_n(const struct pv_side_result *s)
 {
 	return s->summary_only ? s->s.n : s->nsamples;
 }
 
-/* ratio: the side's mean(num)/mean(den) for an avg_update metric, or
- * NAN to keep the metric's own mean. */
-static void side_from_table(const struct pv_metric *m, int s, double ratio,
-			    struct pv_side_result *out)
-{
-	out->samples = m->v[s];
-	out->nsamples = m->n[s];
-	out->present = m->seen[s] != 0;
-	out->files = m->files[s];
-	out->per_file = m->per_file[s];
-	out->note = m->note[s];
-	if (m->sum[s] && m->sum[s]->only) {
-		const struct pv_msum *su = m->sum[s];
-
-		out->summary_only = 1;
-		out->samples = NULL;
-		out->nsamples = 0;
-		out->s.n = su->n;
-		out->s.mean = su->mean;
-		out->s.sd = su->sd;
-		return;
-	}
-	pv_moments_of(m->v[s], m->n[s], &out->s);
-	/* avg_update: the mean shown is mean(num)/mean(den); the test and
-	 * the sd still use this column's own per-run values. */
-	if (!isnan(ratio))
-		out->s.mean = ratio;
-}
-
-/* mean(num)/mean(den) of an avg_update metric's side, or NAN. */
-static double ratio_mean(const struct pv_table *t, const struct pv_metric *m,
-			 int s)
-{
-	const struct pv_metric *num = &t->m[m->ratio_num];
-	const struct pv_metric *den = &t->m[m->ratio_den];
-	double mn, md;
-
-	if (!num->n[s] || !den->n[s])
-		return NAN;
-	pv_mean_sd(num->v[s], num->n[s], &mn, NULL);
-	pv_mean_sd(den->v[s], den->n[s], &md, NULL);
-	return md != 0 ? mn / md : NAN;
-}
-
-static void copy_context(struct pv_report *r, const struct pv_table *t)
-{
-	for (int s = 0; s < 2; s++) {
-		const struct pv_sidemeta *src = &t->side[s];
-		struct pv_sidemeta *dst = &r->side[s];
-
-		*dst = *src;
-		dst->context = pv_malloc((src->ncontext + 1) *
-					 sizeof(*dst->context));
-		dst->alloc_context = src->ncontext + 1;
-		if (src->ncontext)
-			memcpy(dst->context, src->context,
-			       src->ncontext * sizeof(*dst->context));
-	}
-}
-
-/* ---- phase 2: tests, correction, verdicts ----------------------------- */
-
 /*
- * The per-metric working state of phase 2: ~100k of these live at once
- * next to the model, so only what the verdict needs is kept (what
- * decide_one() reads of the test, not all of pv_test_out), and the
- * moderated test's input shares its place with the q-values, which
- * correct() writes only after every test has run.
+ * The per-metric working state of decide(), one per model metric: only
+ * what the verdict needs is kept (what decide_one() reads of the test,
+ * not all of pv_test_out), and the moderated test's input shares its
+ * place with the q-values, which correct() writes only after every test
+ * has run.
  */
 struct work {
 	unsigned testable : 1;      /* a test runs (enough samples, both sides) */
@@ -173,11 +70,9 @@ struct work {
 /*
  * Keep a two-sided test: its p in w, and its statistic, df, interval
  * and minimum detectable effect in res, the last two as fractions of
- * the baseline mean (from the log scale for the moderated tests).  So
- * the working state of 100,000 metrics stays small.  The detectable
- * effect is worked out right after the test: its t quantiles are at
- * the test's own df, which a Welch metric shares with nothing else, and
- * the constants of that df are still in the memo tm now.
+ * the baseline mean (from the log scale for the moderated tests), so
+ * that struct work need not hold the whole pv_test_out.  The detectable
+ * effect is worked out here, from the test's own standard error and df.
  */
 static void keep_two(struct pv_result *res, struct work *w,
 		     const struct pv_test_out *o, int two_sided,
@@ -442,14 +337,28 @@ static void correct(struct pv_report *r, struct work *w,
 	free(idx);
 }
 
-/* The observed change reaches the threshold (and abs_threshold). */
+/* Both sides' means are finite numbers.  The model's always are (an
+ * avg_update side whose denominator's mean is 0 keeps the column's own
+ * mean); a report read back may hold null. */
+static int mean_defined(const struct pv_result *res)
+{
+	return isfinite(res->side[0].s.mean) && isfinite(res->side[1].s.mean);
+}
+
+/*
+ * The observed change reaches the threshold (and abs_threshold).  From a
+ * zero baseline mean any change is beyond every relative threshold (the
+ * relative change is not defined: it would be infinite); abs_threshold,
+ * when set, still applies.
+ */
 static int beyond_floor(const struct pv_result *res)
 {
-	double rel = res->change_rel;
+	double rel = res->change_rel, abs = fabs(res->change_abs);
+	int rel_ok = res->side[0].s.mean == 0 ? abs > 0 :
+		     fabs(rel) >= res->threshold && fabs(rel) > 0;
 
-	return fabs(rel) >= res->threshold && fabs(rel) > 0 &&
-	       (isnan(res->abs_threshold) ||
-		fabs(res->change_abs) >= res->abs_threshold);
+	return rel_ok && (isnan(res->abs_threshold) ||
+			  abs >= res->abs_threshold);
 }
 
 /*
@@ -476,8 +385,7 @@ static void family_gate(struct pv_report *r, const struct work *w,
 	    g->sided == PV_SIDED_WORSE) {
 		for (size_t i = 0; i < r->n; i++) {
 			const struct pv_result *res = &r->m[i];
-			double rel = res->change_rel;
-			int up = rel > 0, down = rel < 0;
+			int up = res->change_abs > 0, down = res->change_abs < 0;
 			int wm = res->direction == PV_DIR_HIGHER ? down : up;
 			int bm = res->direction == PV_DIR_HIGHER ? up : down;
 
@@ -500,6 +408,61 @@ static void family_gate(struct pv_report *r, const struct work *w,
 	*open_better = open_b;
 }
 
+/*
+ * The verdicts that need no test: a side absent, a reader's note, too
+ * few observations, or a mean that is not a number.  1 when one of them
+ * applies.
+ */
+static int policy_verdict(const struct pv_gate *g, struct pv_result *res)
+{
+	enum pv_why why;
+
+	if (!res->side[0].present) {
+		res->verdict = PV_V_NEW;
+		res->why = PV_WHY_NEW;
+		return 1;
+	}
+	if (!res->side[1].present) {
+		res->verdict = PV_V_MISSING;
+		res->why = PV_WHY_MISSING;
+		return 1;
+	}
+	if (res->side[0].note || res->side[1].note)
+		why = PV_WHY_NOTE;
+	else if (side_n(&res->side[0]) < g->min_samples ||
+		 side_n(&res->side[1]) < g->min_samples)
+		why = PV_WHY_FEW;
+	else if (!mean_defined(res))
+		why = PV_WHY_UNDEFINED;
+	else
+		return 0;
+	res->verdict = why == PV_WHY_UNDEFINED ? PV_V_INCONCLUSIVE :
+		       PV_V_INSUFFICIENT;
+	res->why = why;
+	return 1;
+}
+
+/* A regression, unless a waiver holds; an expired one is a warning. */
+static void regression(const struct pv_config *cfg, const char *today,
+		       struct pv_result *res, struct pv_diag *diag)
+{
+	const struct pv_waiver *wv = pv_config_waiver(cfg, res->group,
+						      res->benchmark,
+						      res->metric);
+
+	res->verdict = PV_V_REGRESSION;
+	res->why = PV_WHY_WORSE;
+	if (wv && today && strcmp(today, wv->until) <= 0) {
+		res->verdict = PV_V_WAIVED;
+		res->waiver = wv;
+	} else if (wv && today) {
+		pv_diag_add(diag, "%s:%lu: waiver \"%s\" expired on %s; %s/%s/%s counts as a regression",
+			    cfg->path ? cfg->path : "config", wv->line,
+			    wv->glob, wv->until, res->group, res->benchmark,
+			    res->metric);
+	}
+}
+
 static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		       const char *today, struct pv_result *res,
 		       const struct work *w, int open_worse, int open_better,
@@ -514,31 +477,15 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	res->waiver = NULL;
 	res->held = 0;
 	res->p = res->q = NAN;
+	if (policy_verdict(g, res))
+		return;
 
-	if (!res->side[0].present) {
-		res->verdict = PV_V_NEW;
-		res->why = PV_WHY_NEW;
-		return;
-	}
-	if (!res->side[1].present) {
-		res->verdict = PV_V_MISSING;
-		res->why = PV_WHY_MISSING;
-		return;
-	}
-	if (res->side[0].note || res->side[1].note) {
-		res->verdict = PV_V_INSUFFICIENT;
-		res->why = PV_WHY_NOTE;
-		return;
-	}
-	if (side_n(&res->side[0]) < g->min_samples ||
-	    side_n(&res->side[1]) < g->min_samples) {
-		res->verdict = PV_V_INSUFFICIENT;
-		res->why = PV_WHY_FEW;
-		return;
-	}
-
-	worse_move = res->direction == PV_DIR_HIGHER ? rel < 0 : rel > 0;
-	better_move = res->direction == PV_DIR_HIGHER ? rel > 0 : rel < 0;
+	/* By the absolute change: the relative one is not defined from a
+	 * zero baseline mean, and has the same sign otherwise. */
+	worse_move = res->direction == PV_DIR_HIGHER ? res->change_abs < 0 :
+		     res->change_abs > 0;
+	better_move = res->direction == PV_DIR_HIGHER ? res->change_abs > 0 :
+		      res->change_abs < 0;
 	beyond = beyond_floor(res);
 
 	if (g->sided == PV_SIDED_TWO || !res->gated) {
@@ -576,20 +523,7 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		return;
 	}
 	if (sig_worse && worse_move && beyond) {
-		const struct pv_waiver *wv = pv_config_waiver(
-			cfg, res->group, res->benchmark, res->metric);
-
-		res->verdict = PV_V_REGRESSION;
-		res->why = PV_WHY_WORSE;
-		if (wv && today && strcmp(today, wv->until) <= 0) {
-			res->verdict = PV_V_WAIVED;
-			res->waiver = wv;
-		} else if (wv && today) {
-			pv_diag_add(diag, "%s:%lu: waiver \"%s\" expired on %s; %s/%s/%s counts as a regression",
-				    cfg->path ? cfg->path : "config", wv->line,
-				    wv->glob, wv->until, res->group,
-				    res->benchmark, res->metric);
-		}
+		regression(cfg, today, res, diag);
 		return;
 	}
 	if (sig_better && better_move && beyond) {
@@ -603,8 +537,9 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		res->why = PV_WHY_NOISY;
 		return;
 	}
-	/* Unchanged only when shown: the interval inside +-threshold. */
-	if (w->deterministic && rel == 0) {
+	/* Unchanged only when shown: equal means with no spread at all, or
+	 * the interval inside +-threshold. */
+	if (w->deterministic && res->change_abs == 0) {
 		res->verdict = PV_V_UNCHANGED;
 		res->why = PV_WHY_IDENTICAL;
 	} else if (thr > 0 && res->ci_low >= -thr && res->ci_high <= thr) {
@@ -621,11 +556,6 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 static int is_noisy(const struct pv_result *m)
 {
 	return m->verdict == PV_V_NOISY;
-}
-
-static int is_assumed(const struct pv_result *m)
-{
-	return m->dir_assumed;
 }
 
 static int decide(struct pv_report *r, const struct pv_config *cfg,
@@ -649,15 +579,13 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 		res->ci_low = res->ci_high = res->mde = NAN;
 		w[i].testable = a->present && b->present && !a->note &&
 				!b->note && side_n(a) >= min &&
-				side_n(b) >= min;
+				side_n(b) >= min && mean_defined(res);
 		w[i].deterministic = w[i].testable && a->s.sd == 0 &&
 				     b->s.sd == 0;
 		w[i].summary = a->summary_only || b->summary_only;
 		w[i].test = g->test == PV_TEST_AUTO ? PV_TEST_MODERATED : g->test;
 		if (w[i].summary)
 			w[i].test = PV_TEST_WELCH;
-		if (w[i].deterministic)
-			w[i].testable = 1;
 	}
 	pv_tmemo_init(&tm);
 	if (need_mod)
@@ -671,8 +599,10 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 			continue;
 		if (w[i].deterministic) {
 			/* No spread at all: equal means are unchanged (p=1),
-			 * different ones a certain change (p=0). */
-			double diff = res->side[1].s.mean - res->side[0].s.mean;
+			 * different ones a certain change (p=0).  The t of a
+			 * change would be infinite: it is left undefined,
+			 * as the JSON (null) and its read-back state it. */
+			double diff = res->change_abs;
 			int up = diff > 0, down = diff < 0;
 			int worse = res->direction == PV_DIR_HIGHER ? down : up;
 			int better = res->direction == PV_DIR_HIGHER ? up : down;
@@ -680,8 +610,7 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 			w[i].p_two = diff != 0 ? 0 : 1;
 			w[i].p_worse = worse ? 0 : 1;
 			w[i].p_better = better ? 0 : 1;
-			res->statistic = diff == 0 ? 0 :
-				diff < 0 ? INFINITY : -INFINITY;
+			res->statistic = diff == 0 ? 0 : NAN;
 			continue;
 		}
 		rc = run_test(res, &w[i], &prior, df_cap, conf,
@@ -715,114 +644,6 @@ int pv_redecide(struct pv_report *r, const struct pv_config *cfg,
 		const char *today, struct pv_diag *diag, struct pv_err *err)
 {
 	return decide(r, cfg, today, diag, err);
-}
-
-/* One metric of the table into the model; 0 if its rule ignores it. */
-static int result_from_table(const struct pv_metric *m,
-			     const struct pv_config *cfg,
-			     const struct pv_gate *g, const double ratio[2],
-			     struct pv_result *res, size_t *assumed)
-{
-	struct pv_rule rule;
-
-	pv_config_rule(cfg, m->key.group, m->key.benchmark, m->key.metric,
-		       &rule);
-	if (rule.ignore == 1)
-		return 0;
-	res->suite = m->key.suite;
-	res->test = m->key.test;
-	res->group = m->key.group;
-	res->benchmark = m->key.benchmark;
-	res->metric = m->key.metric;
-	res->unit = m->unit;
-	res->direction = rule.direction;
-	if (res->direction == PV_DIR_UNSET)
-		res->direction = m->dir_hint;
-	if (res->direction == PV_DIR_UNSET)
-		res->direction = g->direction;
-	if (res->direction == PV_DIR_UNSET) {
-		res->direction = pv_guess_direction(m->key.metric, m->unit);
-		res->dir_assumed = 1;
-		if (res->direction == PV_DIR_UNSET)
-			res->direction = PV_DIR_LOWER;
-		(*assumed)++;
-	}
-	res->gated = res->direction == PV_DIR_LOWER ||
-		     res->direction == PV_DIR_HIGHER;
-	res->threshold = isnan(rule.threshold) ? g->threshold : rule.threshold;
-	res->abs_threshold = rule.abs_threshold;
-	res->alpha = isnan(rule.alpha) ? g->alpha : rule.alpha;
-	res->ratio = m->ratio_num >= 0;
-	for (int s = 0; s < 2; s++)
-		side_from_table(m, s, ratio[s], &res->side[s]);
-	res->change_abs = res->side[1].s.mean - res->side[0].s.mean;
-	res->change_rel = pv_rel_change(res->side[0].s.mean,
-				       res->side[1].s.mean);
-	if (!res->side[0].s.n || !res->side[1].s.n)
-		res->change_abs = res->change_rel = NAN;
-	return 1;
-}
-
-/* How many metrics of the table are handed back at a time. */
-#define TRIM_STEP 4096
-
-/*
- * The model is built back to front, and the table gives back the metrics
- * already taken every TRIM_STEP, so the table's metric array and the
- * model are never both whole: at 100,000 metrics that is 15 MB less at
- * the peak.  Ratio means need other metrics of the table, which may lie
- * behind, so they are computed first.
- */
-void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
-			 struct pv_report *r, struct pv_diag *diag)
-{
-	size_t n = t->n, assumed = 0, nratio = 0, k = 0;
-	double (*ratio)[2];
-	unsigned char *keep;
-
-	for (size_t i = 0; i < n; i++)
-		nratio += t->m[i].ratio_num >= 0;
-	ratio = pv_malloc((nratio + 1) * sizeof(*ratio));
-	for (size_t i = 0; i < n; i++) {
-		if (t->m[i].ratio_num < 0)
-			continue;
-		ratio[k][0] = ratio_mean(t, &t->m[i], 0);
-		ratio[k++][1] = ratio_mean(t, &t->m[i], 1);
-	}
-	r->m = pv_calloc(n + 1, sizeof(*r->m));
-	keep = pv_calloc(n + 1, sizeof(*keep));
-	copy_context(r, t);
-	for (size_t i = n; i-- > 0;) {
-		static const double none[2] = { NAN, NAN };
-		const struct pv_metric *m = &t->m[i];
-
-		keep[i] = result_from_table(m, cfg, &r->settings.gate,
-					    m->ratio_num >= 0 ?
-					    ratio[--k] : none, &r->m[i],
-					    &assumed);
-		if (i % TRIM_STEP == 0)
-			pv_table_trim(t, i);
-	}
-	/* Close the gaps of ignored metrics. */
-	r->n = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!keep[i])
-			continue;
-		/* up to the first ignored metric, each is in place */
-		if (r->n != i)
-			r->m[r->n] = r->m[i];
-		r->n++;
-	}
-	free(keep);
-	free(ratio);
-	if (assumed) {
-		struct strbuf names = STRBUF_INIT;
-
-		pv_report_some_names(r, is_assumed, 3, &names);
-		pv_diag_add(diag, "%zu metric%s had no configured direction (%s); it was inferred from the name and unit (see each reason); set direction in [gate] or [metric \"GLOB\"]",
-			    assumed, assumed == 1 ? "" : "s", names.buf);
-		strbuf_release(&names);
-	}
 }
 
 int pv_decide(struct pv_table *t, const struct pv_config *cfg,

@@ -1,34 +1,32 @@
 /*
- * verdict.h - from the sample table to the verdict model.
+ * verdict.h - the decision: tests, family correction and rules over a
+ * report model (model.h builds it).
  *
- * For every metric: each side's statistics, the test the settings ask
- * for, the family's multiple-comparison correction, and the rules
- * (direction, threshold, noise, missing policy, waivers).  No I/O.
+ * Guarantees: every result of the model gets a verdict and the facts
+ * its reason states (p, q, interval, detectable effect, the rule that
+ * applied); the q-values are over the gated, tested metrics of this one
+ * model; r->count and r->fail are tallied.  Only the decision's own
+ * fields are written, so deciding again (merge, calibrate) gives the
+ * same result from the same model.  No I/O: warnings go to diag.
  */
 #ifndef PV_VERDICT_H
 #define PV_VERDICT_H
 
 #include "config.h"
 #include "diag.h"
+#include "model.h"
 #include "report.h"
 #include "table.h"
 #include "util/err.h"
 
 /*
- * Fill r->m from the finished table t.  r->settings must be set; today
- * (YYYY-MM-DD) decides which waivers still hold.  Warnings (expired
- * waivers, assumed directions) go to diag.
+ * Both steps: pv_model_from_table(), then pv_redecide().  r->settings
+ * must be set; today (YYYY-MM-DD) decides which waivers still hold.
+ * Warnings (expired waivers, assumed directions) go to diag.
  */
 int pv_decide(struct pv_table *t, const struct pv_config *cfg,
 	      const char *today, struct pv_report *r, struct pv_diag *diag,
 	      struct pv_err *err);
-
-/* Phase 1 alone: the model's metrics with identity, direction, rules
- * and summaries, but no tests or verdicts yet.  The table's metric array
- * is consumed (t->n is 0 afterwards); its strings and samples stay, and
- * the model points into them. */
-void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
-			 struct pv_report *r, struct pv_diag *diag);
 
 /*
  * Recompute tests, correction and verdicts of r->m from the samples they
@@ -36,8 +34,5 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
  */
 int pv_redecide(struct pv_report *r, const struct pv_config *cfg,
 		const char *today, struct pv_diag *diag, struct pv_err *err);
-
-/* The direction a metric's name and unit suggest, or PV_DIR_UNSET. */
-enum pv_dir pv_guess_direction(const char *metric, const char *unit);
 
 #endif

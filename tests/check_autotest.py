@@ -71,7 +71,10 @@ def main():
             p = float(t.pvalue)
             if math.isnan(p):  # zero variance on both sides
                 p = 1.0 if b_avg[col] == c_avg[col] else 0.0
-            change = (c_avg[col] - b_avg[col]) / abs(b_avg[col]) \
+            # equal means (0 and 0 too) are no change; from a zero
+            # baseline any other change has no relative size (null)
+            change = 0.0 if c_avg[col] == b_avg[col] else \
+                (c_avg[col] - b_avg[col]) / abs(b_avg[col]) \
                 if b_avg[col] else None
             want = {
                 "baseline mean": (b_avg[col], m["baseline"]["mean"]),

@@ -73,10 +73,13 @@ static double name(const double *x, size_t n, double c)		\
 
 #define NP_VALUE(v) (v)
 #define NP_SQDEV(v) (((v) - c) * ((v) - c))
+#define NP_SHIFT(v) ((v) - c)
 NP_PAIRWISE(np_pairwise_sum, NP_VALUE)
 NP_PAIRWISE(np_pairwise_sq, NP_SQDEV)
+NP_PAIRWISE(np_pairwise_shift, NP_SHIFT)
 #undef NP_VALUE
 #undef NP_SQDEV
+#undef NP_SHIFT
 #undef NP_PAIRWISE
 
 double pvs_np_sumsq(const double *x, size_t n, double c)
@@ -84,9 +87,23 @@ double pvs_np_sumsq(const double *x, size_t n, double c)
 	return 0.0 + np_pairwise_sq(x, n, c);
 }
 
+/*
+ * The mean as x[0] + mean(x - x[0]): identical values give that value
+ * exactly, so their variance is exactly 0 (numpy's plain sum makes
+ * three runs of 2833.37 2833.3700000000003, sd 5.6e-13).  Elsewhere it
+ * differs from np.mean in the last bits at most.  Should the shift
+ * overflow (or x[0] be infinite), the plain sum is used.
+ */
 double pvs_np_mean(const double *x, size_t n)
 {
-	return (0.0 + np_pairwise_sum(x, n, 0.0)) / (double)n;
+	double m;
+
+	if (n == 0)
+		return NAN;
+	m = x[0] + (0.0 + np_pairwise_shift(x, n, x[0])) / (double)n;
+	if (!isfinite(m))
+		m = (0.0 + np_pairwise_sum(x, n, 0.0)) / (double)n;
+	return m;
 }
 
 /* scipy's _var(x, ddof=1): mean of squared deviations times n/(n-1). */

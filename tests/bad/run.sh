@@ -205,6 +205,17 @@ check_reports() {
 		p="$p JSON report invalid: $(echo "$out" | head -n 3);"
 	out=$($CHECK text out/r.json) || p="$p $out;"
 	check_junit_markdown
+	check_finite
+}
+
+# No report text says nan or inf (issue 13): the JSON's reasons, the
+# JUnit, the Markdown and the terminal summary.
+check_finite() {
+	out=$("$PYTHON" -c 'import json, sys
+for m in json.load(open(sys.argv[1]))["metrics"]:
+    print(m["reason"])' out/r.json | cat - out/r.md out/r.xml ../stdout |
+		grep -iwE -m 3 'nan%?|[+-]?inf%?')
+	[ -z "$out" ] || p="$p a report says nan or inf: $(echo "$out" | head -c 200);"
 }
 
 check_junit_markdown() {
@@ -787,6 +798,28 @@ for s in base cand; do
 	done
 done
 suite_conf 'avg_update = 2,3,4\n'
+runr compare -c perf.conf base cand
+
+# Columns that are 0 on every run of both sides (0 and -0 too) are
+# unchanged: with inconclusive = fail the gate still passes.
+t zero-columns-inconclusive-fail 0 ""
+for s in base cand; do
+	for r in 1 2 3; do
+		put $s/repeat$r/r.RHS "Category:A\nsize|sessions|time|errors|drops\n64|1|100.$r|0|-0\n128|1|200.$r|0.0|0\n"
+	done
+done
+suite_conf '[gate]\ninconclusive = fail\ndirection = lower\n'
+runr compare -c perf.conf base cand
+
+# From 0 to 1 on every run: a certain regression, in absolute terms.
+t zero-column-from-zero 1 ""
+for s in base cand; do
+	for r in 1 2 3; do
+		e=0; [ $s = cand ] && e=1
+		put $s/repeat$r/r.RHS "Category:A\nsize|sessions|time|errors\n64|1|1$r.5|$e\n"
+	done
+done
+suite_conf '[gate]\ndirection = lower\n'
 runr compare -c perf.conf base cand
 
 for a in 0 1 1.5 -0.1 nan inf 1e309 0x0.1 0,05; do
