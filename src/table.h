@@ -102,13 +102,10 @@ struct pv_table {
 void pv_table_init(struct pv_table *t, size_t max_metrics);
 void pv_table_release(struct pv_table *t);
 
-/* Find or add a metric; returns its index, or -1 when max_metrics is
- * exceeded.  The key's strings may be anyone's: they are interned. */
-long pv_table_intern(struct pv_table *t, const struct pv_key *k,
-		     struct pv_err *err);
-/* The same for a key made of the table's own strings (pv_table_str()),
- * with its hash already computed by the caller, who can then hash a
- * row's common prefix once for all of its cells:
+/* Find or add the metric of a key made of the table's own strings
+ * (pv_table_str()); returns its index, or -1 when max_metrics is
+ * exceeded.  The caller computes the hash, and can then hash a row's
+ * common prefix once for all of its cells:
  * hash = pv_hash_mix(...pv_hash_mix(PV_HASH_INIT, suite)..., metric). */
 long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 			    uint64_t hash, struct pv_err *err);

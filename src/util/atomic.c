@@ -182,11 +182,6 @@ int pv_atomic_commit_all(struct pv_atomic *a, size_t n, struct pv_err *err)
 	return rc;
 }
 
-int pv_atomic_commit(struct pv_atomic *a, struct pv_err *err)
-{
-	return pv_atomic_commit_all(a, 1, err);
-}
-
 void pv_atomic_abort(struct pv_atomic *a)
 {
 	if (a->fp)

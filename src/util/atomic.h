@@ -33,7 +33,6 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err);
 /* Commit a[0..n) (entries with fp == NULL are skipped): all of them, or
  * on any error none of them, and every one is released either way. */
 int pv_atomic_commit_all(struct pv_atomic *a, size_t n, struct pv_err *err);
-int pv_atomic_commit(struct pv_atomic *a, struct pv_err *err);
 void pv_atomic_abort(struct pv_atomic *a);
 
 #endif

@@ -29,11 +29,7 @@ struct pv_text_opts {
 int pv_write_text(const struct pv_report *r, const struct pv_text_opts *o,
 		  FILE *fp, struct pv_err *err);
 
-/* render: rebuild the model from an archived JSON report. */
 /* A double as the shortest JSON number that reads back bit-exact. */
 void pv_json_number(struct strbuf *sb, double v);
-
-int pv_read_report_json(struct pv_report *r, const char *path,
-			struct pv_err *err);
 
 #endif
