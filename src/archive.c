@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/strbuf.h"
+#include "util/banned.h"
 
 /* Reports are read whole; like limits.max_file_size's default. */
 #define PV_ARCHIVE_MAX ((size_t)1 << 30)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "verdict.h"
+#include "util/banned.h"
 
 #define MIN_RUNS 4
 

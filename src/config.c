@@ -24,6 +24,7 @@
 #include "util/num.h"
 #include "util/strbuf.h"
 #include "util/text.h"
+#include "util/banned.h"
 
 #define DEFAULT_REPEAT "repeat[0-9]+"
 #define LONG_MARK "\x01pv-long-value\x01"
@@ -869,6 +870,7 @@ static int handler(void *user, const char *section, const char *name,
 	if (ld->indented && !strcmp(name, ld->last_key)) {
 		/* A continuation line: recover the value so far and append. */
 		const char *prev = NULL;
+		size_t size;
 
 		if (ld->kind == SEC_SUITE && !strcmp(name, "desc"))
 			prev = c->suites[c->nsuites - 1].desc;
@@ -877,16 +879,17 @@ static int handler(void *user, const char *section, const char *name,
 		if (!prev)
 			return fail(ld, "unexpected indented line: '%s' takes one line",
 				    name);
-		joined = malloc(strlen(prev) + strlen(value) + 2);
+		size = strlen(prev) + strlen(value) + 2;
+		joined = malloc(size);
 		if (!joined)
 			return fail(ld, "out of memory");
-		sprintf(joined, "%s\n%s", prev, value);
+		snprintf(joined, size, "%s\n%s", prev, value);
 		value = joined;
 		if (ld->kind == SEC_SUITE) {
 			/* desc was unescaped already; keep it, add the rest */
 			char *rest = unescape(value + strlen(prev) + 1);
 
-			sprintf(joined, "%s\n%s", prev, rest);
+			snprintf(joined, size, "%s\n%s", prev, rest);
 			free(rest);
 			free(c->suites[c->nsuites - 1].desc);
 			c->suites[c->nsuites - 1].desc = joined;

@@ -29,6 +29,7 @@
 #include "writers/writers.h"
 #include "util/atomic.h"
 #include "util/num.h"
+#include "util/banned.h"
 
 #ifndef PV_VERSION
 #define PV_VERSION "0.0.0"

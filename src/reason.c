@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <string.h>
+#include "util/banned.h"
 
 static void pct(struct strbuf *sb, double frac)
 {

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/banned.h"
 
 static const char *const verdict_names[PV_V_COUNT] = {
 	"regression", "improvement", "unchanged", "inconclusive", "noisy",

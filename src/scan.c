@@ -15,6 +15,7 @@
 #include "readers/reader.h"
 #include "util/file.h"
 #include "util/strbuf.h"
+#include "util/banned.h"
 
 struct walk {
 	struct pv_scan *out;

@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "util/banned.h"
 
 struct pv_multi {
 	uint32_t cur;           /* samples from the last file */

@@ -27,6 +27,7 @@
 #include <gsl/gsl_cdf.h>
 #include "stats.h"
 #include "util/strbuf.h"
+#include "util/banned.h"
 
 #define POWER 0.8           /* for the minimum detectable effect */
 #define GROSS_MIN_N 8       /* Hogg switch: only with this many runs */

@@ -30,6 +30,7 @@
 #include "jsonutil.h"
 #include "../util/file.h"
 #include "../util/strbuf.h"
+#include "../util/banned.h"
 
 static const char *base_name(const char *path)
 {

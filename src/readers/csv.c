@@ -31,6 +31,7 @@
 #include "../util/num.h"
 #include "../util/strbuf.h"
 #include "../util/strmap.h"
+#include "../util/banned.h"
 
 #define QUOTE_MAX 64
 

@@ -30,6 +30,7 @@
 #include "jsonutil.h"
 #include "../util/num.h"
 #include "../util/strbuf.h"
+#include "../util/banned.h"
 
 /* Numeric members that describe an entry rather than measure it. */
 static const char *const not_counters[] = {

@@ -10,6 +10,7 @@
 #include <strings.h>
 #include "../util/strbuf.h"
 #include "../util/text.h"
+#include "../util/banned.h"
 
 static const char *const nonfinite_tokens[] = {
 	"-Infinity", "+Infinity", "Infinity", "-NaN", "+NaN", "NaN", NULL

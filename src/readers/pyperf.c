@@ -23,6 +23,7 @@
 
 #include <string.h>
 #include "jsonutil.h"
+#include "../util/banned.h"
 
 static const char *const context_keys[] = {
 	"hostname", "platform", "cpu_model_name", "cpu_count",

@@ -47,6 +47,7 @@
 #endif
 #include "../util/num.h"
 #include "../util/strbuf.h"
+#include "../util/banned.h"
 
 /* Longest piece of input quoted in a message. */
 #define QUOTE_MAX 64

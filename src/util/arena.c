@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "err.h"
+#include "banned.h"
 
 struct arena_block {
 	struct arena_block *next;

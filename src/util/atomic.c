@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "banned.h"
 
 static int fail(struct pv_err *err, const char *path, int e)
 {
@@ -38,7 +39,7 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
 {
 	struct stat st;
 	const char *slash;
-	size_t dirlen;
+	size_t dirlen, size;
 	mode_t mask;
 	int fd;
 
@@ -59,11 +60,10 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
 	slash = strrchr(path, '/');
 	dirlen = slash ? (size_t)(slash - path) + 1 : 0;
 	a->path = pv_strdup(path);
-	a->tmp = pv_malloc(dirlen + strlen(path + dirlen) + 16);
-	memcpy(a->tmp, path, dirlen);
-	strcpy(a->tmp + dirlen, ".");
-	strcat(a->tmp, path + dirlen);
-	strcat(a->tmp, ".XXXXXX");
+	size = dirlen + strlen(path + dirlen) + sizeof("..XXXXXX");
+	a->tmp = pv_malloc(size);
+	snprintf(a->tmp, size, "%.*s.%s.XXXXXX", (int)dirlen, path,
+		 path + dirlen);
 	fd = mkstemp(a->tmp);
 	if (fd < 0) {
 		int e = errno;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "text.h"
+#include "banned.h"
 
 /* Messages quote foreign text (names, cells, parser context): make them
  * one line of valid UTF-8 with no control characters, whatever it held. */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "banned.h"
 
 static int too_big(const char *shown, size_t max, struct pv_err *err)
 {

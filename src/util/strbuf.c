@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "err.h"
+#include "banned.h"
 
 char strbuf_slopbuf[1];
 

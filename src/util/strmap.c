@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "err.h"
+#include "banned.h"
 
 static uint64_t fnv1a(const char *p, size_t n)
 {

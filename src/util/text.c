@@ -10,6 +10,7 @@
 
 #include <fnmatch.h>
 #include <string.h>
+#include "banned.h"
 
 /* Length of a valid UTF-8 sequence at s (1..4) with its code point, or 0. */
 static size_t utf8_seq(const unsigned char *s, size_t len, unsigned *cp)

@@ -26,6 +26,7 @@
 #include "../util/dtoa.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"
+#include "../util/banned.h"
 
 struct jw {
 	struct strbuf *sb;

@@ -33,6 +33,7 @@
 #include "fmt.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"
+#include "../util/banned.h"
 
 enum outcome { OUT_PASS, OUT_FAILURE, OUT_ERROR, OUT_SKIPPED };
 

@@ -38,6 +38,7 @@
 #include "fmt.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"
+#include "../util/banned.h"
 
 #define MD_DEFAULT_LIMIT 65000
 #define NAME_CHARS 80           /* per name component */
