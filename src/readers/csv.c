@@ -31,6 +31,7 @@
 #include "../util/num.h"
 #include "../util/strbuf.h"
 #include "../util/strmap.h"
+#include "../util/text.h"
 #include "../util/banned.h"
 
 #define QUOTE_MAX 64
@@ -371,24 +372,6 @@ static int csv_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 	return ret;
 }
 
-static int has_suffix_ci(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	if (n < k)
-		return 0;
-	s += n - k;
-	for (size_t i = 0; i < k; i++) {
-		char a = s[i];
-
-		if (a >= 'A' && a <= 'Z')
-			a = (char)(a - 'A' + 'a');
-		if (a != suffix[i])
-			return 0;
-	}
-	return 1;
-}
-
 /* Whether the first non-blank line names both required columns. */
 static int header_fits(const char *p, size_t len)
 {
@@ -422,7 +405,7 @@ static int header_fits(const char *p, size_t len)
 
 static int csv_probe(const char *relpath, const char *head, size_t len)
 {
-	int csv = relpath && has_suffix_ci(relpath, ".csv");
+	int csv = relpath && pv_ends_with(relpath, ".csv", 1);
 	int fits = header_fits(head, len);
 
 	if (csv)

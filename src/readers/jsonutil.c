@@ -303,13 +303,6 @@ int pv_probe_key(const char *head, const char *key)
 	return 0;
 }
 
-int pv_path_ends_with(const char *path, const char *suffix)
-{
-	size_t n = strlen(path), m = strlen(suffix);
-
-	return n >= m && !strcasecmp(path + n - m, suffix);
-}
-
 json_t *pv_json_parse_object(const char *path, const char *buf, size_t len,
 			     struct pv_err *err)
 {

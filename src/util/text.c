@@ -157,3 +157,26 @@ int pv_glob_match(const char *pattern, const char *s)
 {
 	return fnmatch(pattern, s, 0) == 0;
 }
+
+int pv_ends_with(const char *s, const char *suffix, int icase)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	if (n < k)
+		return 0;
+	s += n - k;
+	if (!icase)
+		return !memcmp(s, suffix, k);
+	for (size_t i = 0; i < k; i++) {
+		unsigned char a = (unsigned char)s[i];
+		unsigned char b = (unsigned char)suffix[i];
+
+		if (a >= 'A' && a <= 'Z')
+			a = (unsigned char)(a - 'A' + 'a');
+		if (b >= 'A' && b <= 'Z')
+			b = (unsigned char)(b - 'A' + 'a');
+		if (a != b)
+			return 0;
+	}
+	return 1;
+}
