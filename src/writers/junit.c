@@ -256,31 +256,32 @@ static void free_idents(struct ident *id, size_t n)
 struct tsuite {
 	size_t first;       /* index into order[] */
 	size_t count;
+	size_t lead;        /* order[first]: the model index of its first */
 };
 
-static const struct pv_report *sort_report;
+/* A metric's sort keys beside its index: comparators need no context. */
+struct suite_test {
+	const char *suite, *test;
+	size_t i;
+};
 
 static int cmp_by_suite_test(const void *pa, const void *pb)
 {
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	const struct pv_result *x = &sort_report->m[a], *y = &sort_report->m[b];
-	int c = strcmp(str(x->suite), str(y->suite));
+	const struct suite_test *x = pa, *y = pb;
+	int c = strcmp(x->suite, y->suite);
 
 	if (!c)
-		c = strcmp(str(x->test), str(y->test));
+		c = strcmp(x->test, y->test);
 	if (!c)
-		c = a < b ? -1 : a > b;
+		c = x->i < y->i ? -1 : x->i > y->i;
 	return c;
 }
-
-static size_t *order_ref;
 
 static int cmp_tsuite(const void *pa, const void *pb)
 {
 	const struct tsuite *a = pa, *b = pb;
-	size_t x = order_ref[a->first], y = order_ref[b->first];
 
-	return x < y ? -1 : x > y;
+	return a->lead < b->lead ? -1 : a->lead > b->lead;
 }
 
 /*
@@ -292,14 +293,19 @@ static struct tsuite *group_suites(const struct pv_report *r, size_t **order,
 {
 	size_t *o = pv_reallocarray(NULL, r->n ? r->n : 1, sizeof(*o));
 	struct tsuite *g = pv_reallocarray(NULL, r->n ? r->n : 1, sizeof(*g));
+	struct suite_test *k = pv_reallocarray(NULL, r->n ? r->n : 1,
+					       sizeof(*k));
 	size_t ng = 0;
 
+	for (size_t i = 0; i < r->n; i++) {
+		k[i].suite = str(r->m[i].suite);
+		k[i].test = str(r->m[i].test);
+		k[i].i = i;
+	}
+	qsort(k, r->n, sizeof(*k), cmp_by_suite_test);
 	for (size_t i = 0; i < r->n; i++)
-		o[i] = i;
-	/* qsort has no context argument in C11; the writer is not
-	 * reentrant across threads for this one call. */
-	sort_report = r;
-	qsort(o, r->n, sizeof(*o), cmp_by_suite_test);
+		o[i] = k[i].i;
+	free(k);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct pv_result *m = &r->m[o[i]];
 
@@ -314,9 +320,9 @@ static struct tsuite *group_suites(const struct pv_report *r, size_t **order,
 		}
 		g[ng].first = i;
 		g[ng].count = 1;
+		g[ng].lead = o[i];
 		ng++;
 	}
-	order_ref = o;
 	qsort(g, ng, sizeof(*g), cmp_tsuite);
 	*order = o;
 	*ngroups = ng;
