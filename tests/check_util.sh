@@ -2,6 +2,9 @@
 # src/util/ contracts that no unit test sees:
 #  - banned.h refuses sprintf, vsprintf, strcpy, strcat, strncpy and
 #    strncat, and every source file includes it after its other headers;
+#  - no object of the library holds writable static data (.data, .bss):
+#    no file-level mutable state, no static memo, which is what makes
+#    the JSON writer's helper thread safe (writers/json.c);
 set -u
 CC=${CC:-cc}
 tmp=$(mktemp -d)
@@ -34,4 +37,28 @@ for f in $(find src -name '*.c' ! -path 'src/stats*' | sort); do
 	*) say "$f: its last #include is not util/banned.h ($last)" ;;
 	esac
 done
+# Writable static data, from the symbol tables of the built objects.
+# Sanitizer builds add their own (__asan_*, .L*); src/stats* is exempt
+# until its memos go (another branch: the integrator drops this).
+PV_BUILD=${PV_BUILD:-build}
+objs=$(find "$PV_BUILD/src" -name '*.o' ! -name 'main.o' ! -path '*/src/stats*' 2>/dev/null | sort)
+if [ -z "$objs" ]; then
+	say "no objects under $PV_BUILD/src: build first"
+elif command -v objdump >/dev/null 2>&1; then
+	for o in $objs; do
+		objdump -t "$o" | awk -v o="$o" '
+			$0 ~ / O / {
+				sec = $(NF - 2); name = $NF
+				if (sec ~ /^\.(data|bss)/ && sec !~ /rel\.ro/ &&
+				    name !~ /^(__|\.)/)
+					print o ": writable static data: " name " (" sec ")"
+			}' >>"$tmp/mutable"
+	done
+	if [ -s "$tmp/mutable" ]; then
+		cat "$tmp/mutable" >&2
+		say "file-level mutable state in the library"
+	fi
+else
+	echo "check_util: objdump missing, static data not checked" >&2
+fi
 exit $bad
