@@ -819,7 +819,7 @@ static int rule_key(struct loader *ld, struct pv_rule *r, const char *key,
 	return 1;
 }
 
-static int valid_date(const char *s)
+int pv_valid_date(const char *s)
 {
 	int y, m, d;
 	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
@@ -839,7 +839,7 @@ static int waiver_key(struct loader *ld, struct pv_waiver *w, const char *key,
 		      const char *value)
 {
 	if (!strcmp(key, "until")) {
-		if (!valid_date(value))
+		if (!pv_valid_date(value))
 			return bad_value(ld, key, value, "a date YYYY-MM-DD");
 		memcpy(w->until, value, 11);
 	} else if (!strcmp(key, "reason")) {

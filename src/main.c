@@ -413,6 +413,8 @@ static int cmd_compare(int argc, char **argv)
 	r.settings.format = format ? format : "auto";
 	r.settings.gate = cfg.gate;
 	r.settings.markdown_limit = (unsigned)a.out.markdown_limit;
+	r.settings.waivers = cfg.waivers;
+	r.settings.nwaivers = cfg.nwaivers;
 	pv_model_from_table(&table, &cfg, &r, &diag);
 	pv_table_drop_metrics(&table);
 	if (pv_redecide(&r, &cfg, today, &diag, &err))
@@ -717,6 +719,7 @@ static int cmd_merge(int argc, char **argv)
 			o.markdown_limit = r->settings.markdown_limit ?
 					   r->settings.markdown_limit : 65000;
 		r->settings.markdown_limit = (unsigned)o.markdown_limit;
+		pv_archive_waivers(r, &cfg);
 		if (pv_redecide(r, &cfg, today, &diag, &err)) {
 			st = report_error(&err);
 		} else {

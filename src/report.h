@@ -19,7 +19,8 @@
 #include "util/arena.h"
 #include "util/strbuf.h"
 
-#define PV_SCHEMA_VERSION 1
+/* 2 added config.waivers; version 1 reports are still read. */
+#define PV_SCHEMA_VERSION 2
 
 /* The level of the default rule's family gate, as a fraction of alpha
  * (verdict.c's family_gate(); the reasons quote it). */
@@ -114,6 +115,10 @@ struct pv_settings {
 	const char *format;
 	struct pv_gate gate;
 	unsigned markdown_limit;
+	/* Every waiver of the config (JSON config.waivers), so that merge
+	 * can apply them again; borrowed from the config or the arena. */
+	const struct pv_waiver *waivers;
+	size_t nwaivers;
 };
 
 struct pv_report {

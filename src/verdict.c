@@ -582,6 +582,11 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 		if (wv && today && strcmp(today, wv->until) <= 0) {
 			res->verdict = PV_V_WAIVED;
 			res->waiver = wv;
+		} else if (wv && today && !wv->line) {
+			/* A waiver a merged report carried (archive.c). */
+			pv_diag_add(diag, "waiver \"%s\" (from the reports) expired on %s; %s/%s/%s counts as a regression",
+				    wv->glob, wv->until, res->group,
+				    res->benchmark, res->metric);
 		} else if (wv && today) {
 			pv_diag_add(diag, "%s:%lu: waiver \"%s\" expired on %s; %s/%s/%s counts as a regression",
 				    cfg->path ? cfg->path : "config", wv->line,

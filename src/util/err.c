@@ -63,6 +63,13 @@ static void *die_oom(size_t n)
 	abort();
 }
 
+void pv_die_size_overflow(size_t a, size_t b, char op)
+{
+	fprintf(stderr, "perfverdict: out of memory: %zu %c %zu bytes overflows\n",
+		a, op, b);
+	abort();
+}
+
 void *pv_malloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
@@ -86,9 +93,7 @@ void *pv_realloc(void *p, size_t n)
 
 void *pv_reallocarray(void *p, size_t n, size_t size)
 {
-	if (size && n > (size_t)-1 / size)
-		return die_oom((size_t)-1);
-	return pv_realloc(p, n * size);
+	return pv_realloc(p, st_mult(n, size));
 }
 
 char *pv_strdup(const char *s)

@@ -343,6 +343,18 @@ static void config_json(struct jw *w, const struct pv_report *r)
 	KSTR(w, "insufficient", pv_policy_name(g->insufficient));
 	KSTR(w, "direction", pv_dir_name(g->direction));
 	KINT(w, "markdown_limit", s->markdown_limit);
+	jw_key(w, "waivers");
+	jw_begin(w, '[');
+	w->pretty++;            /* a line for each waiver, like metrics */
+	for (size_t i = 0; i < s->nwaivers; i++) {
+		jw_begin(w, '{');
+		KSTR(w, "glob", s->waivers[i].glob);
+		KSTR(w, "until", s->waivers[i].until);
+		KSTR(w, "reason", s->waivers[i].reason);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	w->pretty--;
 	jw_close(w, '}');
 }
 
