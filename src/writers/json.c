@@ -33,6 +33,7 @@
 #include "writers.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -487,9 +488,17 @@ static int metrics_json(struct jw *w, const struct pv_report *r, FILE *fp)
 		.part = { { STRBUF_INIT, 0 }, { STRBUF_INIT, 0 } },
 	};
 	pthread_t th;
-	int threaded = cs.view.n > 2 && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
-		       !pthread_create(&th, NULL, helper, &cs);
-	int rc = flush(w->sb, fp);
+	sigset_t all, saved;
+	int threaded, rc;
+
+	/* The helper starts with every signal blocked, so that signal
+	 * handlers (util/atomic.c's cleanup) run on this thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &saved);
+	threaded = cs.view.n > 2 && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+		   !pthread_create(&th, NULL, helper, &cs);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	rc = flush(w->sb, fp);
 
 	for (size_t c = 0; c < cs.view.n && !rc; c++) {
 		struct part *p;

@@ -6,6 +6,7 @@
  */
 #include "unit.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,106 @@ static void reports_all_or_none(void **state)
 	unlink(p2);
 }
 
+/* Dot files left in the test directory: temporary or kept copies. */
+static int dot_files(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] == '.' && strcmp(e->d_name, ".") &&
+		    strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/*
+ * A rename that fails after another succeeded (a directory appeared
+ * where a report goes): the renamed report is put back, a report that
+ * did not exist before is removed, and no temporary file is left.
+ */
+static void failed_rename_puts_back(void **state)
+{
+	struct pv_atomic a[3];
+	struct pv_err err = { 0 };
+	char p1[256], p2[256], p3[256];
+
+	(void)state;
+	path_in(p1, sizeof(p1), "one.json");
+	path_in(p2, sizeof(p2), "two.xml");
+	path_in(p3, sizeof(p3), "three.md");
+	write_file(p1, "old json");
+	unlink(p2);
+	write_file(p3, "old md");
+	memset(a, 0, sizeof(a));
+	assert_int_equal(pv_atomic_open(&a[0], p1, &err), 0);
+	assert_int_equal(pv_atomic_open(&a[1], p2, &err), 0);
+	assert_int_equal(pv_atomic_open(&a[2], p3, &err), 0);
+	fputs("new json", a[0].fp);
+	fputs("new xml", a[1].fp);
+	fputs("new md", a[2].fp);
+	/* p3 is a file: replace it by a non-empty directory. */
+	unlink(p3);
+	assert_int_equal(mkdir(p3, 0755), 0);
+	{
+		char inner[300];
+
+		snprintf(inner, sizeof(inner), "%s/x", p3);
+		write_file(inner, "x");
+		assert_int_equal(pv_atomic_commit_all(a, 3, &err), -1);
+		assert_non_null(strstr(err.msg, "three.md"));
+		assert_string_equal(read_file(p1), "old json");
+		assert_int_equal(access(p2, F_OK), -1);
+		assert_int_equal(dot_files(), 0);
+		unlink(inner);
+	}
+	rmdir(p3);
+
+	/* The same with the first target new and the second existing. */
+	unlink(p1);
+	write_file(p2, "old xml");
+	memset(a, 0, sizeof(a));
+	assert_int_equal(pv_atomic_open(&a[0], p1, &err), 0);
+	assert_int_equal(pv_atomic_open(&a[1], p2, &err), 0);
+	assert_int_equal(pv_atomic_open(&a[2], p3, &err), 0);
+	fputs("new json", a[0].fp);
+	fputs("new xml", a[1].fp);
+	fputs("new md", a[2].fp);
+	assert_int_equal(mkdir(p3, 0755), 0);
+	{
+		char inner[300];
+
+		snprintf(inner, sizeof(inner), "%s/x", p3);
+		write_file(inner, "x");
+		assert_int_equal(pv_atomic_commit_all(a, 3, &err), -1);
+		assert_int_equal(access(p1, F_OK), -1);
+		assert_string_equal(read_file(p2), "old xml");
+		assert_int_equal(dot_files(), 0);
+		unlink(inner);
+	}
+	rmdir(p3);
+
+	/* And with nothing in the way: all three, no copies left. */
+	memset(a, 0, sizeof(a));
+	assert_int_equal(pv_atomic_open(&a[0], p1, &err), 0);
+	assert_int_equal(pv_atomic_open(&a[1], p2, &err), 0);
+	assert_int_equal(pv_atomic_open(&a[2], p3, &err), 0);
+	fputs("new json", a[0].fp);
+	fputs("new xml", a[1].fp);
+	fputs("new md", a[2].fp);
+	assert_int_equal(pv_atomic_commit_all(a, 3, &err), 0);
+	assert_string_equal(read_file(p1), "new json");
+	assert_string_equal(read_file(p2), "new xml");
+	assert_string_equal(read_file(p3), "new md");
+	assert_int_equal(dot_files(), 0);
+	unlink(p1);
+	unlink(p2);
+	unlink(p3);
+}
+
 static void report_path_errors(void **state)
 {
 	struct pv_atomic a;
@@ -283,6 +384,7 @@ int main(void)
 		cmocka_unit_test(escape_keeps_one_line),
 		cmocka_unit_test(errors_and_warnings_are_printable),
 		cmocka_unit_test(reports_all_or_none),
+		cmocka_unit_test(failed_rename_puts_back),
 		cmocka_unit_test(report_path_errors),
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(regex_limits),
