@@ -3,20 +3,22 @@
  */
 #include "archive.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "util/file.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
 
-/* Reports are read whole; like limits.max_file_size's default. */
-#define PV_ARCHIVE_MAX ((size_t)1 << 30)
+/* Reports are read whole, from a regular file only, like result files
+ * but following a symlink (the user named it); the limit is
+ * limits.max_file_size's default. */
+static const struct pv_read_spec report_file = {
+	.expect = "a JSON report", .max = (size_t)1 << 30,
+	.status = PV_EINPUT,
+};
 
 struct rd {
 	struct pv_report *r;
@@ -322,50 +324,6 @@ static void read_metric(struct rd *d, json_t *m, size_t i,
 	res->why = PV_WHY_TEXT;
 }
 
-/*
- * The whole report, from a regular file only: a directory or a FIFO
- * named like a report must neither block nor read as "empty" (the open
- * is non-blocking, so a FIFO with no writer cannot hang it).
- */
-static int read_file(const char *path, struct strbuf *out, struct pv_err *err)
-{
-	struct stat st;
-	char chunk[65536];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0)
-		return pv_error(err, PV_EINPUT, "cannot read '%s': %s", path,
-				strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		const char *why = strerror(errno);
-
-		if (!fstat(fd, &st))
-			why = S_ISDIR(st.st_mode) ? "it is a directory" :
-			      "not a regular file";
-		close(fd);
-		return pv_error(err, PV_EINPUT,
-				"cannot read '%s': %s (expected a JSON report)",
-				path, why);
-	}
-	strbuf_grow(out, (size_t)st.st_size);
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || out->len + (size_t)n > PV_ARCHIVE_MAX) {
-			int e = n < 0 ? errno : EFBIG;
-
-			close(fd);
-			strbuf_release(out);
-			return pv_error(err, PV_EINPUT, "cannot read '%s': %s",
-					path, strerror(e));
-		}
-		strbuf_add(out, chunk, (size_t)n);
-	}
-	close(fd);
-	return 0;
-}
-
 int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 {
 	struct rd d = { r, path, err, "", 0 };
@@ -374,7 +332,7 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 	json_int_t version;
 	json_t *root, *metrics, *warnings, *tool, *o;
 
-	if (read_file(path, &buf, err))
+	if (pv_read_file_spec(path, &report_file, &buf, err))
 		return -1;
 	root = json_loadb(buf.buf, buf.len, JSON_REJECT_DUPLICATES, &je);
 	strbuf_release(&buf);

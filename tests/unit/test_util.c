@@ -8,6 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "util/err.h"
+#include "util/file.h"
+#include "util/strbuf.h"
 #include "util/text.h"
 
 static void ends_with(void **state)
@@ -27,10 +32,82 @@ static void ends_with(void **state)
 	assert_true(pv_ends_with("a\xc3\x89", "\xc3\x89", 1));
 }
 
+static char dir[] = "/tmp/pv-util-XXXXXX";
+
+static const char *in_dir(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/%s", dir, name);
+	return buf;
+}
+
+/* One reader for result files, reports and the config: each kind of
+ * file that is not a regular one, the limit, and the messages. */
+static void file_reader(void **state)
+{
+	char f[256], link[256], fifo[256], missing[256];
+	struct pv_read_spec spec = {
+		.what = "config ", .expect = "a config", .max = 10,
+		.status = PV_EUSAGE,
+	};
+	struct strbuf sb = STRBUF_INIT;
+	struct pv_err err = { 0 };
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	fp = fopen(in_dir(f, sizeof(f), "f.txt"), "w");
+	assert_non_null(fp);
+	fputs("hello", fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(symlink(f, in_dir(link, sizeof(link), "l.txt")), 0);
+	assert_int_equal(mkfifo(in_dir(fifo, sizeof(fifo), "p"), 0600), 0);
+	in_dir(missing, sizeof(missing), "nope");
+
+	strbuf_addstr(&sb, "x");
+	assert_int_equal(pv_read_file_spec(f, &spec, &sb, &err), 0);
+	assert_string_equal(sb.buf, "xhello");
+	/* A symlink is followed unless nofollow. */
+	assert_int_equal(pv_read_file_spec(link, &spec, &sb, &err), 0);
+	assert_string_equal(sb.buf, "xhellohello");
+	spec.nofollow = 1;
+	assert_int_equal(pv_read_file_spec(link, &spec, &sb, &err), -1);
+	assert_int_equal(err.status, PV_EUSAGE);
+	assert_non_null(strstr(err.msg, "cannot read config '"));
+	assert_non_null(strstr(err.msg, "': a symbolic link, not a regular file"));
+	/* A FIFO with no writer: an error at once, not a wait. */
+	assert_int_equal(pv_read_file_spec(fifo, &spec, &sb, &err), -1);
+	assert_non_null(strstr(err.msg, "': not a regular file (expected a config)"));
+	assert_int_equal(pv_read_file_spec(dir, &spec, &sb, &err), -1);
+	assert_non_null(strstr(err.msg, "': it is a directory (expected a config)"));
+	assert_int_equal(pv_read_file_spec(missing, &spec, &sb, &err), -1);
+	assert_non_null(strstr(err.msg, "': No such file or directory"));
+	spec.missing_ok = 1;
+	assert_int_equal(pv_read_file_spec(missing, &spec, &sb, &err), 1);
+	/* The limit, with and without the setting that sets it. */
+	spec.max = 4;
+	assert_int_equal(pv_read_file_spec(f, &spec, &sb, &err), -1);
+	assert_non_null(strstr(err.msg, "f.txt: larger than 4 bytes"));
+	assert_null(strstr(err.msg, "("));
+	assert_int_equal(pv_read_file(f, "shown", 4, &sb, &err), -1);
+	assert_int_equal(err.status, PV_EINPUT);
+	assert_string_equal(err.msg,
+			    "shown: larger than 4 bytes (limits.max_file_size)");
+	/* Errors leave the buffer as it was. */
+	assert_string_equal(sb.buf, "xhellohello");
+	assert_int_equal(pv_read_file(f, "shown", 5, &sb, &err), 0);
+	assert_string_equal(sb.buf, "xhellohellohello");
+	strbuf_release(&sb);
+	unlink(f);
+	unlink(link);
+	unlink(fifo);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ends_with),
+		cmocka_unit_test(file_reader),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
