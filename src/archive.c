@@ -161,8 +161,8 @@ static void read_waivers(struct rd *d, json_t *c, int version)
 		return;
 	}
 	s->nwaivers = json_array_size(a);
-	w = arena_alloc(&d->r->arena, st_mult(s->nwaivers + 1, sizeof(*w)));
-	memset(w, 0, st_mult(s->nwaivers + 1, sizeof(*w)));
+	w = arena_alloc(&d->r->arena, st_mult(st_add(s->nwaivers, 1), sizeof(*w)));
+	memset(w, 0, (s->nwaivers + 1) * sizeof(*w));
 	s->waivers = w;
 	json_array_foreach(a, i, o) {
 		const char *until;
@@ -237,7 +237,8 @@ static void read_side(struct rd *d, json_t *s, struct pv_side_result *out)
 		return;
 	}
 	out->nsamples = (uint32_t)json_array_size(samples);
-	v = arena_alloc(&d->r->arena, (out->nsamples + 1) * sizeof(*v));
+	v = arena_alloc(&d->r->arena,
+			st_mult(st_add(out->nsamples, 1), sizeof(*v)));
 	for (size_t i = 0; i < out->nsamples; i++) {
 		int ok;
 
@@ -525,7 +526,7 @@ int pv_archive_merge(struct pv_report *dst, const struct pv_report *src,
 	memcpy(dst->m + dst->n, src->m, src->n * sizeof(*src->m));
 	dst->n = n;
 	/* A metric in two shards: sort the ids to find it. */
-	ids = pv_malloc((n + 1) * sizeof(*ids));
+	ALLOC_ARRAY(ids, st_add(n, 1));
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf sb = STRBUF_INIT;
 

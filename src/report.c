@@ -120,9 +120,11 @@ static int cmp_rank(const void *pa, const void *pb)
 
 size_t *pv_report_ranked(const struct pv_report *r)
 {
-	size_t *idx = pv_malloc((r->n + 1) * sizeof(*idx));
-	struct rank *k = pv_reallocarray(NULL, r->n + 1, sizeof(*k));
+	size_t *idx;
+	struct rank *k;
 
+	ALLOC_ARRAY(idx, st_add(r->n, 1));
+	ALLOC_ARRAY(k, st_add(r->n, 1));
 	for (size_t i = 0; i < r->n; i++) {
 		k[i].severity = pv_verdict_severity(r->m[i].verdict);
 		k[i].change = fabs(r->m[i].change_rel);

@@ -276,9 +276,10 @@ static int cmp_file_test(const void *pa, const void *pb)
 /* How many files each file's test has (its repeats); returns the most. */
 static size_t count_runs(const struct pv_scan *sc, uint32_t *runs)
 {
-	struct file_test *idx = pv_reallocarray(NULL, sc->n + 1, sizeof(*idx));
+	struct file_test *idx;
 	size_t best = 0;
 
+	ALLOC_ARRAY(idx, st_add(sc->n, 1));
 	for (size_t i = 0; i < sc->n; i++) {
 		idx[i].test = sc->f[i].test;
 		idx[i].i = i;
@@ -315,7 +316,7 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 					format);
 	}
 	sm->path = arena_strdup(&t->arena, sc->root);
-	runs = pv_malloc((sc->n + 1) * sizeof(*runs));
+	ALLOC_ARRAY(runs, st_add(sc->n, 1));
 	sm->runs = count_runs(sc, runs);
 	for (size_t i = 0; i < sc->nnotes; i++)
 		pv_diag_add(diag, "%s", sc->notes[i]);

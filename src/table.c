@@ -172,7 +172,7 @@ const char *pv_table_strn(struct pv_table *t, const char *s, size_t n)
 			return q;
 	}
 	/* The hash in front of the string: arena memory is aligned for it. */
-	p = arena_alloc(&t->arena, sizeof(h) + n + 1);
+	p = arena_alloc(&t->arena, st_add(sizeof(h), st_add(n, 1)));
 	memcpy(p, &h, sizeof(h));
 	p += sizeof(h);
 	memcpy(p, s, n);
@@ -237,7 +237,7 @@ static double *pool_alloc(struct pv_table *t, size_t n)
 	if (!b || b->size - b->used < n) {
 		size_t size = n > POOL_BLOCK ? n : POOL_BLOCK;
 
-		b = pv_malloc(sizeof(*b) + size * sizeof(double));
+		b = pv_malloc(st_add(sizeof(*b), st_mult(size, sizeof(double))));
 		b->used = 0;
 		b->size = size;
 		b->next = t->pool;

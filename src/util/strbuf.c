@@ -40,15 +40,13 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 
 void strbuf_grow_slow(struct strbuf *sb, size_t extra)
 {
-	size_t need = sb->len + extra + 1;
+	size_t need = st_add(sb->len, st_add(extra, 1));
 
-	if (need < sb->len)
-		pv_malloc((size_t)-1);  /* overflow: dies */
 	if (need <= sb->alloc)
 		return;
 	if (!sb->alloc)
 		sb->buf = NULL;
-	sb->alloc = sb->alloc * 3 / 2 > need ? sb->alloc * 3 / 2 : need + 16;
+	sb->alloc = sb->alloc / 2 * 3 > need ? sb->alloc / 2 * 3 : st_add(need, 16);
 	sb->buf = pv_realloc(sb->buf, sb->alloc);
 	if (!sb->len)
 		sb->buf[0] = '\0';

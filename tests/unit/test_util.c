@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "util/err.h"
 #include "util/file.h"
@@ -30,6 +33,48 @@ static void ends_with(void **state)
 	/* Only ASCII folds: a byte above 127 matches itself alone. */
 	assert_false(pv_ends_with("a\xc3\x89", "\xc3\xa9", 1));
 	assert_true(pv_ends_with("a\xc3\x89", "\xc3\x89", 1));
+}
+
+/* Does f() die as an allocation that failed (SIGABRT)? */
+static int aborts(void (*f)(void))
+{
+	int st;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* The message would clutter the test's output. */
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(2);
+		f();
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT;
+}
+
+static volatile size_t big = SIZE_MAX / 2 + 1;
+
+static void mult_overflows(void) { (void)st_mult(big, 2); }
+static void add_overflows(void) { (void)st_add(big, big); }
+static void alloc_array_overflows(void)
+{
+	uint64_t *p;
+
+	ALLOC_ARRAY(p, big);
+	free(p);
+}
+
+static void size_arithmetic(void **state)
+{
+	(void)state;
+	assert_int_equal(st_mult(0, SIZE_MAX), 0);
+	assert_int_equal(st_mult(SIZE_MAX, 1), SIZE_MAX);
+	assert_int_equal(st_mult(3, 7), 21);
+	assert_int_equal(st_add(SIZE_MAX - 1, 1), SIZE_MAX);
+	assert_true(aborts(mult_overflows));
+	assert_true(aborts(add_overflows));
+	assert_true(aborts(alloc_array_overflows));
 }
 
 static char dir[] = "/tmp/pv-util-XXXXXX";
@@ -108,6 +153,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ends_with),
 		cmocka_unit_test(file_reader),
+		cmocka_unit_test(size_arithmetic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
