@@ -37,6 +37,7 @@ void pv_table_init(struct pv_table *t, size_t max_metrics)
 	memset(t, 0, sizeof(*t));
 	t->max_metrics = max_metrics;
 	t->cap_hint = 1;
+	pv_strmap_init(&t->strs, &t->arena);
 }
 
 static void fill_release(struct pv_table *t)
@@ -63,30 +64,9 @@ void pv_table_release(struct pv_table *t)
 	}
 	free(t->m);
 	free(t->slots);
-	free(t->strs);
+	pv_strmap_release(&t->strs);
 	arena_release(&t->arena);
 	memset(t, 0, sizeof(*t));
-}
-
-/* Eight bytes at a time, multiplied in (FNV's way), then splitmix64's
- * finaliser so that every bit of the input reaches the low bits. */
-static uint64_t str_hash(const char *s, size_t n)
-{
-	uint64_t h = PV_HASH_INIT ^ n, w;
-
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0x100000001b3ULL;
-		h ^= h >> 29;
-	}
-	for (w = 0; n; n--)
-		w = w << 8 | (unsigned char)s[n - 1];
-	h = (h ^ w) * 0x100000001b3ULL;
-	h ^= h >> 30;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	h ^= h >> 27;
-	h *= 0x94d049bb133111ebULL;
-	return h ^ (h >> 31);
 }
 
 /* Keys that differ in one field differ by a multiple of the mixing
@@ -139,46 +119,12 @@ static void rehash(struct pv_table *t)
 }
 
 /* Key strings repeat a lot (every row has a "throughput"), so each
- * distinct string is stored once, found through its own hash set. */
+ * distinct string is stored once, in the table's arena, found through
+ * the string set (util/strmap.h), which also keeps its hash in front of
+ * it (pv_str_hash()). */
 const char *pv_table_strn(struct pv_table *t, const char *s, size_t n)
 {
-	uint64_t h = str_hash(s, n);
-	size_t j, mask;
-	char *p;
-
-	if (t->nstrs * 2 >= t->nstrslots) {
-		size_t ns = t->nstrslots ? t->nstrslots * 2 : 1024;
-		const char **slots = pv_calloc(ns, sizeof(*slots));
-
-		for (size_t i = 0; i < t->nstrslots; i++) {
-			if (!t->strs[i])
-				continue;
-			j = slot_of(pv_str_hash(t->strs[i]), ns);
-			while (slots[j])
-				j = (j + 1) & (ns - 1);
-			slots[j] = t->strs[i];
-		}
-		free(t->strs);
-		t->strs = slots;
-		t->nstrslots = ns;
-	}
-	mask = t->nstrslots - 1;
-	for (j = slot_of(h, t->nstrslots); t->strs[j]; j = (j + 1) & mask) {
-		const char *q = t->strs[j];
-
-		/* q's length first: memcmp() must not read past its end. */
-		if (pv_str_hash(q) == h && strnlen(q, n + 1) == n &&
-		    !memcmp(q, s, n))
-			return q;
-	}
-	/* The hash in front of the string: arena memory is aligned for it. */
-	p = arena_alloc(&t->arena, st_add(sizeof(h), st_add(n, 1)));
-	memcpy(p, &h, sizeof(h));
-	p += sizeof(h);
-	memcpy(p, s, n);
-	p[n] = '\0';
-	t->nstrs++;
-	return t->strs[j] = p;
+	return pv_strmap_intern(&t->strs, s, n, NULL);
 }
 
 const char *pv_table_str(struct pv_table *t, const char *s)
@@ -452,10 +398,9 @@ void pv_table_finish(struct pv_table *t)
 	}
 	fill_release(t);
 	free(t->slots);
-	free(t->strs);
+	pv_strmap_release(&t->strs);
 	t->slots = NULL;
-	t->strs = NULL;
-	t->nslots = t->nstrslots = 0;
+	t->nslots = 0;
 	if (t->n && t->n < t->alloc) {
 		t->m = pv_reallocarray(t->m, t->n, sizeof(*t->m));
 		t->alloc = t->n;

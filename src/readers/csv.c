@@ -292,8 +292,8 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 		e = pv_strmap_put(units, key->buf, key->len, &isnew);
 		if (isnew) {
 			e->val[1] = c->f[0].line;
-			e->val[0] = pv_strmap_keep(units, s.unit);
-		} else if (strcmp(pv_strmap_str(units, e->val[0]), s.unit)) {
+			e->str = pv_strmap_keep(units, s.unit);
+		} else if (strcmp(e->str, s.unit)) {
 			const struct field *uf = &c->f[idx[COL_UNIT]];
 
 			return pv_error(c->err, PV_EINPUT,
@@ -301,7 +301,7 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 					"'%s' differs from '%s' at line %lu",
 					c->path, uf->line, uf->col,
 					quote_len(uf->len), s.unit, s.metric,
-					pv_strmap_str(units, e->val[0]), e->val[1]);
+					e->str, e->val[1]);
 		}
 		if (pv_emit(ctx, &s, c->err))
 			return -1;

@@ -32,6 +32,7 @@
 #include <libxml/xmlwriter.h>
 #include "fmt.h"
 #include "../util/strbuf.h"
+#include "../util/strmap.h"
 #include "../util/text.h"
 #include "../util/banned.h"
 
@@ -77,52 +78,6 @@ static void add_clean(struct strbuf *sb, const char *s)
 
 /* ---- unique case identities ---------------------------------------- */
 
-/* A fixed-size string set (open addressing); it never holds more than
- * the cap it was made for, so it never grows. */
-struct sset {
-	const char **key;
-	size_t *count;
-	size_t mask;
-};
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
-static void sset_init(struct sset *s, size_t cap)
-{
-	size_t n = 16;
-
-	while (n < 2 * cap)
-		n *= 2;
-	s->key = pv_calloc(n, sizeof(*s->key));
-	s->count = pv_calloc(n, sizeof(*s->count));
-	s->mask = n - 1;
-}
-
-static void sset_release(struct sset *s)
-{
-	free(s->key);
-	free(s->count);
-}
-
-/* The slot of k, adding it (borrowed, count 0) when absent. */
-static size_t sset_slot(struct sset *s, const char *k)
-{
-	size_t i = (size_t)hash_str(k) & s->mask;
-
-	while (s->key[i] && strcmp(s->key[i], k))
-		i = (i + 1) & s->mask;
-	if (!s->key[i])
-		s->key[i] = k;
-	return i;
-}
-
 struct ident {
 	char *classname, *name, *key;   /* key: classname "\n" name */
 };
@@ -160,8 +115,7 @@ static struct ident *make_idents(const struct pv_report *r)
 {
 	struct ident *id = pv_calloc(r->n ? r->n : 1, sizeof(*id));
 	char *dup = pv_calloc(r->n ? r->n : 1, 1);
-	size_t *first;
-	struct sset seen, uniq;
+	struct pv_strmap seen = PV_STRMAP_INIT, uniq = PV_STRMAP_INIT;
 	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t i = 0; i < r->n; i++) {
@@ -185,21 +139,21 @@ static struct ident *make_idents(const struct pv_report *r)
 
 	/* per key: how many hold it, whose test came first, and whether
 	 * the tests of its holders differ (then the test tells them apart) */
-	sset_init(&seen, r->n);
-	first = pv_calloc(seen.mask + 1, sizeof(*first));
+	/* val[0]: holders so far; val[1]: the first holder */
 	for (size_t i = 0; i < r->n; i++) {
-		size_t s = sset_slot(&seen, id[i].key);
+		struct pv_strmap_ent *e = pv_strmap_put(&seen, id[i].key,
+							strlen(id[i].key), NULL);
 
-		if (!seen.count[s]++)
-			first[s] = i;
-		else if (strcmp(str(r->m[first[s]].test), str(r->m[i].test)))
-			dup[first[s]] = 1;  /* first holder marks the key */
+		if (!e->val[0]++)
+			e->val[1] = i;
+		else if (strcmp(str(r->m[e->val[1]].test), str(r->m[i].test)))
+			dup[e->val[1]] = 1;  /* first holder marks the key */
 	}
-	/* decide first: the set borrows the keys that renaming frees */
+	/* decide for all before renaming any */
 	for (size_t i = 0; i < r->n; i++)
-		dup[i] = dup[first[sset_slot(&seen, id[i].key)]];
-	sset_release(&seen);
-	free(first);
+		dup[i] = dup[pv_strmap_put(&seen, id[i].key, strlen(id[i].key),
+					   NULL)->val[1]];
+	pv_strmap_release(&seen);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct pv_result *m = &r->m[i];
 
@@ -213,30 +167,32 @@ static struct ident *make_idents(const struct pv_report *r)
 	}
 	free(dup);
 
-	sset_init(&uniq, r->n);
+	/* val[0]: holders of the name so far */
 	for (size_t i = 0; i < r->n; i++) {
-		size_t s = sset_slot(&uniq, id[i].key);
+		struct pv_strmap_ent *e = pv_strmap_put(&uniq, id[i].key,
+							strlen(id[i].key), NULL);
 
-		if (uniq.count[s]++) {
+		if (e->val[0]++) {
 			char base[32];
 			char *orig = pv_strdup(id[i].name);
 
 			/* the n-th holder of a name tries " #n" first */
-			for (size_t k = uniq.count[s];; k++) {
+			for (size_t k = e->val[0];; k++) {
 				free(id[i].name);
 				id[i].name = pv_strdup(orig);
 				snprintf(base, sizeof(base), " #%zu", k);
 				ident_rename(&id[i], base);
-				s = sset_slot(&uniq, id[i].key);
-				if (!uniq.count[s]) {
-					uniq.count[s] = 1;
+				e = pv_strmap_put(&uniq, id[i].key,
+						  strlen(id[i].key), NULL);
+				if (!e->val[0]) {
+					e->val[0] = 1;
 					break;
 				}
 			}
 			free(orig);
 		}
 	}
-	sset_release(&uniq);
+	pv_strmap_release(&uniq);
 	strbuf_release(&sb);
 	return id;
 }

@@ -16,6 +16,7 @@
 #include "util/err.h"
 #include "util/file.h"
 #include "util/strbuf.h"
+#include "util/strmap.h"
 #include "util/text.h"
 
 static void ends_with(void **state)
@@ -75,6 +76,73 @@ static void size_arithmetic(void **state)
 	assert_true(aborts(mult_overflows));
 	assert_true(aborts(add_overflows));
 	assert_true(aborts(alloc_array_overflows));
+}
+
+/* The string set: one copy per string, stable across growth, with its
+ * hash and length in front, into the caller's arena or its own. */
+static void string_set(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct pv_strmap m;
+	const char *first[5000];
+	char b[32];
+	int added;
+
+	(void)state;
+	pv_strmap_init(&m, &a);
+	for (int i = 0; i < 5000; i++) {
+		int n = snprintf(b, sizeof(b), "key %d", i);
+
+		first[i] = pv_strmap_intern(&m, b, (size_t)n, &added);
+		assert_true(added);
+		assert_string_equal(first[i], b);
+		assert_int_equal(pv_strmap_len(first[i]), n);
+		assert_true(pv_strmap_hash(first[i]) ==
+			    pv_strmap_hash_bytes(b, (size_t)n));
+	}
+	assert_int_equal(m.n, 5000);
+	for (int i = 0; i < 5000; i++) {
+		int n = snprintf(b, sizeof(b), "key %d", i);
+
+		assert_ptr_equal(pv_strmap_intern(&m, b, (size_t)n, &added),
+				 first[i]);
+		assert_false(added);
+	}
+	/* Bytes, not C strings: a NUL inside a key counts. */
+	assert_ptr_not_equal(pv_strmap_intern(&m, "a\0b", 3, NULL),
+			     pv_strmap_intern(&m, "a\0c", 3, NULL));
+	assert_ptr_not_equal(pv_strmap_intern(&m, "a", 1, NULL),
+			     pv_strmap_intern(&m, "a\0", 2, NULL));
+	/* The keys outlive the map in the caller's arena. */
+	pv_strmap_release(&m);
+	assert_string_equal(first[4999], "key 4999");
+	arena_release(&a);
+
+	/* Entries: zero when new, kept until changed. */
+	{
+		struct pv_strmap u = PV_STRMAP_INIT;
+		struct pv_strmap_ent *e;
+
+		for (int i = 0; i < 3000; i++) {
+			int n = snprintf(b, sizeof(b), "%d", i % 1000);
+
+			e = pv_strmap_put(&u, b, (size_t)n, &added);
+			assert_int_equal(added, i < 1000);
+			if (added) {
+				assert_int_equal(e->val[0], 0);
+				assert_null(e->str);
+				e->val[1] = (size_t)i;
+				e->str = pv_strmap_keep(&u, b);
+			}
+			assert_int_equal(e->val[1], i % 1000);
+			assert_string_equal(e->str, b);
+			assert_string_equal(e->key, b);
+			e->val[0]++;
+		}
+		e = pv_strmap_put(&u, "7", 1, NULL);
+		assert_int_equal(e->val[0], 3);
+		pv_strmap_release(&u);
+	}
 }
 
 static char dir[] = "/tmp/pv-util-XXXXXX";
@@ -154,6 +222,7 @@ int main(void)
 		cmocka_unit_test(ends_with),
 		cmocka_unit_test(file_reader),
 		cmocka_unit_test(size_arithmetic),
+		cmocka_unit_test(string_set),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
