@@ -165,6 +165,34 @@ static int dot_files(void)
 	return n;
 }
 
+/* Open p[0..3) as one set of reports and write each its new text. */
+static void open_three(struct pv_atomic *a, char p[3][256])
+{
+	static const char *const text[3] = { "new json", "new xml", "new md" };
+	struct pv_err err = { 0 };
+
+	memset(a, 0, 3 * sizeof(*a));
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(pv_atomic_open(&a[i], p[i], &err), 0);
+		fputs(text[i], a[i].fp);
+	}
+}
+
+/* Commit a set whose last target has become a non-empty directory. */
+static void commit_into_directory(struct pv_atomic *a, const char *last)
+{
+	struct pv_err err = { 0 };
+	char inner[300];
+
+	assert_int_equal(mkdir(last, 0755), 0);
+	snprintf(inner, sizeof(inner), "%s/x", last);
+	write_file(inner, "x");
+	assert_int_equal(pv_atomic_commit_all(a, 3, &err), -1);
+	assert_non_null(strstr(err.msg, "three.md"));
+	unlink(inner);
+	rmdir(last);
+}
+
 /*
  * A rename that fails after another succeeded (a directory appeared
  * where a report goes): the renamed report is put back, a report that
@@ -174,79 +202,40 @@ static void failed_rename_puts_back(void **state)
 {
 	struct pv_atomic a[3];
 	struct pv_err err = { 0 };
-	char p1[256], p2[256], p3[256];
+	char p[3][256];
 
 	(void)state;
-	path_in(p1, sizeof(p1), "one.json");
-	path_in(p2, sizeof(p2), "two.xml");
-	path_in(p3, sizeof(p3), "three.md");
-	write_file(p1, "old json");
-	unlink(p2);
-	write_file(p3, "old md");
-	memset(a, 0, sizeof(a));
-	assert_int_equal(pv_atomic_open(&a[0], p1, &err), 0);
-	assert_int_equal(pv_atomic_open(&a[1], p2, &err), 0);
-	assert_int_equal(pv_atomic_open(&a[2], p3, &err), 0);
-	fputs("new json", a[0].fp);
-	fputs("new xml", a[1].fp);
-	fputs("new md", a[2].fp);
-	/* p3 is a file: replace it by a non-empty directory. */
-	unlink(p3);
-	assert_int_equal(mkdir(p3, 0755), 0);
-	{
-		char inner[300];
-
-		snprintf(inner, sizeof(inner), "%s/x", p3);
-		write_file(inner, "x");
-		assert_int_equal(pv_atomic_commit_all(a, 3, &err), -1);
-		assert_non_null(strstr(err.msg, "three.md"));
-		assert_string_equal(read_file(p1), "old json");
-		assert_int_equal(access(p2, F_OK), -1);
-		assert_int_equal(dot_files(), 0);
-		unlink(inner);
-	}
-	rmdir(p3);
+	path_in(p[0], sizeof(p[0]), "one.json");
+	path_in(p[1], sizeof(p[1]), "two.xml");
+	path_in(p[2], sizeof(p[2]), "three.md");
+	/* An old first report comes back, a new second one goes. */
+	write_file(p[0], "old json");
+	unlink(p[1]);
+	unlink(p[2]);
+	open_three(a, p);
+	commit_into_directory(a, p[2]);
+	assert_string_equal(read_file(p[0]), "old json");
+	assert_int_equal(access(p[1], F_OK), -1);
+	assert_int_equal(dot_files(), 0);
 
 	/* The same with the first target new and the second existing. */
-	unlink(p1);
-	write_file(p2, "old xml");
-	memset(a, 0, sizeof(a));
-	assert_int_equal(pv_atomic_open(&a[0], p1, &err), 0);
-	assert_int_equal(pv_atomic_open(&a[1], p2, &err), 0);
-	assert_int_equal(pv_atomic_open(&a[2], p3, &err), 0);
-	fputs("new json", a[0].fp);
-	fputs("new xml", a[1].fp);
-	fputs("new md", a[2].fp);
-	assert_int_equal(mkdir(p3, 0755), 0);
-	{
-		char inner[300];
-
-		snprintf(inner, sizeof(inner), "%s/x", p3);
-		write_file(inner, "x");
-		assert_int_equal(pv_atomic_commit_all(a, 3, &err), -1);
-		assert_int_equal(access(p1, F_OK), -1);
-		assert_string_equal(read_file(p2), "old xml");
-		assert_int_equal(dot_files(), 0);
-		unlink(inner);
-	}
-	rmdir(p3);
+	unlink(p[0]);
+	write_file(p[1], "old xml");
+	open_three(a, p);
+	commit_into_directory(a, p[2]);
+	assert_int_equal(access(p[0], F_OK), -1);
+	assert_string_equal(read_file(p[1]), "old xml");
+	assert_int_equal(dot_files(), 0);
 
 	/* And with nothing in the way: all three, no copies left. */
-	memset(a, 0, sizeof(a));
-	assert_int_equal(pv_atomic_open(&a[0], p1, &err), 0);
-	assert_int_equal(pv_atomic_open(&a[1], p2, &err), 0);
-	assert_int_equal(pv_atomic_open(&a[2], p3, &err), 0);
-	fputs("new json", a[0].fp);
-	fputs("new xml", a[1].fp);
-	fputs("new md", a[2].fp);
+	open_three(a, p);
 	assert_int_equal(pv_atomic_commit_all(a, 3, &err), 0);
-	assert_string_equal(read_file(p1), "new json");
-	assert_string_equal(read_file(p2), "new xml");
-	assert_string_equal(read_file(p3), "new md");
+	assert_string_equal(read_file(p[0]), "new json");
+	assert_string_equal(read_file(p[1]), "new xml");
+	assert_string_equal(read_file(p[2]), "new md");
 	assert_int_equal(dot_files(), 0);
-	unlink(p1);
-	unlink(p2);
-	unlink(p3);
+	for (int i = 0; i < 3; i++)
+		unlink(p[i]);
 }
 
 static void report_path_errors(void **state)
