@@ -367,7 +367,7 @@ static int properties(struct jw *j, const struct pv_report *r)
 {
 	const struct pv_settings *s = &r->settings;
 	const struct pv_gate *g = &s->gate;
-	static const char *side_name[2] = { "baseline", "candidate" };
+	static const char *const side_name[2] = { "baseline", "candidate" };
 	struct strbuf key = STRBUF_INIT;
 	char buf[32];
 
