@@ -3,19 +3,22 @@
  */
 #include "archive.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "util/file.h"
 #include "util/strbuf.h"
+#include "util/banned.h"
 
-/* Reports are read whole; like limits.max_file_size's default. */
-#define PV_ARCHIVE_MAX ((size_t)1 << 30)
+/* Reports are read whole, from a regular file only, like result files
+ * but following a symlink (the user named it); the limit is
+ * limits.max_file_size's default. */
+static const struct pv_read_spec report_file = {
+	.expect = "a JSON report", .max = (size_t)1 << 30,
+	.status = PV_EINPUT,
+};
 
 struct rd {
 	struct pv_report *r;
@@ -142,6 +145,46 @@ static void read_config(struct rd *d, json_t *c)
 	s->markdown_limit = (unsigned)get_count(d, c, "markdown_limit");
 }
 
+/* config.waivers (schema version 2; a version 1 report has none). */
+static void read_waivers(struct rd *d, json_t *c, int version)
+{
+	struct pv_settings *s = &d->r->settings;
+	json_t *a = json_object_get(c, "waivers"), *o;
+	struct pv_waiver *w;
+	size_t i;
+
+	if (!a && version < 2)
+		return;
+	snprintf(d->where, sizeof(d->where), "config");
+	if (!json_is_array(a)) {
+		bad(d, "waivers", "an array");
+		return;
+	}
+	s->nwaivers = json_array_size(a);
+	w = arena_alloc(&d->r->arena, st_mult(st_add(s->nwaivers, 1), sizeof(*w)));
+	memset(w, 0, (s->nwaivers + 1) * sizeof(*w));
+	s->waivers = w;
+	json_array_foreach(a, i, o) {
+		const char *until;
+
+		snprintf(d->where, sizeof(d->where), "config.waivers[%zu]", i);
+		if (!json_is_object(o)) {
+			bad(d, NULL, "an object {glob, until, reason}");
+			return;
+		}
+		w[i].glob = (char *)get_str(d, o, "glob", 0);
+		w[i].reason = (char *)get_str(d, o, "reason", 0);
+		until = get_str(d, o, "until", 0);
+		if (d->failed)
+			return;
+		if (!pv_valid_date(until)) {
+			bad(d, "until", "a date YYYY-MM-DD");
+			return;
+		}
+		memcpy(w[i].until, until, sizeof(w[i].until));
+	}
+}
+
 static void read_tree(struct rd *d, json_t *t, const char *name,
 		      struct pv_sidemeta *sm, const char **label)
 {
@@ -195,7 +238,8 @@ static void read_side(struct rd *d, json_t *s, struct pv_side_result *out)
 		return;
 	}
 	out->nsamples = (uint32_t)json_array_size(samples);
-	v = arena_alloc(&d->r->arena, (out->nsamples + 1) * sizeof(*v));
+	v = arena_alloc(&d->r->arena,
+			st_mult(st_add(out->nsamples, 1), sizeof(*v)));
 	for (size_t i = 0; i < out->nsamples; i++) {
 		int ok;
 
@@ -282,59 +326,15 @@ static void read_metric(struct rd *d, json_t *m, size_t i,
 	res->why = PV_WHY_TEXT;
 }
 
-/*
- * The whole report, from a regular file only: a directory or a FIFO
- * named like a report must neither block nor read as "empty" (the open
- * is non-blocking, so a FIFO with no writer cannot hang it).
- */
-static int read_file(const char *path, struct strbuf *out, struct pv_err *err)
-{
-	struct stat st;
-	char chunk[65536];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0)
-		return pv_error(err, PV_EINPUT, "cannot read '%s': %s", path,
-				strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		const char *why = strerror(errno);
-
-		if (!fstat(fd, &st))
-			why = S_ISDIR(st.st_mode) ? "it is a directory" :
-			      "not a regular file";
-		close(fd);
-		return pv_error(err, PV_EINPUT,
-				"cannot read '%s': %s (expected a JSON report)",
-				path, why);
-	}
-	strbuf_grow(out, (size_t)st.st_size);
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || out->len + (size_t)n > PV_ARCHIVE_MAX) {
-			int e = n < 0 ? errno : EFBIG;
-
-			close(fd);
-			strbuf_release(out);
-			return pv_error(err, PV_EINPUT, "cannot read '%s': %s",
-					path, strerror(e));
-		}
-		strbuf_add(out, chunk, (size_t)n);
-	}
-	close(fd);
-	return 0;
-}
-
 int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 {
 	struct rd d = { r, path, err, "", 0 };
 	struct strbuf buf = STRBUF_INIT;
 	json_error_t je;
-	json_t *root, *metrics, *warnings, *tool, *o;
 	json_int_t version;
+	json_t *root, *metrics, *warnings, *tool, *o;
 
-	if (read_file(path, &buf, err))
+	if (pv_read_file_spec(path, &report_file, &buf, err))
 		return -1;
 	root = json_loadb(buf.buf, buf.len, JSON_REJECT_DUPLICATES, &je);
 	strbuf_release(&buf);
@@ -357,8 +357,10 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 	if ((tool = get_obj(&d, root, "tool")))
 		r->tool_version = get_str(&d, tool, "version", 0);
 	r->generated_at = get_str(&d, root, "generated_at", 0);
-	if ((o = get_obj(&d, root, "config")))
+	if ((o = get_obj(&d, root, "config"))) {
 		read_config(&d, o);
+		read_waivers(&d, o, (int)version);
+	}
 	d.where[0] = '\0';
 	if ((o = get_obj(&d, root, "baseline")))
 		read_tree(&d, o, "baseline", &r->side[0], &r->label[0]);
@@ -443,6 +445,82 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static const struct pv_waiver *find_waiver(const struct pv_waiver *w,
+					   size_t n, const char *glob)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(w[i].glob, glob))
+			return &w[i];
+	return NULL;
+}
+
+/* The union of both reports' waivers into dst (its arena); one glob
+ * with two different dates or reasons is an error. */
+static int merge_waivers(struct pv_report *dst, const struct pv_report *src,
+			 const char *src_path, struct pv_err *err)
+{
+	const struct pv_settings *s = &src->settings;
+	struct pv_settings *d = &dst->settings;
+	struct pv_waiver *w;
+	size_t n = d->nwaivers;
+
+	for (size_t i = 0; i < s->nwaivers; i++) {
+		const struct pv_waiver *o = find_waiver(d->waivers, d->nwaivers,
+							s->waivers[i].glob);
+
+		if (o && strcmp(o->until, s->waivers[i].until))
+			return pv_error(err, PV_EINPUT,
+					"%s: waiver \"%s\" holds until %s, but until %s in the first report; shards of one comparison must share their waivers",
+					src_path, o->glob, s->waivers[i].until,
+					o->until);
+		if (o && strcmp(o->reason, s->waivers[i].reason))
+			return pv_error(err, PV_EINPUT,
+					"%s: waiver \"%s\" gives another reason than in the first report; shards of one comparison must share their waivers",
+					src_path, o->glob);
+		n += !o;
+	}
+	if (n == d->nwaivers)
+		return 0;
+	w = arena_alloc(&dst->arena, st_mult(n, sizeof(*w)));
+	if (d->nwaivers)
+		memcpy(w, d->waivers, st_mult(d->nwaivers, sizeof(*w)));
+	n = d->nwaivers;
+	for (size_t i = 0; i < s->nwaivers; i++) {
+		const struct pv_waiver *sw = &s->waivers[i];
+
+		if (find_waiver(w, n, sw->glob))
+			continue;
+		w[n] = *sw;
+		w[n].glob = arena_strdup(&dst->arena, sw->glob);
+		w[n].reason = arena_strdup(&dst->arena, sw->reason);
+		n++;
+	}
+	d->waivers = w;
+	d->nwaivers = n;
+	return 0;
+}
+
+void pv_archive_waivers(struct pv_report *r, struct pv_config *cfg)
+{
+	const struct pv_settings *s = &r->settings;
+	size_t n = cfg->nwaivers;
+
+	for (size_t i = 0; i < s->nwaivers; i++) {
+		const struct pv_waiver *w = &s->waivers[i];
+
+		if (find_waiver(cfg->waivers, cfg->nwaivers, w->glob))
+			continue;
+		REALLOC_ARRAY(cfg->waivers, st_add(n, 1));
+		cfg->waivers[n] = *w;
+		cfg->waivers[n].glob = pv_strdup(w->glob);
+		cfg->waivers[n].reason = pv_strdup(w->reason);
+		cfg->waivers[n].line = 0;
+		cfg->nwaivers = ++n;
+	}
+	r->settings.waivers = cfg->waivers;
+	r->settings.nwaivers = cfg->nwaivers;
+}
+
 int pv_archive_merge(struct pv_report *dst, const struct pv_report *src,
 		     const char *src_path, struct pv_err *err)
 {
@@ -457,7 +535,7 @@ int pv_archive_merge(struct pv_report *dst, const struct pv_report *src,
 	memcpy(dst->m + dst->n, src->m, src->n * sizeof(*src->m));
 	dst->n = n;
 	/* A metric in two shards: sort the ids to find it. */
-	ids = pv_malloc((n + 1) * sizeof(*ids));
+	ALLOC_ARRAY(ids, st_add(n, 1));
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -475,6 +553,8 @@ int pv_archive_merge(struct pv_report *dst, const struct pv_report *src,
 		free(ids[i]);
 	free(ids);
 	if (dup)
+		return -1;
+	if (merge_waivers(dst, src, src_path, err))
 		return -1;
 	for (int s = 0; s < 2; s++) {
 		dst->side[s].files += src->side[s].files;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "stats/binom.h"
 #include "verdict.h"
+#include "util/banned.h"
 
 #define MIN_RUNS 4
 

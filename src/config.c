@@ -14,7 +14,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <ini.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,9 +22,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "regexguard.h"
+#include "util/file.h"
 #include "util/num.h"
 #include "util/strbuf.h"
 #include "util/text.h"
+#include "util/banned.h"
 
 #define DEFAULT_REPEAT "repeat[0-9]+"
 #define LONG_MARK "\x01pv-long-value\x01"
@@ -96,7 +97,8 @@ void pv_config_release(struct pv_config *c)
 /* The parse state the inih handler works on. */
 struct loader {
 	struct pv_config *c;
-	FILE *fp;
+	struct strbuf text;         /* the whole file */
+	size_t pos;                 /* read_line()'s place in it */
 	const char *path;
 	unsigned long line;         /* the line inih is parsing */
 	int indented;               /* that line starts with blanks */
@@ -127,7 +129,8 @@ static char *read_line(char *buf, int size, void *stream)
 
 	int nul = 0;
 
-	while ((ch = getc(ld->fp)) != EOF) {
+	while (ld->pos < ld->text.len) {
+		ch = (unsigned char)ld->text.buf[ld->pos++];
 		nul |= ch == '\0';
 		strbuf_addch(&sb, ch);
 		if (ch == '\n')
@@ -519,7 +522,7 @@ static int rule_key(struct loader *ld, struct pv_rule *r, const char *key,
 	return 1;
 }
 
-static int valid_date(const char *s)
+int pv_valid_date(const char *s)
 {
 	int y, m, d;
 	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
@@ -539,7 +542,7 @@ static int waiver_key(struct loader *ld, struct pv_waiver *w, const char *key,
 		      const char *value)
 {
 	if (!strcmp(key, "until")) {
-		if (!valid_date(value))
+		if (!pv_valid_date(value))
 			return bad_value(ld, key, value, "a date YYYY-MM-DD");
 		memcpy(w->until, value, 11);
 	} else if (!strcmp(key, "reason")) {
@@ -570,6 +573,7 @@ static int handler(void *user, const char *section, const char *name,
 	if (ld->indented && !strcmp(name, ld->last_key)) {
 		/* A continuation line: recover the value so far and append. */
 		const char *prev = NULL;
+		size_t size;
 
 		if (ld->kind == SEC_SUITE && !strcmp(name, "desc"))
 			prev = c->suites[c->nsuites - 1].desc;
@@ -578,14 +582,15 @@ static int handler(void *user, const char *section, const char *name,
 		if (!prev)
 			return fail(ld, "unexpected indented line: '%s' takes one line",
 				    name);
-		joined = pv_malloc(strlen(prev) + strlen(value) + 2);
-		sprintf(joined, "%s\n%s", prev, value);
+		size = strlen(prev) + strlen(value) + 2;
+		joined = pv_malloc(size);
+		snprintf(joined, size, "%s\n%s", prev, value);
 		value = joined;
 		if (ld->kind == SEC_SUITE) {
 			/* desc was unescaped already; keep it, add the rest */
 			char *rest = unescape(value + strlen(prev) + 1);
 
-			sprintf(joined, "%s\n%s", prev, rest);
+			snprintf(joined, size, "%s\n%s", prev, rest);
 			free(rest);
 			free(c->suites[c->nsuites - 1].desc);
 			c->suites[c->nsuites - 1].desc = joined;
@@ -684,57 +689,28 @@ static int finish(struct loader *ld)
 }
 
 /* The config must be a regular file: a directory reads as empty, and a
- * FIFO would block (O_NONBLOCK makes the open itself return at once). */
-static FILE *open_regular(const char *path, struct pv_err *err)
-{
-	struct stat st;
-	FILE *fp;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0) {
-		pv_error(err, PV_EUSAGE, "cannot read config '%s': %s", path,
-			 strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		const char *why = strerror(errno);
-
-		if (!fstat(fd, &st))
-			why = S_ISDIR(st.st_mode) ? "it is a directory" :
-			      "not a regular file";
-		pv_error(err, PV_EUSAGE, "cannot read config '%s': %s", path,
-			 why);
-		close(fd);
-		return NULL;
-	}
-	fp = fdopen(fd, "r");
-	if (!fp) {
-		pv_error(err, PV_EUSAGE, "cannot read config '%s': %s", path,
-			 strerror(errno));
-		close(fd);
-	}
-	return fp;
-}
+ * FIFO would block.  16 MiB is far more than any config needs. */
+static const struct pv_read_spec config_file = {
+	.what = "config ", .max = (size_t)16 << 20, .status = PV_EUSAGE,
+};
 
 int pv_config_load(struct pv_config *c, const char *path, struct pv_err *err)
 {
 	struct loader ld = { 0 };
 	int rc;
 
+	strbuf_init(&ld.text, 0);  /* before any return below */
 	pv_config_defaults(c);
 	c->path = pv_strdup(path);
 	ld.c = c;
 	ld.path = path;
 	ld.err = err;
-	ld.fp = open_regular(path, err);
-	if (!ld.fp) {
+	if (pv_read_file_spec(path, &config_file, &ld.text, err)) {
 		pv_config_release(c);
 		return -1;
 	}
 	rc = ini_parse_stream(read_line, &ld, handler, &ld);
-	if (!ld.failed && ferror(ld.fp))
-		fail(&ld, "cannot read the config file: %s", strerror(errno));
-	fclose(ld.fp);
+	strbuf_release(&ld.text);
 	free(ld.long_value);
 	for (size_t i = 0; i < sizeof(ld.global_value) / sizeof(*ld.global_value); i++)
 		free(ld.global_value[i]);

@@ -129,6 +129,9 @@ const struct pv_waiver *pv_config_waiver(const struct pv_config *c,
 					 const char *benchmark,
 					 const char *metric);
 
+/* Is s a real date YYYY-MM-DD (a waiver's until)? */
+int pv_valid_date(const char *s);
+
 /* Value parsers shared with the command line; 0 or -1. */
 int pv_parse_fraction(const char *s, double *out);   /* "5%", "0.05" */
 int pv_parse_alpha(const char *s, double *out);      /* (0,1) */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/num.h"
+#include "util/banned.h"
 
 static const char *const dir_names[] = { "auto", "lower", "higher", "none" };
 static const char *const test_names[] = {

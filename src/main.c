@@ -32,6 +32,7 @@
 #include "util/atomic.h"
 #include "util/num.h"
 #include "util/strbuf.h"
+#include "util/banned.h"
 
 #ifndef PV_VERSION
 #define PV_VERSION "0.0.0"
@@ -490,6 +491,8 @@ static int cmd_compare(struct cli *a)
 	for (int k = 0; k < 2; k++)
 		r.label[k] = a->label[k] ? a->label[k] :
 			     pv_label_from_env(k, getenv);
+	r.settings.waivers = cfg.waivers;
+	r.settings.nwaivers = cfg.nwaivers;
 	pv_model_from_table(&table, &cfg, &r, &diag);
 	pv_table_drop_metrics(&table);
 	if (pv_redecide(&r, &cfg, today, &diag, &err))
@@ -680,6 +683,7 @@ static int cmd_merge(struct cli *a)
 			o.markdown_limit = r->settings.markdown_limit ?
 					   r->settings.markdown_limit : 65000;
 		r->settings.markdown_limit = (unsigned)o.markdown_limit;
+		pv_archive_waivers(r, &cfg);
 		if ((a->config && apply_merge_config(r, &cfg, &err)) ||
 		    pv_redecide(r, &cfg, today, &diag, &err)) {
 			st = report_error(&err);

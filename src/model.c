@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include "stats.h"
+#include "util/banned.h"
 
 /* Case-insensitive substring test (strcasestr is not POSIX). */
 static int has(const char *s, const char *word)

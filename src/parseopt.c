@@ -4,6 +4,7 @@
 #include <string.h>
 #include "config.h"
 #include "util/strbuf.h"
+#include "util/banned.h"
 
 /* The column help text starts at (counting from 0). */
 #define HELP_COLUMN 26

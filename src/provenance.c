@@ -9,6 +9,7 @@
 #include "report.h"
 
 #include <stddef.h>
+#include "util/banned.h"
 
 static const char *const env_names[2][4] = {
 	/* baseline: GitLab's merge-request base commit, GitHub's and

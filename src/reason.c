@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <string.h>
+#include "util/banned.h"
 
 /* "+3.20%"; "undefined" for a value that is not finite (the callers
  * state such changes otherwise: this is the guarantee's backstop). */

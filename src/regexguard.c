@@ -5,6 +5,7 @@
 #include "regexguard.h"
 
 #include <stdio.h>
+#include "util/banned.h"
 
 static unsigned long cost_add(unsigned long a, unsigned long b)
 {

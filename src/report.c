@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/banned.h"
 
 static const char *const verdict_names[PV_V_COUNT] = {
 	"regression", "improvement", "unchanged", "inconclusive", "noisy",
@@ -120,34 +121,43 @@ void pv_report_some_names(const struct pv_report *r,
 		strbuf_addf(sb, " and %zu more", n - shown);
 }
 
-static const struct pv_report *rank_report;
+/* A metric's rank keys, carried beside its index so that the
+ * comparator needs no context. */
+struct rank {
+	int severity;
+	double change;              /* |change_rel| */
+	size_t i;
+};
 
 static int cmp_rank(const void *pa, const void *pb)
 {
-	const struct pv_result *a = &rank_report->m[*(const size_t *)pa];
-	const struct pv_result *b = &rank_report->m[*(const size_t *)pb];
-	int sa = pv_verdict_severity(a->verdict);
-	int sb = pv_verdict_severity(b->verdict);
-	double ca = fabs(a->change_rel), cb = fabs(b->change_rel);
+	const struct rank *a = pa, *b = pb;
 
-	if (sa != sb)
-		return sa < sb ? -1 : 1;
+	if (a->severity != b->severity)
+		return a->severity < b->severity ? -1 : 1;
 	/* Larger moves first; undefined changes after defined ones. */
-	if (isnan(ca) != isnan(cb))
-		return isnan(ca) ? 1 : -1;
-	if (!isnan(ca) && ca != cb)
-		return ca > cb ? -1 : 1;
-	return *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
+	if (isnan(a->change) != isnan(b->change))
+		return isnan(a->change) ? 1 : -1;
+	if (!isnan(a->change) && a->change != b->change)
+		return a->change > b->change ? -1 : 1;
+	return a->i < b->i ? -1 : 1;
 }
 
 size_t *pv_report_ranked(const struct pv_report *r)
 {
-	size_t *idx = pv_malloc((r->n + 1) * sizeof(*idx));
+	size_t *idx;
+	struct rank *k;
 
+	ALLOC_ARRAY(idx, st_add(r->n, 1));
+	ALLOC_ARRAY(k, st_add(r->n, 1));
+	for (size_t i = 0; i < r->n; i++) {
+		k[i].severity = pv_verdict_severity(r->m[i].verdict);
+		k[i].change = fabs(r->m[i].change_rel);
+		k[i].i = i;
+	}
+	qsort(k, r->n, sizeof(*k), cmp_rank);
 	for (size_t i = 0; i < r->n; i++)
-		idx[i] = i;
-	rank_report = r;  /* qsort has no context argument */
-	qsort(idx, r->n, sizeof(*idx), cmp_rank);
-	rank_report = NULL;
+		idx[i] = k[i].i;
+	free(k);
 	return idx;
 }

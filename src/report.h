@@ -19,6 +19,7 @@
 #include "util/arena.h"
 #include "util/strbuf.h"
 
+/* 2 added the verdict ungated, each side's label and config.waivers. */
 #define PV_SCHEMA_VERSION 2
 /* The oldest schema_version `render` and `merge` still read. */
 #define PV_SCHEMA_VERSION_MIN 1
@@ -119,6 +120,10 @@ struct pv_settings {
 	const char *format;
 	struct pv_gate gate;
 	unsigned markdown_limit;
+	/* Every waiver of the config (JSON config.waivers), so that merge
+	 * can apply them again; borrowed from the config or the arena. */
+	const struct pv_waiver *waivers;
+	size_t nwaivers;
 };
 
 struct pv_report {

@@ -15,6 +15,7 @@
 #include "readers/reader.h"
 #include "util/file.h"
 #include "util/strbuf.h"
+#include "util/banned.h"
 
 struct walk {
 	struct pv_scan *out;
@@ -258,32 +259,37 @@ static int gunzip(const char *path, const struct strbuf *in, size_t max,
 	return 0;
 }
 
-static const struct pv_scan *count_scan;  /* qsort has no context */
+/* A file's test id beside its index: the comparator needs no context. */
+struct file_test {
+	const char *test;
+	size_t i;
+};
 
-static int cmp_idx_test(const void *a, const void *b)
+static int cmp_file_test(const void *pa, const void *pb)
 {
-	const struct pv_file *f = count_scan->f;
-	int c = strcmp(f[*(const size_t *)a].test, f[*(const size_t *)b].test);
+	const struct file_test *a = pa, *b = pb;
+	int c = strcmp(a->test, b->test);
 
-	return c ? c : (*(const size_t *)a < *(const size_t *)b ? -1 : 1);
+	return c ? c : (a->i < b->i ? -1 : 1);
 }
 
 /* How many files each file's test has (its repeats); returns the most. */
 static size_t count_runs(const struct pv_scan *sc, uint32_t *runs)
 {
-	size_t *idx = pv_malloc((sc->n + 1) * sizeof(*idx)), best = 0;
+	struct file_test *idx;
+	size_t best = 0;
 
-	for (size_t i = 0; i < sc->n; i++)
-		idx[i] = i;
-	count_scan = sc;
-	qsort(idx, sc->n, sizeof(*idx), cmp_idx_test);
-	count_scan = NULL;
+	ALLOC_ARRAY(idx, st_add(sc->n, 1));
+	for (size_t i = 0; i < sc->n; i++) {
+		idx[i].test = sc->f[i].test;
+		idx[i].i = i;
+	}
+	qsort(idx, sc->n, sizeof(*idx), cmp_file_test);
 	for (size_t i = 0, j; i < sc->n; i = j) {
-		for (j = i; j < sc->n && !strcmp(sc->f[idx[j]].test,
-						  sc->f[idx[i]].test); j++)
+		for (j = i; j < sc->n && !strcmp(idx[j].test, idx[i].test); j++)
 			;
 		for (size_t k = i; k < j; k++)
-			runs[idx[k]] = (uint32_t)(j - i);
+			runs[idx[k].i] = (uint32_t)(j - i);
 		if (j - i > best)
 			best = j - i;
 	}
@@ -310,7 +316,7 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 					format);
 	}
 	sm->path = arena_strdup(&t->arena, sc->root);
-	runs = pv_malloc((sc->n + 1) * sizeof(*runs));
+	ALLOC_ARRAY(runs, st_add(sc->n, 1));
 	sm->runs = count_runs(sc, runs);
 	for (size_t i = 0; i < sc->nnotes; i++)
 		pv_diag_add(diag, "%s", sc->notes[i]);

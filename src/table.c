@@ -14,6 +14,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "util/banned.h"
 
 struct pv_multi {
 	uint32_t cur;           /* samples from the last file */
@@ -37,6 +38,7 @@ void pv_table_init(struct pv_table *t, size_t max_metrics)
 	memset(t, 0, sizeof(*t));
 	t->max_metrics = max_metrics;
 	t->cap_hint = 1;
+	pv_strmap_init(&t->strs, &t->arena);
 }
 
 static void fill_release(struct pv_table *t)
@@ -63,30 +65,9 @@ void pv_table_release(struct pv_table *t)
 	}
 	free(t->m);
 	free(t->slots);
-	free(t->strs);
+	pv_strmap_release(&t->strs);
 	arena_release(&t->arena);
 	memset(t, 0, sizeof(*t));
-}
-
-/* Eight bytes at a time, multiplied in (FNV's way), then splitmix64's
- * finaliser so that every bit of the input reaches the low bits. */
-static uint64_t str_hash(const char *s, size_t n)
-{
-	uint64_t h = PV_HASH_INIT ^ n, w;
-
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0x100000001b3ULL;
-		h ^= h >> 29;
-	}
-	for (w = 0; n; n--)
-		w = w << 8 | (unsigned char)s[n - 1];
-	h = (h ^ w) * 0x100000001b3ULL;
-	h ^= h >> 30;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	h ^= h >> 27;
-	h *= 0x94d049bb133111ebULL;
-	return h ^ (h >> 31);
 }
 
 /* Keys that differ in one field differ by a multiple of the mixing
@@ -139,63 +120,17 @@ static void rehash(struct pv_table *t)
 }
 
 /* Key strings repeat a lot (every row has a "throughput"), so each
- * distinct string is stored once, found through its own hash set. */
+ * distinct string is stored once, in the table's arena, found through
+ * the string set (util/strmap.h), which also keeps its hash in front of
+ * it (pv_str_hash()). */
 const char *pv_table_strn(struct pv_table *t, const char *s, size_t n)
 {
-	uint64_t h = str_hash(s, n);
-	size_t j, mask;
-	char *p;
-
-	if (t->nstrs * 2 >= t->nstrslots) {
-		size_t ns = t->nstrslots ? t->nstrslots * 2 : 1024;
-		const char **slots = pv_calloc(ns, sizeof(*slots));
-
-		for (size_t i = 0; i < t->nstrslots; i++) {
-			if (!t->strs[i])
-				continue;
-			j = slot_of(pv_str_hash(t->strs[i]), ns);
-			while (slots[j])
-				j = (j + 1) & (ns - 1);
-			slots[j] = t->strs[i];
-		}
-		free(t->strs);
-		t->strs = slots;
-		t->nstrslots = ns;
-	}
-	mask = t->nstrslots - 1;
-	for (j = slot_of(h, t->nstrslots); t->strs[j]; j = (j + 1) & mask) {
-		const char *q = t->strs[j];
-
-		/* q's length first: memcmp() must not read past its end. */
-		if (pv_str_hash(q) == h && strnlen(q, n + 1) == n &&
-		    !memcmp(q, s, n))
-			return q;
-	}
-	/* The hash in front of the string: arena memory is aligned for it. */
-	p = arena_alloc(&t->arena, sizeof(h) + n + 1);
-	memcpy(p, &h, sizeof(h));
-	p += sizeof(h);
-	memcpy(p, s, n);
-	p[n] = '\0';
-	t->nstrs++;
-	return t->strs[j] = p;
+	return pv_strmap_intern(&t->strs, s, n, NULL);
 }
 
 const char *pv_table_str(struct pv_table *t, const char *s)
 {
 	return pv_table_strn(t, s, strlen(s));
-}
-
-long pv_table_intern(struct pv_table *t, const struct pv_key *k,
-		     struct pv_err *err)
-{
-	struct pv_key own = {
-		pv_table_str(t, k->suite), pv_table_str(t, k->test),
-		pv_table_str(t, k->group), pv_table_str(t, k->benchmark),
-		pv_table_str(t, k->metric),
-	};
-
-	return pv_table_intern_hashed(t, &own, hash_key(&own), err);
 }
 
 long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
@@ -249,7 +184,7 @@ static double *pool_alloc(struct pv_table *t, size_t n)
 	if (!b || b->size - b->used < n) {
 		size_t size = n > POOL_BLOCK ? n : POOL_BLOCK;
 
-		b = pv_malloc(sizeof(*b) + size * sizeof(double));
+		b = pv_malloc(st_add(sizeof(*b), st_mult(size, sizeof(double))));
 		b->used = 0;
 		b->size = size;
 		b->next = t->pool;
@@ -464,10 +399,9 @@ void pv_table_finish(struct pv_table *t)
 	}
 	fill_release(t);
 	free(t->slots);
-	free(t->strs);
+	pv_strmap_release(&t->strs);
 	t->slots = NULL;
-	t->strs = NULL;
-	t->nslots = t->nstrslots = 0;
+	t->nslots = 0;
 	if (t->n && t->n < t->alloc) {
 		t->m = pv_reallocarray(t->m, t->n, sizeof(*t->m));
 		t->alloc = t->n;

@@ -22,6 +22,7 @@
 #include "config.h"
 #include "util/arena.h"
 #include "util/err.h"
+#include "util/strmap.h"
 
 enum pv_side { PV_BASE = 0, PV_CAND = 1 };
 
@@ -89,8 +90,7 @@ struct pv_table {
 	uint64_t *slots;            /* open addressing: hash's top 32 bits, then
 				     * index+1 in the low 32; 0 is empty */
 	size_t nslots;
-	const char **strs;          /* the set of key strings, each stored once */
-	size_t nstrs, nstrslots;
+	struct pv_strmap strs;      /* the key strings, each stored once */
 	struct pv_fill *fill;       /* per metric and side, while loading */
 	struct pv_multi *multi;     /* metrics a file gave twice, see table.c */
 	size_t nmulti, alloc_multi;
@@ -102,13 +102,10 @@ struct pv_table {
 void pv_table_init(struct pv_table *t, size_t max_metrics);
 void pv_table_release(struct pv_table *t);
 
-/* Find or add a metric; returns its index, or -1 when max_metrics is
- * exceeded.  The key's strings may be anyone's: they are interned. */
-long pv_table_intern(struct pv_table *t, const struct pv_key *k,
-		     struct pv_err *err);
-/* The same for a key made of the table's own strings (pv_table_str()),
- * with its hash already computed by the caller, who can then hash a
- * row's common prefix once for all of its cells:
+/* Find or add the metric of a key made of the table's own strings
+ * (pv_table_str()); returns its index, or -1 when max_metrics is
+ * exceeded.  The caller computes the hash, and can then hash a row's
+ * common prefix once for all of its cells:
  * hash = pv_hash_mix(...pv_hash_mix(PV_HASH_INIT, suite)..., metric). */
 long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 			    uint64_t hash, struct pv_err *err);
@@ -134,10 +131,7 @@ static inline int pv_table_is(const struct pv_table *t, size_t i,
 /* The hash of one of the table's strings: stored in front of it. */
 static inline uint64_t pv_str_hash(const char *s)
 {
-	uint64_t h;
-
-	memcpy(&h, s - sizeof(h), sizeof(h));
-	return h;
+	return pv_strmap_hash(s);
 }
 /* Add a string of the table to a key's hash.  String hashes are already
  * mixed, and slots mix again, so a multiply keeps the fields in order. */

@@ -27,6 +27,7 @@
 #include <gsl/gsl_cdf.h>
 #include "stats.h"
 #include "util/strbuf.h"
+#include "util/banned.h"
 
 #define POWER 0.8           /* for the minimum detectable effect */
 #define GROSS_MIN_N 8       /* Hogg switch: only with this many runs */
@@ -455,6 +456,11 @@ static void regression(const struct pv_config *cfg, const char *today,
 	if (wv && today && strcmp(today, wv->until) <= 0) {
 		res->verdict = PV_V_WAIVED;
 		res->waiver = wv;
+	} else if (wv && today && !wv->line) {
+		/* A waiver a merged report carried (archive.c). */
+		pv_diag_add(diag, "waiver \"%s\" (from the reports) expired on %s; %s/%s/%s counts as a regression",
+			    wv->glob, wv->until, res->group, res->benchmark,
+			    res->metric);
 	} else if (wv && today) {
 		pv_diag_add(diag, "%s:%lu: waiver \"%s\" expired on %s; %s/%s/%s counts as a regression",
 			    cfg->path ? cfg->path : "config", wv->line,

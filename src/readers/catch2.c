@@ -44,6 +44,7 @@
 #include <libxml/tree.h>
 #include "../util/num.h"
 #include "../util/strbuf.h"
+#include "../util/banned.h"
 
 /* The largest sample count believed (Catch2's default is 100). */
 #define MAX_SAMPLES 100000000.0

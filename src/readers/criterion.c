@@ -30,6 +30,8 @@
 #include "jsonutil.h"
 #include "../util/file.h"
 #include "../util/strbuf.h"
+#include "../util/text.h"
+#include "../util/banned.h"
 
 static const char *base_name(const char *path)
 {
@@ -45,7 +47,7 @@ static int is_new_sample(const char *relpath, size_t *dirlen)
 	static const char tail[] = "new/sample.json";
 	size_t n = strlen(relpath), m = sizeof(tail) - 1;
 
-	if (n < m || strcmp(relpath + n - m, tail))
+	if (!pv_ends_with(relpath, tail, 0))
 		return 0;
 	if (n > m && relpath[n - m - 1] != '/')
 		return 0;
@@ -82,7 +84,7 @@ static void sibling(const struct pv_read_ctx *ctx, size_t dirlen,
 		strbuf_addf(fs, "%.*s/", (int)dirlen, ctx->relpath);
 	strbuf_addf(fs, "%s/%s", sub, file);
 	/* ctx->path normally ends with relpath: keep its prefix. */
-	if (plen >= rlen && !strcmp(ctx->path + plen - rlen, ctx->relpath))
+	if (pv_ends_with(ctx->path, ctx->relpath, 0))
 		strbuf_add(shown, ctx->path, plen - rlen);
 	if (dirlen)
 		strbuf_addf(shown, "%.*s/", (int)dirlen, ctx->relpath);

@@ -31,6 +31,8 @@
 #include "../util/num.h"
 #include "../util/strbuf.h"
 #include "../util/strmap.h"
+#include "../util/text.h"
+#include "../util/banned.h"
 
 #define QUOTE_MAX 64
 
@@ -290,8 +292,8 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 		e = pv_strmap_put(units, key->buf, key->len, &isnew);
 		if (isnew) {
 			e->val[1] = c->f[0].line;
-			e->val[0] = pv_strmap_keep(units, s.unit);
-		} else if (strcmp(pv_strmap_str(units, e->val[0]), s.unit)) {
+			e->str = pv_strmap_keep(units, s.unit);
+		} else if (strcmp(e->str, s.unit)) {
 			const struct field *uf = &c->f[idx[COL_UNIT]];
 
 			return pv_error(c->err, PV_EINPUT,
@@ -299,7 +301,7 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 					"'%s' differs from '%s' at line %lu",
 					c->path, uf->line, uf->col,
 					quote_len(uf->len), s.unit, s.metric,
-					pv_strmap_str(units, e->val[0]), e->val[1]);
+					e->str, e->val[1]);
 		}
 		if (pv_emit(ctx, &s, c->err))
 			return -1;
@@ -370,24 +372,6 @@ static int csv_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 	return ret;
 }
 
-static int has_suffix_ci(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	if (n < k)
-		return 0;
-	s += n - k;
-	for (size_t i = 0; i < k; i++) {
-		char a = s[i];
-
-		if (a >= 'A' && a <= 'Z')
-			a = (char)(a - 'A' + 'a');
-		if (a != suffix[i])
-			return 0;
-	}
-	return 1;
-}
-
 /* Whether the first non-blank line names both required columns. */
 static int header_fits(const char *p, size_t len)
 {
@@ -421,7 +405,7 @@ static int header_fits(const char *p, size_t len)
 
 static int csv_probe(const char *relpath, const char *head, size_t len)
 {
-	int csv = relpath && has_suffix_ci(relpath, ".csv");
+	int csv = relpath && pv_ends_with(relpath, ".csv", 1);
 	int fits = header_fits(head, len);
 
 	if (csv)

@@ -30,6 +30,8 @@
 #include "jsonutil.h"
 #include "../util/num.h"
 #include "../util/strbuf.h"
+#include "../util/text.h"
+#include "../util/banned.h"
 
 /* Numeric members that describe an entry rather than measure it. */
 static const char *const not_counters[] = {
@@ -55,13 +57,6 @@ static int in_list(const char *const *list, const char *s)
 		if (!strcmp(*list, s))
 			return 1;
 	return 0;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
 }
 
 enum kind { ITERATION, AGGREGATE, COMPLEXITY, FAILED };
@@ -124,7 +119,8 @@ static int parse_entry(struct pv_read_ctx *ctx, const json_t *arr, size_t i,
 		e->kind = FAILED;
 	else if (json_object_get(e->obj, "big_o") ||
 		 json_object_get(e->obj, "rms") ||
-		 ends_with(e->name, "_BigO") || ends_with(e->name, "_RMS") ||
+		 pv_ends_with(e->name, "_BigO", 0) ||
+		 pv_ends_with(e->name, "_RMS", 0) ||
 		 (agg && (!strcmp(agg, "BigO") || !strcmp(agg, "RMS"))))
 		e->kind = COMPLEXITY;
 	else if (run_type)
@@ -135,7 +131,7 @@ static int parse_entry(struct pv_read_ctx *ctx, const json_t *arr, size_t i,
 	/* Before run_type, aggregates were "<name>_mean" and so on. */
 	if (!run_type && !agg && e->kind == ITERATION) {
 		for (size_t k = 0; old_aggregate_suffixes[k]; k++) {
-			if (ends_with(e->name, old_aggregate_suffixes[k])) {
+			if (pv_ends_with(e->name, old_aggregate_suffixes[k], 0)) {
 				e->kind = AGGREGATE;
 				if (base == e->name)
 					baselen -= strlen(
@@ -186,7 +182,7 @@ static const char *counter_unit(const char *name)
 
 static enum pv_dir counter_dir(const char *name)
 {
-	if (ends_with(name, "_per_second"))
+	if (pv_ends_with(name, "_per_second", 0))
 		return PV_DIR_HIGHER;
 	if (in_list(memory_counters, name))
 		return PV_DIR_LOWER;

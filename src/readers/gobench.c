@@ -33,6 +33,7 @@
 #include <strings.h>
 #include "../util/num.h"
 #include "../util/strbuf.h"
+#include "../util/banned.h"
 
 struct unit_dir {
 	char unit[64];

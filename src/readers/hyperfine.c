@@ -19,6 +19,7 @@
 #include <string.h>
 #include "jsonutil.h"
 #include "../util/strbuf.h"
+#include "../util/banned.h"
 
 static int benchmark_name(struct pv_read_ctx *ctx, const json_t *res,
 			  const char *jpath, struct strbuf *sb,

@@ -27,6 +27,7 @@
 #include <string.h>
 #include "jsonutil.h"
 #include "../util/strbuf.h"
+#include "../util/banned.h"
 
 static const char middle_dot[] = "\xc2\xb7";    /* U+00B7, UTF-8 */
 

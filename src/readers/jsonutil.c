@@ -10,6 +10,7 @@
 #include <strings.h>
 #include "../util/strbuf.h"
 #include "../util/text.h"
+#include "../util/banned.h"
 
 static const char *const nonfinite_tokens[] = {
 	"-Infinity", "+Infinity", "Infinity", "-NaN", "+NaN", "NaN", NULL
@@ -300,13 +301,6 @@ int pv_probe_key(const char *head, const char *key)
 		p++;
 	}
 	return 0;
-}
-
-int pv_path_ends_with(const char *path, const char *suffix)
-{
-	size_t n = strlen(path), m = strlen(suffix);
-
-	return n >= m && !strcasecmp(path + n - m, suffix);
 }
 
 json_t *pv_json_parse_object(const char *path, const char *buf, size_t len,

@@ -123,7 +123,4 @@ int pv_jskip_finish(struct pv_read_ctx *ctx, const struct pv_sample *s,
 int pv_probe_first(const char *head);
 int pv_probe_key(const char *head, const char *key);
 
-/* Does path end with suffix (case-insensitive)? */
-int pv_path_ends_with(const char *path, const char *suffix);
-
 #endif

@@ -23,6 +23,8 @@
 
 #include <string.h>
 #include "jsonutil.h"
+#include "../util/text.h"
+#include "../util/banned.h"
 
 static const char *const context_keys[] = {
 	"hostname", "platform", "cpu_model_name", "cpu_count",
@@ -192,7 +194,7 @@ static int pyperf_probe(const char *relpath, const char *head, size_t len)
 		return 85;
 	if (pv_probe_key(head, "perf_version"))
 		return 85;
-	if (pv_path_ends_with(relpath, ".json.gz") &&
+	if (pv_ends_with(relpath, ".json.gz", 1) &&
 	    pv_probe_key(head, "metadata"))
 		return 50;
 	return 0;

@@ -17,6 +17,7 @@
 
 #include <string.h>
 #include "jsonutil.h"
+#include "../util/banned.h"
 
 static const char no_data_note[] =
 	"pytest-benchmark saved no per-round data (stats.data); run with "

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "../diag.h"
 #include "../util/strbuf.h"
+#include "../util/banned.h"
 
 const struct pv_reader *const pv_readers[] = {
 	&pv_reader_rhs,

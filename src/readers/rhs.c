@@ -47,6 +47,8 @@
 #endif
 #include "../util/num.h"
 #include "../util/strbuf.h"
+#include "../util/text.h"
+#include "../util/banned.h"
 
 /* Longest piece of input quoted in a message. */
 #define QUOTE_MAX 64
@@ -633,30 +635,12 @@ out:
 	return ret;
 }
 
-static int has_suffix_ci(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	if (n < k)
-		return 0;
-	s += n - k;
-	for (size_t i = 0; i < k; i++) {
-		char a = s[i], b = suffix[i];
-
-		if (a >= 'A' && a <= 'Z')
-			a = (char)(a - 'A' + 'a');
-		if (a != b)
-			return 0;
-	}
-	return 1;
-}
-
 static int rhs_probe(const char *relpath, const char *head, size_t len)
 {
 	const char *p = head, *end = head + len;
 	int category = 0, preamble = 0, bar = 0;
 
-	if (relpath && has_suffix_ci(relpath, ".rhs"))
+	if (relpath && pv_ends_with(relpath, ".rhs", 1))
 		return 90;
 	if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
 		p += 3;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../util/err.h"
+#include "../util/banned.h"
 
 /* A double's bits as an unsigned key in the same order (-0 as +0). */
 static uint64_t order_key(double v)

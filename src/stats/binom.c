@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <gsl/gsl_cdf.h>
+#include "../util/banned.h"
 
 void pv_wilson_interval(unsigned long k, unsigned long n, double level,
 			double *lo, double *hi)

@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sf_psi.h>
+#include "../util/banned.h"
 
 double pv_trigamma_inverse(double x)
 {

@@ -4,6 +4,7 @@
 #include "effect.h"
 
 #include <math.h>
+#include "../util/banned.h"
 
 double pv_rel_change(double a, double b)
 {

@@ -13,6 +13,7 @@
 #include "../util/err.h"
 
 #include <gsl/gsl_cdf.h>
+#include "../util/banned.h"
 
 static int cmp_double(const void *pa, const void *pb)
 {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../util/err.h"
+#include "../util/banned.h"
 
 /* gsl_stats_median_from_sorted_data, inline: n >= 1. */
 static double median_sorted(const double *x, size_t n)

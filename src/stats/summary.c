@@ -13,6 +13,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "../util/err.h"
+#include "../util/banned.h"
 
 
 /* Sort ascending: insertion sort up to 32 values (the handful of runs

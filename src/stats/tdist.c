@@ -11,6 +11,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sf_erf.h>
 #include <gsl/gsl_sf_gamma.h>
+#include "../util/banned.h"
 
 /*
  * The t distribution at one df.  P(T > t) = I_x(a, 1/2) / 2 with

@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include "../util/banned.h"
 
 /* The p-value of t for the alternative, as scipy's _ttest_finish:
  * scipy's t is (mean a - mean b)/se, so "b greater" is its 'less'. */

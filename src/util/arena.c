@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "err.h"
+#include "banned.h"
 
 struct arena_block {
 	struct arena_block *next;
@@ -33,7 +34,7 @@ void *arena_alloc(struct arena *a, size_t n)
 	struct arena_block *b = a->head;
 	size_t size;
 
-	n = (n + align - 1) & ~(align - 1);
+	n = st_add(n, align - 1) & ~(align - 1);
 	if (!b || b->size - b->used < n) {
 		size = a->block_size ? a->block_size : ARENA_MIN_BLOCK;
 		/* Grow geometrically so huge inputs need few blocks. */
@@ -41,7 +42,7 @@ void *arena_alloc(struct arena *a, size_t n)
 			size = b->size * 2 > 64u << 20 ? 64u << 20 : b->size * 2;
 		if (size < n)
 			size = n;
-		b = pv_malloc(sizeof(*b) + size);
+		b = pv_malloc(st_add(sizeof(*b), size));
 		b->size = size;
 		b->used = 0;
 		b->next = a->head;

@@ -1,9 +1,10 @@
 /*
  * atomic.c - reports appear whole or not at all: a temporary file in the
  * target's directory is written, flushed and renamed over the target,
- * which rename(2) does atomically on POSIX file systems.  Targets that
- * must not be replaced (stdout, devices, FIFOs) are buffered in memory
- * and written through at commit; see atomic.h.
+ * which rename(2) does atomically on POSIX file systems; a set of them is
+ * committed all or none (see atomic.h).  Targets that must not be
+ * replaced (stdout, devices, FIFOs) are buffered in memory and written
+ * through at commit.
  *
  * No fsync(): it guards against power loss, not against readers seeing
  * half a file, and a report is derived data that a job which lost power
@@ -13,10 +14,93 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "banned.h"
+
+/*
+ * The files a signal must remove.  A signal handler has no argument to
+ * carry them, so this is the one piece of file-level mutable state the
+ * library has (tests/check_util.sh knows it): copies of the paths in
+ * fixed slots, so that the handler never reads memory that another part
+ * of the program frees.  A slot is filled, then marked used; marked
+ * unused, then reused.  A path longer than PATH_MAX is not registered
+ * (the file is still removed on every other path out).
+ */
+#define CLEANUP_SLOTS 16
+static struct {
+	volatile sig_atomic_t used;
+	char path[PATH_MAX];
+} cleanup[CLEANUP_SLOTS];
+static volatile sig_atomic_t cleanup_installed;
+
+static const int cleanup_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
+};
+#define NSIGNALS (sizeof(cleanup_signals) / sizeof(*cleanup_signals))
+
+static void cleanup_on_signal(int sig)
+{
+	int e = errno;
+
+	for (size_t i = 0; i < CLEANUP_SLOTS; i++)
+		if (cleanup[i].used)
+			unlink(cleanup[i].path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	errno = e;
+}
+
+static void install_cleanup(void)
+{
+	struct sigaction sa, old;
+
+	if (cleanup_installed)
+		return;
+	cleanup_installed = 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cleanup_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NSIGNALS; i++)
+		sigaddset(&sa.sa_mask, cleanup_signals[i]);
+	for (size_t i = 0; i < NSIGNALS; i++) {
+		/* A signal the process ignores (nohup, a background job's
+		 * SIGINT) stays ignored. */
+		if (sigaction(cleanup_signals[i], NULL, &old) ||
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(cleanup_signals[i], &sa, NULL);
+	}
+}
+
+/* Register path for removal on a signal; returns its slot + 1, or 0. */
+static int cleanup_add(const char *path)
+{
+	size_t len = strlen(path);
+
+	install_cleanup();
+	if (len >= PATH_MAX)
+		return 0;
+	for (int i = 0; i < CLEANUP_SLOTS; i++) {
+		if (cleanup[i].used)
+			continue;
+		memcpy(cleanup[i].path, path, len + 1);
+		cleanup[i].used = 1;
+		return i + 1;
+	}
+	return 0;
+}
+
+static void cleanup_drop(int *slot)
+{
+	if (*slot)
+		cleanup[*slot - 1].used = 0;
+	*slot = 0;
+}
 
 static int fail(struct pv_err *err, const char *path, int e)
 {
@@ -38,7 +122,8 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
 {
 	struct stat st;
 	const char *slash;
-	size_t dirlen;
+	size_t dirlen, size;
+	sigset_t block, saved;
 	mode_t mask;
 	int fd;
 
@@ -59,12 +144,20 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
 	slash = strrchr(path, '/');
 	dirlen = slash ? (size_t)(slash - path) + 1 : 0;
 	a->path = pv_strdup(path);
-	a->tmp = pv_malloc(dirlen + strlen(path + dirlen) + 16);
-	memcpy(a->tmp, path, dirlen);
-	strcpy(a->tmp + dirlen, ".");
-	strcat(a->tmp, path + dirlen);
-	strcat(a->tmp, ".XXXXXX");
+	size = st_add(strlen(path), sizeof("..XXXXXX"));
+	a->tmp = pv_malloc(size);
+	snprintf(a->tmp, size, "%.*s.%s.XXXXXX", (int)dirlen, path,
+		 path + dirlen);
+	/* No signal between creating the file and registering it. */
+	install_cleanup();
+	sigemptyset(&block);
+	for (size_t i = 0; i < NSIGNALS; i++)
+		sigaddset(&block, cleanup_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, &saved);
 	fd = mkstemp(a->tmp);
+	if (fd >= 0)
+		a->slot = cleanup_add(a->tmp);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
 	if (fd < 0) {
 		int e = errno;
 
@@ -152,39 +245,111 @@ static int used(const struct pv_atomic *a)
 	return a->fp || a->tmp || a->mem || a->path;
 }
 
+/*
+ * Keep the target's present content under a second name, so that a
+ * later failure can put it back.  No target yet: nothing to keep.  No
+ * hard links here (some file systems): nothing kept, and that target
+ * cannot be put back (atomic.h).
+ */
+static void keep_old(struct pv_atomic *a)
+{
+	size_t size = st_add(strlen(a->tmp), sizeof(".old"));
+
+	a->old = pv_malloc(size);
+	snprintf(a->old, size, "%s.old", a->tmp);
+	a->old_slot = cleanup_add(a->old);
+	if (link(a->path, a->old)) {
+		cleanup_drop(&a->old_slot);
+		free(a->old);
+		a->old = NULL;
+	}
+}
+
+/* Append to err's message (err may be NULL). */
+static void add_note(struct pv_err *err, const char *path, const char *old)
+{
+	size_t len;
+
+	if (!err)
+		return;
+	len = strlen(err->msg);
+	if (old)
+		snprintf(err->msg + len, sizeof(err->msg) - len,
+			 "; '%s' is new, its previous content is in '%s'",
+			 path, old);
+	else
+		snprintf(err->msg + len, sizeof(err->msg) - len,
+			 "; '%s' is new (no hard links here to keep the previous one)",
+			 path);
+}
+
+/* Undo a's rename after a later failure; says in err what it could not. */
+static void put_back(struct pv_atomic *a, int had_target, struct pv_err *err)
+{
+	if (a->old) {
+		/* On failure the copy stays: the only old report left. */
+		if (rename(a->old, a->path))
+			add_note(err, a->path, a->old);
+		cleanup_drop(&a->old_slot);
+		free(a->old);
+		a->old = NULL;
+	} else if (!had_target) {
+		unlink(a->path);
+	} else {
+		add_note(err, a->path, NULL);
+	}
+}
+
 int pv_atomic_commit_all(struct pv_atomic *a, size_t n, struct pv_err *err)
 {
+	unsigned char *had = pv_calloc(n ? n : 1, 1);
 	int rc = 0;
 
 	/* 1. Everything written and on disk, or nothing changes. */
 	for (size_t i = 0; i < n && !rc; i++)
 		if (a[i].fp)
 			rc = finish(&a[i], err);
-	/* 2. Write-through targets (they may fail: a full device, a FIFO
-	 * with no reader) before any rename. */
-	for (size_t i = 0; i < n && !rc; i++)
-		if (used(&a[i]) && !a[i].tmp)
-			rc = write_through(&a[i], err);
-	/* 3. The renames. */
+	/* 2. The renames, each target kept first. */
 	for (size_t i = 0; i < n && !rc; i++) {
+		struct stat st;
+
 		if (!a[i].tmp)
 			continue;
-		if (rename(a[i].tmp, a[i].path))
+		had[i] = !lstat(a[i].path, &st);
+		if (had[i])
+			keep_old(&a[i]);
+		if (rename(a[i].tmp, a[i].path)) {
 			rc = fail(err, a[i].path, errno);
-		else {
-			free(a[i].tmp);
-			a[i].tmp = NULL;
+			break;
 		}
+		a[i].replaced = 1;
+		cleanup_drop(&a[i].slot);
+		free(a[i].tmp);
+		a[i].tmp = NULL;
 	}
-	for (size_t i = 0; i < n; i++)
+	/* 3. Write-through targets, once no rename can fail. */
+	for (size_t i = 0; i < n && !rc; i++)
+		if (used(&a[i]) && !a[i].tmp && !a[i].replaced)
+			rc = write_through(&a[i], err);
+	/* A failure: put back what was renamed, last first. */
+	if (rc) {
+		for (size_t i = n; i-- > 0;)
+			if (a[i].replaced)
+				put_back(&a[i], had[i], err);
+	}
+	/* 4. The kept copies go; every entry is released. */
+	for (size_t i = 0; i < n; i++) {
+		if (a[i].old) {
+			unlink(a[i].old);
+			cleanup_drop(&a[i].old_slot);
+			free(a[i].old);
+			a[i].old = NULL;
+		}
 		if (used(&a[i]))
 			pv_atomic_abort(&a[i]);
+	}
+	free(had);
 	return rc;
-}
-
-int pv_atomic_commit(struct pv_atomic *a, struct pv_err *err)
-{
-	return pv_atomic_commit_all(a, 1, err);
 }
 
 void pv_atomic_abort(struct pv_atomic *a)
@@ -193,7 +358,13 @@ void pv_atomic_abort(struct pv_atomic *a)
 		fclose(a->fp);
 	if (a->tmp)
 		unlink(a->tmp);
+	cleanup_drop(&a->slot);
+	if (a->old) {
+		unlink(a->old);
+		cleanup_drop(&a->old_slot);
+	}
 	free(a->tmp);
+	free(a->old);
 	free(a->path);
 	free(a->mem);
 	memset(a, 0, sizeof(*a));

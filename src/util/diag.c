@@ -7,6 +7,7 @@
 #include "err.h"
 #include "strbuf.h"
 #include "text.h"
+#include "banned.h"
 
 void pv_diag_add(struct pv_diag *d, const char *fmt, ...)
 {

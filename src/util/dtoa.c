@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "dtoa_table.h"
+#include "banned.h"
 
 __extension__ typedef unsigned __int128 u128;
 

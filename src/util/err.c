@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "text.h"
+#include "banned.h"
 
 /* Messages quote foreign text (names, cells, parser context): make them
  * one line of valid UTF-8 with no control characters, whatever it held. */
@@ -66,6 +67,13 @@ static void *die_oom(size_t n)
 	exit(PV_ENOMEM);
 }
 
+void pv_die_size_overflow(size_t a, size_t b, char op)
+{
+	fprintf(stderr, "perfverdict: out of memory: %zu %c %zu bytes overflows\n",
+		a, op, b);
+	abort();
+}
+
 void *pv_malloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
@@ -89,9 +97,7 @@ void *pv_realloc(void *p, size_t n)
 
 void *pv_reallocarray(void *p, size_t n, size_t size)
 {
-	if (size && n > (size_t)-1 / size)
-		return die_oom((size_t)-1);     /* n * size overflows */
-	return pv_realloc(p, n * size);
+	return pv_realloc(p, st_mult(n, size));
 }
 
 char *pv_strdup(const char *s)

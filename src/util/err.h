@@ -42,4 +42,32 @@ void *pv_realloc(void *p, size_t n);
 void *pv_reallocarray(void *p, size_t n, size_t size);
 char *pv_strdup(const char *s);
 
+/*
+ * Checked size arithmetic (git's st_add()/st_mult()): a size that would
+ * wrap around is treated like an allocation that failed, never passed
+ * on small.  Use them wherever a count times a size is allocated, or
+ * ALLOC_ARRAY/REALLOC_ARRAY/CALLOC_ARRAY, which take the element size
+ * from the pointer.
+ */
+void pv_die_size_overflow(size_t a, size_t b, char op)
+	__attribute__((noreturn));
+
+static inline size_t st_add(size_t a, size_t b)
+{
+	if (a > (size_t)-1 - b)
+		pv_die_size_overflow(a, b, '+');
+	return a + b;
+}
+
+static inline size_t st_mult(size_t a, size_t b)
+{
+	if (b && a > (size_t)-1 / b)
+		pv_die_size_overflow(a, b, '*');
+	return a * b;
+}
+
+#define ALLOC_ARRAY(x, n) ((x) = pv_malloc(st_mult(sizeof(*(x)), (n))))
+#define CALLOC_ARRAY(x, n) ((x) = pv_calloc((n), sizeof(*(x))))
+#define REALLOC_ARRAY(x, n) ((x) = pv_reallocarray((x), (n), sizeof(*(x))))
+
 #endif

@@ -7,13 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "err.h"
+#include "banned.h"
 
-char strbuf_slopbuf[1];
+const char strbuf_slopbuf[1];
 
 void strbuf_init(struct strbuf *sb, size_t hint)
 {
 	sb->alloc = sb->len = 0;
-	sb->buf = strbuf_slopbuf;
+	sb->buf = (char *)strbuf_slopbuf;
 	if (hint)
 		strbuf_grow(sb, hint);
 }
@@ -39,15 +40,13 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 
 void strbuf_grow_slow(struct strbuf *sb, size_t extra)
 {
-	size_t need = sb->len + extra + 1;
+	size_t need = st_add(sb->len, st_add(extra, 1));
 
-	if (need < sb->len)
-		pv_malloc((size_t)-1);  /* overflow: dies */
 	if (need <= sb->alloc)
 		return;
 	if (!sb->alloc)
 		sb->buf = NULL;
-	sb->alloc = sb->alloc * 3 / 2 > need ? sb->alloc * 3 / 2 : need + 16;
+	sb->alloc = sb->alloc / 2 * 3 > need ? sb->alloc / 2 * 3 : st_add(need, 16);
 	sb->buf = pv_realloc(sb->buf, sb->alloc);
 	if (!sb->len)
 		sb->buf[0] = '\0';

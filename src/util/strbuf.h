@@ -19,8 +19,12 @@ struct strbuf {
 	char *buf;
 };
 
-extern char strbuf_slopbuf[];
-#define STRBUF_INIT { 0, 0, strbuf_slopbuf }
+/* The empty buffer of every strbuf that owns none (alloc == 0).  It is
+ * read-only, so that a write through an unallocated strbuf faults
+ * instead of racing between threads; nothing writes to it, and buf is
+ * char * only so that callers may write into an owned buffer. */
+extern const char strbuf_slopbuf[];
+#define STRBUF_INIT { 0, 0, (char *)strbuf_slopbuf }
 
 void strbuf_init(struct strbuf *sb, size_t hint);
 void strbuf_release(struct strbuf *sb);

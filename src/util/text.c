@@ -10,6 +10,7 @@
 
 #include <fnmatch.h>
 #include <string.h>
+#include "banned.h"
 
 /* Length of a valid UTF-8 sequence at s (1..4) with its code point, or 0. */
 static size_t utf8_seq(const unsigned char *s, size_t len, unsigned *cp)
@@ -155,4 +156,27 @@ int pv_text_is_clean(const char *str, size_t len)
 int pv_glob_match(const char *pattern, const char *s)
 {
 	return fnmatch(pattern, s, 0) == 0;
+}
+
+int pv_ends_with(const char *s, const char *suffix, int icase)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	if (n < k)
+		return 0;
+	s += n - k;
+	if (!icase)
+		return !memcmp(s, suffix, k);
+	for (size_t i = 0; i < k; i++) {
+		unsigned char a = (unsigned char)s[i];
+		unsigned char b = (unsigned char)suffix[i];
+
+		if (a >= 'A' && a <= 'Z')
+			a = (unsigned char)(a - 'A' + 'a');
+		if (b >= 'A' && b <= 'Z')
+			b = (unsigned char)(b - 'A' + 'a');
+		if (a != b)
+			return 0;
+	}
+	return 1;
 }

@@ -28,6 +28,10 @@ size_t pv_text_escape_buf(char *dst, size_t size, const char *s, size_t len);
 /* True when s is valid UTF-8 with no control characters but tab. */
 int pv_text_is_clean(const char *s, size_t len);
 
+/* Does s end with suffix?  With icase, ASCII letters match either case
+ * (whatever the locale: file names like "R.CSV" or "x.JSON.GZ"). */
+int pv_ends_with(const char *s, const char *suffix, int icase);
+
 /* Shell-style glob match (fnmatch without FNM_PATHNAME). */
 int pv_glob_match(const char *pattern, const char *s);
 

@@ -7,6 +7,7 @@
 #include "../report.h"
 #include "../util/strbuf.h"
 #include "writers.h"
+#include "../util/banned.h"
 
 /* The metrics that alarmed, most alarms first, at most 10. */
 static void most_alarmed(const struct pv_calib *c, FILE *fp)

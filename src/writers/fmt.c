@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 #include "../util/text.h"
+#include "../util/banned.h"
 
 void pv_fmt_num(struct strbuf *sb, double v)
 {

@@ -25,6 +25,7 @@
 #include "fmt.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"
+#include "../util/banned.h"
 
 #define NAME_CHARS 200
 #define FIG_W 720               /* one figure, in SVG user units */

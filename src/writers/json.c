@@ -14,18 +14,33 @@
  * The metrics are nearly all of a report (about 1.4 KB each).  With two
  * or more CPUs a second thread formats two chunks of every three while
  * the calling thread formats the third and writes all chunks in order, so
- * the file is the same byte for byte; formatting a metric reads the
- * model and writes only its own buffers.
+ * the file is the same byte for byte.
+ *
+ * Why the helper is safe, from the code rather than from luck: it sees
+ * the report only through struct json_view, a const view of the model
+ * and of the writer's state at "metrics": [; it formats with
+ * format_chunk(), which takes that view const and writes only the two
+ * strbufs it is handed and its own stack.  Everything format_chunk()
+ * reaches (metric_json() and below, pv_result_id(), pv_result_reason(),
+ * pv_side_summary() -> pv_order_stats(), the *_name() tables,
+ * pv_format_double()) takes the model through const pointers and keeps
+ * no static state: tests/check_util.sh fails when any object of the
+ * library holds writable static data.  The only state the two threads
+ * share for writing is struct chunks' parts and stop flag, under its
+ * mutex.  A change that gives format_chunk() a mutable pointer, or a
+ * callee a static memo, breaks this; see writers.h.
  */
 #include "writers.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "../util/dtoa.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"
+#include "../util/banned.h"
 
 struct jw {
 	struct strbuf *sb;
@@ -329,6 +344,18 @@ static void config_json(struct jw *w, const struct pv_report *r)
 	KSTR(w, "insufficient", pv_policy_name(g->insufficient));
 	KSTR(w, "direction", pv_dir_name(g->direction));
 	KINT(w, "markdown_limit", s->markdown_limit);
+	jw_key(w, "waivers");
+	jw_begin(w, '[');
+	w->pretty++;            /* a line for each waiver, like metrics */
+	for (size_t i = 0; i < s->nwaivers; i++) {
+		jw_begin(w, '{');
+		KSTR(w, "glob", s->waivers[i].glob);
+		KSTR(w, "until", s->waivers[i].until);
+		KSTR(w, "reason", s->waivers[i].reason);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	w->pretty--;
 	jw_close(w, '}');
 }
 
@@ -391,10 +418,15 @@ struct part {
 	int full;               /* formatted, not yet written */
 };
 
-struct chunks {
+/* All the helper thread reads: see the top of this file. */
+struct json_view {
 	const struct pv_report *r;
 	const struct jw *at;    /* the writer inside "metrics": [ */
 	size_t n;               /* chunks */
+};
+
+struct chunks {
+	const struct json_view view;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	/* The helper formats chunks 1, 2, 4, 5, 7... (its j-th is
@@ -406,18 +438,19 @@ struct chunks {
 	int stop;               /* the writer gave up (a write failed) */
 };
 
-/* Chunk c of the metrics into sb, as the writer at cs->at would. */
-static void format_chunk(struct chunks *cs, size_t c, struct strbuf *sb,
-			 struct strbuf *tmp)
+/* Chunk c of the metrics into sb, as the writer at v->at would; writes
+ * nothing but sb, tmp and its stack (both threads call it). */
+static void format_chunk(const struct json_view *v, size_t c,
+			 struct strbuf *sb, struct strbuf *tmp)
 {
-	struct jw w = *cs->at;
-	size_t end = (c + 1) * CHUNK < cs->r->n ? (c + 1) * CHUNK : cs->r->n;
+	struct jw w = *v->at;
+	size_t end = (c + 1) * CHUNK < v->r->n ? (c + 1) * CHUNK : v->r->n;
 
 	w.sb = sb;
 	w.tmp = tmp;
 	w.first[w.depth] = c == 0;
 	for (size_t i = c * CHUNK; i < end; i++)
-		metric_json(&w, cs->r, &cs->r->m[i]);
+		metric_json(&w, v->r, &v->r->m[i]);
 }
 
 static void *helper(void *arg)
@@ -425,7 +458,7 @@ static void *helper(void *arg)
 	struct chunks *cs = arg;
 	struct strbuf tmp = STRBUF_INIT;
 
-	for (size_t j = 0, c; (c = HELPER_CHUNK(j)) < cs->n; j++) {
+	for (size_t j = 0, c; (c = HELPER_CHUNK(j)) < cs->view.n; j++) {
 		struct part *p = &cs->part[j % 2];
 		int stop;
 
@@ -437,7 +470,7 @@ static void *helper(void *arg)
 		if (stop)
 			break;
 		strbuf_reset(&p->sb);
-		format_chunk(cs, c, &p->sb, &tmp);
+		format_chunk(&cs->view, c, &p->sb, &tmp);
 		pthread_mutex_lock(&cs->mu);
 		p->full = 1;
 		pthread_cond_broadcast(&cs->cv);
@@ -452,20 +485,28 @@ static void *helper(void *arg)
 static int metrics_json(struct jw *w, const struct pv_report *r, FILE *fp)
 {
 	struct chunks cs = {
-		.r = r, .at = w, .n = (r->n + CHUNK - 1) / CHUNK,
+		.view = { .r = r, .at = w, .n = (r->n + CHUNK - 1) / CHUNK },
 		.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
 		.part = { { STRBUF_INIT, 0 }, { STRBUF_INIT, 0 } },
 	};
 	pthread_t th;
-	int threaded = cs.n > 2 && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
-		       !pthread_create(&th, NULL, helper, &cs);
-	int rc = flush(w->sb, fp);
+	sigset_t all, saved;
+	int threaded, rc;
 
-	for (size_t c = 0; c < cs.n && !rc; c++) {
+	/* The helper starts with every signal blocked, so that signal
+	 * handlers (util/atomic.c's cleanup) run on this thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &saved);
+	threaded = cs.view.n > 2 && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+		   !pthread_create(&th, NULL, helper, &cs);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	rc = flush(w->sb, fp);
+
+	for (size_t c = 0; c < cs.view.n && !rc; c++) {
 		struct part *p;
 
 		if (!threaded || c % 3 == 0) {
-			format_chunk(&cs, c, w->sb, w->tmp);
+			format_chunk(&cs.view, c, w->sb, w->tmp);
 			rc = flush(w->sb, fp);
 			continue;
 		}

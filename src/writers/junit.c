@@ -36,7 +36,9 @@
 #include <libxml/xmlwriter.h>
 #include "fmt.h"
 #include "../util/strbuf.h"
+#include "../util/strmap.h"
 #include "../util/text.h"
+#include "../util/banned.h"
 
 enum outcome { OUT_PASS, OUT_FAILURE, OUT_ERROR, OUT_SKIPPED };
 
@@ -80,52 +82,6 @@ static void add_clean(struct strbuf *sb, const char *s)
 }
 
 /* ---- unique case identities ---------------------------------------- */
-
-/* A fixed-size string set (open addressing); it never holds more than
- * the cap it was made for, so it never grows. */
-struct sset {
-	const char **key;
-	size_t *count;
-	size_t mask;
-};
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
-static void sset_init(struct sset *s, size_t cap)
-{
-	size_t n = 16;
-
-	while (n < 2 * cap)
-		n *= 2;
-	s->key = pv_calloc(n, sizeof(*s->key));
-	s->count = pv_calloc(n, sizeof(*s->count));
-	s->mask = n - 1;
-}
-
-static void sset_release(struct sset *s)
-{
-	free(s->key);
-	free(s->count);
-}
-
-/* The slot of k, adding it (borrowed, count 0) when absent. */
-static size_t sset_slot(struct sset *s, const char *k)
-{
-	size_t i = (size_t)hash_str(k) & s->mask;
-
-	while (s->key[i] && strcmp(s->key[i], k))
-		i = (i + 1) & s->mask;
-	if (!s->key[i])
-		s->key[i] = k;
-	return i;
-}
 
 /* The last path component of s, without its extension. */
 static void file_stem(struct strbuf *sb, const char *s)
@@ -211,8 +167,7 @@ static struct ident *make_idents(const struct pv_report *r)
 {
 	struct ident *id = pv_calloc(r->n ? r->n : 1, sizeof(*id));
 	char *dup = pv_calloc(r->n ? r->n : 1, 1);
-	size_t *first;
-	struct sset seen, uniq;
+	struct pv_strmap seen = PV_STRMAP_INIT, uniq = PV_STRMAP_INIT;
 	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t i = 0; i < r->n; i++) {
@@ -232,21 +187,21 @@ static struct ident *make_idents(const struct pv_report *r)
 
 	/* per key: how many hold it, whose test came first, and whether
 	 * the tests of its holders differ (then the test tells them apart) */
-	sset_init(&seen, r->n);
-	first = pv_calloc(seen.mask + 1, sizeof(*first));
+	/* val[0]: holders so far; val[1]: the first holder */
 	for (size_t i = 0; i < r->n; i++) {
-		size_t s = sset_slot(&seen, id[i].key);
+		struct pv_strmap_ent *e = pv_strmap_put(&seen, id[i].key,
+							strlen(id[i].key), NULL);
 
-		if (!seen.count[s]++)
-			first[s] = i;
-		else if (strcmp(str(r->m[first[s]].test), str(r->m[i].test)))
-			dup[first[s]] = 1;  /* first holder marks the key */
+		if (!e->val[0]++)
+			e->val[1] = i;
+		else if (strcmp(str(r->m[e->val[1]].test), str(r->m[i].test)))
+			dup[e->val[1]] = 1;  /* first holder marks the key */
 	}
-	/* decide first: the set borrows the keys that renaming frees */
+	/* decide for all before renaming any */
 	for (size_t i = 0; i < r->n; i++)
-		dup[i] = dup[first[sset_slot(&seen, id[i].key)]];
-	sset_release(&seen);
-	free(first);
+		dup[i] = dup[pv_strmap_put(&seen, id[i].key, strlen(id[i].key),
+					   NULL)->val[1]];
+	pv_strmap_release(&seen);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct pv_result *m = &r->m[i];
 
@@ -260,30 +215,32 @@ static struct ident *make_idents(const struct pv_report *r)
 	}
 	free(dup);
 
-	sset_init(&uniq, r->n);
+	/* val[0]: holders of the name so far */
 	for (size_t i = 0; i < r->n; i++) {
-		size_t s = sset_slot(&uniq, id[i].key);
+		struct pv_strmap_ent *e = pv_strmap_put(&uniq, id[i].key,
+							strlen(id[i].key), NULL);
 
-		if (uniq.count[s]++) {
+		if (e->val[0]++) {
 			char base[32];
 			char *orig = pv_strdup(id[i].name);
 
 			/* the n-th holder of a name tries " #n" first */
-			for (size_t k = uniq.count[s];; k++) {
+			for (size_t k = e->val[0];; k++) {
 				free(id[i].name);
 				id[i].name = pv_strdup(orig);
 				snprintf(base, sizeof(base), " #%zu", k);
 				ident_rename(&id[i], base);
-				s = sset_slot(&uniq, id[i].key);
-				if (!uniq.count[s]) {
-					uniq.count[s] = 1;
+				e = pv_strmap_put(&uniq, id[i].key,
+						  strlen(id[i].key), NULL);
+				if (!e->val[0]) {
+					e->val[0] = 1;
 					break;
 				}
 			}
 			free(orig);
 		}
 	}
-	sset_release(&uniq);
+	pv_strmap_release(&uniq);
 	strbuf_release(&sb);
 	return id;
 }
@@ -303,31 +260,32 @@ static void free_idents(struct ident *id, size_t n)
 struct tsuite {
 	size_t first;       /* index into order[] */
 	size_t count;
+	size_t lead;        /* order[first]: the model index of its first */
 };
 
-static const struct pv_report *sort_report;
+/* A metric's sort keys beside its index: comparators need no context. */
+struct suite_test {
+	const char *suite, *test;
+	size_t i;
+};
 
 static int cmp_by_suite_test(const void *pa, const void *pb)
 {
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	const struct pv_result *x = &sort_report->m[a], *y = &sort_report->m[b];
-	int c = strcmp(str(x->suite), str(y->suite));
+	const struct suite_test *x = pa, *y = pb;
+	int c = strcmp(x->suite, y->suite);
 
 	if (!c)
-		c = strcmp(str(x->test), str(y->test));
+		c = strcmp(x->test, y->test);
 	if (!c)
-		c = a < b ? -1 : a > b;
+		c = x->i < y->i ? -1 : x->i > y->i;
 	return c;
 }
-
-static size_t *order_ref;
 
 static int cmp_tsuite(const void *pa, const void *pb)
 {
 	const struct tsuite *a = pa, *b = pb;
-	size_t x = order_ref[a->first], y = order_ref[b->first];
 
-	return x < y ? -1 : x > y;
+	return a->lead < b->lead ? -1 : a->lead > b->lead;
 }
 
 /*
@@ -339,14 +297,19 @@ static struct tsuite *group_suites(const struct pv_report *r, size_t **order,
 {
 	size_t *o = pv_reallocarray(NULL, r->n ? r->n : 1, sizeof(*o));
 	struct tsuite *g = pv_reallocarray(NULL, r->n ? r->n : 1, sizeof(*g));
+	struct suite_test *k = pv_reallocarray(NULL, r->n ? r->n : 1,
+					       sizeof(*k));
 	size_t ng = 0;
 
+	for (size_t i = 0; i < r->n; i++) {
+		k[i].suite = str(r->m[i].suite);
+		k[i].test = str(r->m[i].test);
+		k[i].i = i;
+	}
+	qsort(k, r->n, sizeof(*k), cmp_by_suite_test);
 	for (size_t i = 0; i < r->n; i++)
-		o[i] = i;
-	/* qsort has no context argument in C11; the writer is not
-	 * reentrant across threads for this one call. */
-	sort_report = r;
-	qsort(o, r->n, sizeof(*o), cmp_by_suite_test);
+		o[i] = k[i].i;
+	free(k);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct pv_result *m = &r->m[o[i]];
 
@@ -361,9 +324,9 @@ static struct tsuite *group_suites(const struct pv_report *r, size_t **order,
 		}
 		g[ng].first = i;
 		g[ng].count = 1;
+		g[ng].lead = o[i];
 		ng++;
 	}
-	order_ref = o;
 	qsort(g, ng, sizeof(*g), cmp_tsuite);
 	*order = o;
 	*ngroups = ng;
@@ -462,7 +425,7 @@ static int properties(struct jw *j, const struct pv_report *r)
 {
 	const struct pv_settings *s = &r->settings;
 	const struct pv_gate *g = &s->gate;
-	static const char *side_name[2] = { "baseline", "candidate" };
+	static const char *const side_name[2] = { "baseline", "candidate" };
 	struct strbuf key = STRBUF_INIT, val = STRBUF_INIT;
 	int rc = 0;
 

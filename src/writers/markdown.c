@@ -38,6 +38,7 @@
 #include "fmt.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"
+#include "../util/banned.h"
 
 #define MD_DEFAULT_LIMIT 65000
 #define NAME_CHARS 80           /* per name component */
@@ -552,20 +553,24 @@ static void group_head(struct strbuf *sb, struct md *d,
 
 /* ---- groups for the detail tables ---------------------------------- */
 
-static const struct pv_report *sort_report;
+/* A metric's group key beside its index: the comparator needs no
+ * context. */
+struct group_key {
+	const char *suite, *test, *group;
+	size_t i;
+};
 
 static int cmp_group_key(const void *pa, const void *pb)
 {
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	const struct pv_result *x = &sort_report->m[a], *y = &sort_report->m[b];
-	int c = strcmp(str(x->suite), str(y->suite));
+	const struct group_key *x = pa, *y = pb;
+	int c = strcmp(x->suite, y->suite);
 
 	if (!c)
-		c = strcmp(str(x->test), str(y->test));
+		c = strcmp(x->test, y->test);
 	if (!c)
-		c = strcmp(str(x->group), str(y->group));
+		c = strcmp(x->group, y->group);
 	if (!c)
-		c = a < b ? -1 : a > b;
+		c = x->i < y->i ? -1 : x->i > y->i;
 	return c;
 }
 
@@ -577,14 +582,22 @@ static int cmp_group_key(const void *pa, const void *pb)
 static size_t group_ids(const struct pv_report *r, size_t *gid)
 {
 	size_t *o, *first, ng = 0, *renum;
+	struct group_key *k;
 
 	if (!r->n)
 		return 0;
 	o = pv_reallocarray(NULL, r->n, sizeof(*o));
+	k = pv_reallocarray(NULL, r->n, sizeof(*k));
+	for (size_t i = 0; i < r->n; i++) {
+		k[i].suite = str(r->m[i].suite);
+		k[i].test = str(r->m[i].test);
+		k[i].group = str(r->m[i].group);
+		k[i].i = i;
+	}
+	qsort(k, r->n, sizeof(*k), cmp_group_key);
 	for (size_t i = 0; i < r->n; i++)
-		o[i] = i;
-	sort_report = r;    /* qsort has no context argument in C11 */
-	qsort(o, r->n, sizeof(*o), cmp_group_key);
+		o[i] = k[i].i;
+	free(k);
 	first = pv_reallocarray(NULL, r->n, sizeof(*first));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct pv_result *m = &r->m[o[i]];

@@ -28,6 +28,7 @@
 #include "../util/strbuf.h"
 #include "../util/text.h"
 #include "fmt.h"
+#include "../util/banned.h"
 
 #define RED "\033[31m"
 #define GREEN "\033[32m"

@@ -12,6 +12,14 @@
 #include "../util/err.h"
 #include "../util/strbuf.h"
 
+/*
+ * The JSON writer formats most metrics on a second thread (json.c).  The
+ * invariant that makes that safe: while pv_write_json() runs, r is only
+ * read, by both threads, through const pointers, and nothing the
+ * formatting reaches keeps static state; each thread writes only its own
+ * buffers.  So r must not change during the call, and a function called
+ * from metric formatting must stay pure in this sense.
+ */
 int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err);
 int pv_write_junit(const struct pv_report *r, FILE *fp, struct pv_err *err);
 
@@ -37,8 +45,5 @@ int pv_write_html(const struct pv_report *r, FILE *fp, struct pv_err *err);
 /* render: rebuild the model from an archived JSON report. */
 /* A double as the shortest JSON number that reads back bit-exact. */
 void pv_json_number(struct strbuf *sb, double v);
-
-int pv_read_report_json(struct pv_report *r, const char *path,
-			struct pv_err *err);
 
 #endif

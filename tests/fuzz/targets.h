@@ -205,7 +205,7 @@ static int fuzz_archive(const uint8_t *data, size_t size)
 	struct pv_diag diag = PV_DIAG_INIT;
 	struct pv_err err = { 0 };
 	struct pv_md_opts md = { 65000, "report.json" };
-	struct pv_text_opts to = { 0, 0 };
+	struct pv_text_opts to = { 0, 0, 0, 80 };
 
 	if (!sink && !(sink = fopen("/dev/null", "w")))
 		abort();
@@ -222,7 +222,8 @@ static int fuzz_archive(const uint8_t *data, size_t size)
 		md.limit = r.settings.markdown_limit;
 	if (pv_write_junit(&r, sink, &err) ||
 	    pv_write_markdown(&r, &md, sink, &err) ||
-	    pv_write_text(&r, &to, sink, &err))
+	    pv_write_text(&r, &to, sink, &err) ||
+	    pv_write_html(&r, sink, &err))
 		fuzz_check_err(&err, 0);
 	/* merge */
 	pv_config_defaults(&cfg);

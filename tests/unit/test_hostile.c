@@ -6,6 +6,7 @@
  */
 #include "unit.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,95 @@ static void reports_all_or_none(void **state)
 	unlink(p2);
 }
 
+/* Dot files left in the test directory: temporary or kept copies. */
+static int dot_files(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] == '.' && strcmp(e->d_name, ".") &&
+		    strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* Open p[0..3) as one set of reports and write each its new text. */
+static void open_three(struct pv_atomic *a, char p[3][256])
+{
+	static const char *const text[3] = { "new json", "new xml", "new md" };
+	struct pv_err err = { 0 };
+
+	memset(a, 0, 3 * sizeof(*a));
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(pv_atomic_open(&a[i], p[i], &err), 0);
+		fputs(text[i], a[i].fp);
+	}
+}
+
+/* Commit a set whose last target has become a non-empty directory. */
+static void commit_into_directory(struct pv_atomic *a, const char *last)
+{
+	struct pv_err err = { 0 };
+	char inner[300];
+
+	assert_int_equal(mkdir(last, 0755), 0);
+	snprintf(inner, sizeof(inner), "%s/x", last);
+	write_file(inner, "x");
+	assert_int_equal(pv_atomic_commit_all(a, 3, &err), -1);
+	assert_non_null(strstr(err.msg, "three.md"));
+	unlink(inner);
+	rmdir(last);
+}
+
+/*
+ * A rename that fails after another succeeded (a directory appeared
+ * where a report goes): the renamed report is put back, a report that
+ * did not exist before is removed, and no temporary file is left.
+ */
+static void failed_rename_puts_back(void **state)
+{
+	struct pv_atomic a[3];
+	struct pv_err err = { 0 };
+	char p[3][256];
+
+	(void)state;
+	path_in(p[0], sizeof(p[0]), "one.json");
+	path_in(p[1], sizeof(p[1]), "two.xml");
+	path_in(p[2], sizeof(p[2]), "three.md");
+	/* An old first report comes back, a new second one goes. */
+	write_file(p[0], "old json");
+	unlink(p[1]);
+	unlink(p[2]);
+	open_three(a, p);
+	commit_into_directory(a, p[2]);
+	assert_string_equal(read_file(p[0]), "old json");
+	assert_int_equal(access(p[1], F_OK), -1);
+	assert_int_equal(dot_files(), 0);
+
+	/* The same with the first target new and the second existing. */
+	unlink(p[0]);
+	write_file(p[1], "old xml");
+	open_three(a, p);
+	commit_into_directory(a, p[2]);
+	assert_int_equal(access(p[0], F_OK), -1);
+	assert_string_equal(read_file(p[1]), "old xml");
+	assert_int_equal(dot_files(), 0);
+
+	/* And with nothing in the way: all three, no copies left. */
+	open_three(a, p);
+	assert_int_equal(pv_atomic_commit_all(a, 3, &err), 0);
+	assert_string_equal(read_file(p[0]), "new json");
+	assert_string_equal(read_file(p[1]), "new xml");
+	assert_string_equal(read_file(p[2]), "new md");
+	assert_int_equal(dot_files(), 0);
+	for (int i = 0; i < 3; i++)
+		unlink(p[i]);
+}
+
 static void report_path_errors(void **state)
 {
 	struct pv_atomic a;
@@ -283,6 +373,7 @@ int main(void)
 		cmocka_unit_test(escape_keeps_one_line),
 		cmocka_unit_test(errors_and_warnings_are_printable),
 		cmocka_unit_test(reports_all_or_none),
+		cmocka_unit_test(failed_rename_puts_back),
 		cmocka_unit_test(report_path_errors),
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(regex_limits),

@@ -1,0 +1,60 @@
+#!/bin/sh
+# A report run killed while it writes leaves no temporary file behind
+# (util/atomic.c): SIGTERM, SIGINT and SIGHUP each reach the process
+# while its ".NAME.XXXXXX" files exist (it is stopped there with SIGSTOP,
+# found by polling), and after the signal the output directory must be
+# empty and the process must have died of that signal.
+set -u
+PV_BIN=${PV_BIN:-build/perfverdict}
+PYTHON=${PYTHON:-/usr/bin/python3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+"$PYTHON" tests/bench/gen.py 20000 "$tmp/t" >/dev/null || exit 1
+"$PYTHON" - "$PV_BIN" "$tmp" <<'PY'
+import os, signal, subprocess, sys, time
+pv, tmp = sys.argv[1], sys.argv[2]
+t = os.path.join(tmp, "t")
+bad = 0
+for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    caught = False
+    for attempt in range(20):
+        out = os.path.join(tmp, "out-%d-%d" % (sig, attempt))
+        os.mkdir(out)
+        p = subprocess.Popen(
+            [pv, "compare", "-q", "-c", t + "/perf.conf", t + "/baseline",
+             t + "/candidate", "--json", out + "/r.json",
+             "--junit", out + "/r.xml"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            restore_signals=True)
+        while p.poll() is None:
+            if any(n.startswith(".r.json.") for n in os.listdir(out)):
+                os.kill(p.pid, signal.SIGSTOP)
+                break
+            time.sleep(0.0005)
+        else:
+            continue            # finished first: try again
+        temps = [n for n in os.listdir(out) if n.startswith(".")]
+        if not temps:           # stopped just after the rename
+            os.kill(p.pid, signal.SIGKILL)
+            p.wait()
+            continue
+        os.kill(p.pid, sig)
+        os.kill(p.pid, signal.SIGCONT)
+        rc = p.wait(timeout=60)
+        left = os.listdir(out)
+        if rc != -sig:
+            print("check_signals: FAIL: %s: exit %s, not killed by it" %
+                  (signal.Signals(sig).name, rc))
+            bad = 1
+        if left:
+            print("check_signals: FAIL: %s: left %s" %
+                  (signal.Signals(sig).name, left))
+            bad = 1
+        caught = True
+        break
+    if not caught:
+        print("check_signals: FAIL: %s: never caught the process mid-write" %
+              signal.Signals(sig).name)
+        bad = 1
+sys.exit(bad)
+PY

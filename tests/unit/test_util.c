@@ -1,0 +1,229 @@
+/*
+ * test_util.c - the small pieces of src/util/ that the goldens reach
+ * only in part: the suffix test, the checked size arithmetic, the string
+ * set and the safe file reader.
+ */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "util/err.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "util/strmap.h"
+#include "util/text.h"
+
+static void ends_with(void **state)
+{
+	(void)state;
+	assert_true(pv_ends_with("r.csv", ".csv", 0));
+	assert_true(pv_ends_with(".csv", ".csv", 0));
+	assert_true(pv_ends_with("x", "", 0));
+	assert_false(pv_ends_with("csv", ".csv", 0));
+	assert_false(pv_ends_with("r.CSV", ".csv", 0));
+	assert_true(pv_ends_with("r.CSV", ".csv", 1));
+	assert_true(pv_ends_with("r.Json.GZ", ".json.gz", 1));
+	assert_true(pv_ends_with("r.json.gz", ".JSON.GZ", 1));
+	assert_false(pv_ends_with("r.json.gzx", ".json.gz", 1));
+	/* Only ASCII folds: a byte above 127 matches itself alone. */
+	assert_false(pv_ends_with("a\xc3\x89", "\xc3\xa9", 1));
+	assert_true(pv_ends_with("a\xc3\x89", "\xc3\x89", 1));
+}
+
+/* Does f() die as an allocation that failed (SIGABRT)? */
+static int aborts(void (*f)(void))
+{
+	int st;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* The message would clutter the test's output. */
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(2);
+		f();
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT;
+}
+
+static volatile size_t big = SIZE_MAX / 2 + 1;
+
+static void mult_overflows(void) { (void)st_mult(big, 2); }
+static void add_overflows(void) { (void)st_add(big, big); }
+static void alloc_array_overflows(void)
+{
+	uint64_t *p;
+
+	ALLOC_ARRAY(p, big);
+	free(p);
+}
+
+static void size_arithmetic(void **state)
+{
+	(void)state;
+	assert_int_equal(st_mult(0, SIZE_MAX), 0);
+	assert_int_equal(st_mult(SIZE_MAX, 1), SIZE_MAX);
+	assert_int_equal(st_mult(3, 7), 21);
+	assert_int_equal(st_add(SIZE_MAX - 1, 1), SIZE_MAX);
+	assert_true(aborts(mult_overflows));
+	assert_true(aborts(add_overflows));
+	assert_true(aborts(alloc_array_overflows));
+}
+
+/* The string set: one copy per string, stable across growth, with its
+ * hash and length in front, into the caller's arena or its own. */
+static void string_set(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct pv_strmap m;
+	const char *first[5000];
+	char b[32];
+	int added;
+
+	(void)state;
+	pv_strmap_init(&m, &a);
+	for (int i = 0; i < 5000; i++) {
+		int n = snprintf(b, sizeof(b), "key %d", i);
+
+		first[i] = pv_strmap_intern(&m, b, (size_t)n, &added);
+		assert_true(added);
+		assert_string_equal(first[i], b);
+		assert_int_equal(pv_strmap_len(first[i]), n);
+		assert_true(pv_strmap_hash(first[i]) ==
+			    pv_strmap_hash_bytes(b, (size_t)n));
+	}
+	assert_int_equal(m.n, 5000);
+	for (int i = 0; i < 5000; i++) {
+		int n = snprintf(b, sizeof(b), "key %d", i);
+
+		assert_ptr_equal(pv_strmap_intern(&m, b, (size_t)n, &added),
+				 first[i]);
+		assert_false(added);
+	}
+	/* Bytes, not C strings: a NUL inside a key counts. */
+	assert_ptr_not_equal(pv_strmap_intern(&m, "a\0b", 3, NULL),
+			     pv_strmap_intern(&m, "a\0c", 3, NULL));
+	assert_ptr_not_equal(pv_strmap_intern(&m, "a", 1, NULL),
+			     pv_strmap_intern(&m, "a\0", 2, NULL));
+	/* The keys outlive the map in the caller's arena. */
+	pv_strmap_release(&m);
+	assert_string_equal(first[4999], "key 4999");
+	arena_release(&a);
+
+	/* Entries: zero when new, kept until changed. */
+	{
+		struct pv_strmap u = PV_STRMAP_INIT;
+		struct pv_strmap_ent *e;
+
+		for (int i = 0; i < 3000; i++) {
+			int n = snprintf(b, sizeof(b), "%d", i % 1000);
+
+			e = pv_strmap_put(&u, b, (size_t)n, &added);
+			assert_int_equal(added, i < 1000);
+			if (added) {
+				assert_int_equal(e->val[0], 0);
+				assert_null(e->str);
+				e->val[1] = (size_t)i;
+				e->str = pv_strmap_keep(&u, b);
+			}
+			assert_int_equal(e->val[1], i % 1000);
+			assert_string_equal(e->str, b);
+			assert_string_equal(e->key, b);
+			e->val[0]++;
+		}
+		e = pv_strmap_put(&u, "7", 1, NULL);
+		assert_int_equal(e->val[0], 3);
+		pv_strmap_release(&u);
+	}
+}
+
+static char dir[] = "/tmp/pv-util-XXXXXX";
+
+static const char *in_dir(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/%s", dir, name);
+	return buf;
+}
+
+/* One reader for result files, reports and the config: each kind of
+ * file that is not a regular one, the limit, and the messages. */
+static void file_reader(void **state)
+{
+	char f[256], link[256], fifo[256], missing[256];
+	struct pv_read_spec spec = {
+		.what = "config ", .expect = "a config", .max = 10,
+		.status = PV_EUSAGE,
+	};
+	struct strbuf sb = STRBUF_INIT;
+	struct pv_err err = { 0 };
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	fp = fopen(in_dir(f, sizeof(f), "f.txt"), "w");
+	assert_non_null(fp);
+	fputs("hello", fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(symlink(f, in_dir(link, sizeof(link), "l.txt")), 0);
+	assert_int_equal(mkfifo(in_dir(fifo, sizeof(fifo), "p"), 0600), 0);
+	in_dir(missing, sizeof(missing), "nope");
+
+	strbuf_addstr(&sb, "x");
+	assert_int_equal(pv_read_file_spec(f, &spec, &sb, &err), 0);
+	assert_string_equal(sb.buf, "xhello");
+	/* A symlink is followed unless nofollow. */
+	assert_int_equal(pv_read_file_spec(link, &spec, &sb, &err), 0);
+	assert_string_equal(sb.buf, "xhellohello");
+	spec.nofollow = 1;
+	assert_int_equal(pv_read_file_spec(link, &spec, &sb, &err), -1);
+	assert_int_equal(err.status, PV_EUSAGE);
+	assert_non_null(strstr(err.msg, "cannot read config '"));
+	assert_non_null(strstr(err.msg, "': a symbolic link, not a regular file"));
+	/* A FIFO with no writer: an error at once, not a wait. */
+	assert_int_equal(pv_read_file_spec(fifo, &spec, &sb, &err), -1);
+	assert_non_null(strstr(err.msg, "': not a regular file (expected a config)"));
+	assert_int_equal(pv_read_file_spec(dir, &spec, &sb, &err), -1);
+	assert_non_null(strstr(err.msg, "': it is a directory (expected a config)"));
+	assert_int_equal(pv_read_file_spec(missing, &spec, &sb, &err), -1);
+	assert_non_null(strstr(err.msg, "': No such file or directory"));
+	spec.missing_ok = 1;
+	assert_int_equal(pv_read_file_spec(missing, &spec, &sb, &err), 1);
+	/* The limit, with and without the setting that sets it. */
+	spec.max = 4;
+	assert_int_equal(pv_read_file_spec(f, &spec, &sb, &err), -1);
+	assert_non_null(strstr(err.msg, "f.txt: larger than 4 bytes"));
+	assert_null(strstr(err.msg, "("));
+	assert_int_equal(pv_read_file(f, "shown", 4, &sb, &err), -1);
+	assert_int_equal(err.status, PV_EINPUT);
+	assert_string_equal(err.msg,
+			    "shown: larger than 4 bytes (limits.max_file_size)");
+	/* Errors leave the buffer as it was. */
+	assert_string_equal(sb.buf, "xhellohello");
+	assert_int_equal(pv_read_file(f, "shown", 5, &sb, &err), 0);
+	assert_string_equal(sb.buf, "xhellohellohello");
+	strbuf_release(&sb);
+	unlink(f);
+	unlink(link);
+	unlink(fifo);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ends_with),
+		cmocka_unit_test(file_reader),
+		cmocka_unit_test(size_arithmetic),
+		cmocka_unit_test(string_set),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
