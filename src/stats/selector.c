@@ -209,11 +209,3 @@ double pv_gross_fraction(const double *const *a, const size_t *na,
 	return pv_selector_gross(&sel);
 }
 
-double pv_tail_kurtosis(const double *const *a, const size_t *na,
-			const double *const *b, const size_t *nb, size_t m)
-{
-	struct pv_selector sel;
-
-	selector_family(&sel, a, na, b, nb, m);
-	return pv_selector_kurtosis(&sel);
-}
