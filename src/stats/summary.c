@@ -237,7 +237,7 @@ void pv_order_stats(const double *x, size_t n, double *median, double *min,
 	*median = *min = *max = NAN;
 	if (n == 0)
 		return;
-	tmp = n <= SMALL_N ? small : pv_malloc(n * sizeof(*tmp));
+	tmp = n <= SMALL_N ? small : pv_reallocarray(NULL, n, sizeof(*tmp));
 	*median = median_of(x, n, tmp);
 	*min = tmp[0];
 	*max = tmp[n - 1];
