@@ -181,4 +181,13 @@ void pv_report_some_names(const struct pv_report *r,
 /* Indices of r->m ordered by severity, then by their order in r->m. */
 size_t *pv_report_ranked(const struct pv_report *r);
 
+/*
+ * The metrics in groups of one suite and test (and group, when
+ * by_group): gid[i] (r->n entries) is metric i's group, the groups
+ * numbered in the order of their first metric in r->m.  Returns the
+ * number of groups.  What the writers' group tables and JUnit's
+ * testsuites are built from.
+ */
+size_t pv_report_groups(const struct pv_report *r, int by_group, size_t *gid);
+
 #endif

@@ -95,7 +95,7 @@ static void layout_init(struct layout *L, struct md *d)
 	memset(L, 0, sizeof(*L));
 	L->d = d;
 	L->gid = pv_calloc(n, sizeof(*L->gid));
-	L->ng = md_group_ids(r, L->gid);
+	L->ng = pv_report_groups(r, 1, L->gid);
 	L->gopen = pv_calloc(L->ng ? L->ng : 1, 1);
 	L->drow = pv_calloc(n, sizeof(*L->drow));
 	L->in_table = pv_calloc(n, 1);

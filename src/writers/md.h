@@ -2,9 +2,9 @@
  * md.h - the parts of the Markdown writer (markdown.c), shared by its
  * three files and nothing else:
  *   md_text.c   escaping foreign text, the cells and the labels;
- *   md_parts.c  the table headers and rows, the detail groups, the fixed
- *               parts (headline, provenance, environment, legend, notes,
- *               footer);
+ *   md_parts.c  the table headers and rows, the detail groups' headings,
+ *               the fixed parts (headline, provenance, environment,
+ *               legend, notes, footer);
  *   markdown.c  the row budget (what fits o->limit) and the section order.
  */
 #ifndef PV_WRITERS_MD_H
@@ -64,9 +64,7 @@ void md_reason_cell(struct strbuf *sb, const char *reason,
 
 /* ---- md_parts.c: tables and fixed parts -----------------------------
  * Each *_head has as many columns as each *_row of its table; a row is
- * one line ending in '\n'.  md_group_ids() numbers the (suite, test,
- * group) groups of the detail tables in order of first sight.  The
- * fixed parts end in a blank line; md_common_clause() returns a new
+ * one line ending in '\n'.  The fixed parts end in a blank line; md_common_clause() returns a new
  * string or NULL.
  */
 void md_regress_head(struct strbuf *sb, const struct md *d, size_t n);
@@ -85,7 +83,6 @@ void md_ungated_row(struct strbuf *sb, struct md *d,
 void md_detail_row(struct strbuf *sb, const struct pv_result *m);
 void md_group_head(struct strbuf *sb, struct md *d,
 		   const struct pv_result *m);
-size_t md_group_ids(const struct pv_report *r, size_t *gid);
 void md_headline(struct strbuf *sb, struct md *d);
 void md_provenance(struct strbuf *sb, const struct pv_report *r);
 void md_environment(struct strbuf *sb, const struct pv_report *r,
