@@ -54,6 +54,7 @@ int md_ungated_moved(const struct pv_result *m);
 void md_cell_begin(struct strbuf *sb);
 void md_cell_next(struct strbuf *sb);
 void md_cell_end(struct strbuf *sb);
+void md_name_cells(struct strbuf *sb, struct md *d, const struct pv_result *m);
 void md_move_cell(struct strbuf *sb, const struct pv_result *m);
 void md_interval_cell(struct strbuf *sb, const struct pv_result *m);
 void md_q_cell(struct strbuf *sb, const struct pv_result *m);

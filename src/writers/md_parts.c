@@ -33,10 +33,7 @@ void md_regress_head(struct strbuf *sb, const struct md *d, size_t n)
 void md_regress_row(struct strbuf *sb, struct md *d,
 		    const struct pv_result *m)
 {
-	md_cell_begin(sb);
-	md_label(d, sb, m);
-	md_cell_next(sb);
-	md_text(sb, m->metric, NAME_CHARS);
+	md_name_cells(sb, d, m);
 	md_cell_next(sb);
 	md_move_cell(sb, m);
 	md_cell_next(sb);
@@ -62,10 +59,7 @@ void md_numbers_head(struct strbuf *sb)
 void md_numbers_row(struct strbuf *sb, struct md *d,
 		    const struct pv_result *m)
 {
-	md_cell_begin(sb);
-	md_label(d, sb, m);
-	md_cell_next(sb);
-	md_text(sb, m->metric, NAME_CHARS);
+	md_name_cells(sb, d, m);
 	md_cell_next(sb);
 	md_side_cell(sb, m, 0);
 	md_cell_next(sb);
@@ -143,10 +137,7 @@ void md_ungated_head(struct strbuf *sb, const struct md *d)
 void md_ungated_row(struct strbuf *sb, struct md *d,
 		    const struct pv_result *m)
 {
-	md_cell_begin(sb);
-	md_label(d, sb, m);
-	md_cell_next(sb);
-	md_text(sb, m->metric, NAME_CHARS);
+	md_name_cells(sb, d, m);
 	md_cell_next(sb);
 	md_move_cell(sb, m);
 	md_cell_next(sb);

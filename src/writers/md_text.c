@@ -238,6 +238,15 @@ void md_cell_end(struct strbuf *sb)
 	strbuf_addstr(sb, " |\n");
 }
 
+/* The first two cells of a ranked row, "| benchmark | metric". */
+void md_name_cells(struct strbuf *sb, struct md *d, const struct pv_result *m)
+{
+	md_cell_begin(sb);
+	md_label(d, sb, m);
+	md_cell_next(sb);
+	md_text(sb, m->metric, NAME_CHARS);
+}
+
 void md_move_cell(struct strbuf *sb, const struct pv_result *m)
 {
 	size_t from = sb->len;
