@@ -148,9 +148,10 @@ static void maybe_flush(struct page *p)
 	strbuf_reset(p->sb);
 }
 
-/* "group benchmark metric", with the suite and test when they vary. */
-static void metric_name(const struct page *p, struct strbuf *sb,
-			const struct pv_result *m)
+/* "group benchmark" and (with_metric) "metric", with the suite and
+ * test when they vary; empty parts left out. */
+static void name_words(const struct page *p, struct strbuf *sb,
+		       const struct pv_result *m, int with_metric)
 {
 	const char *part[5];
 	size_t n = 0;
@@ -161,7 +162,8 @@ static void metric_name(const struct page *p, struct strbuf *sb,
 		part[n++] = m->test;
 	part[n++] = m->group;
 	part[n++] = m->benchmark;
-	part[n++] = m->metric;
+	if (with_metric)
+		part[n++] = m->metric;
 	for (size_t i = 0, first = 1; i < n; i++) {
 		if (!part[i] || !*part[i])
 			continue;
@@ -373,7 +375,7 @@ static void figure(struct page *p, const struct pv_result *m)
 	strbuf_addf(sb, "<figure class=\"%s\"><figcaption><b class=\"%s\">%s</b> ",
 		    pv_verdict_name(m->verdict), pv_verdict_name(m->verdict),
 		    reg ? "regression" : "improvement");
-	metric_name(p, sb, m);
+	name_words(p, sb, m, 1);
 	strbuf_addstr(sb, ": ");
 	pv_fmt_move(sb, m, esc_unit);
 	if (isfinite(m->ci_low) && isfinite(m->ci_high)) {
@@ -387,7 +389,7 @@ static void figure(struct page *p, const struct pv_result *m)
 	strbuf_addstr(sb, "</figcaption>\n");
 	strbuf_addf(sb, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
 		    FIG_W, FIG_H);
-	metric_name(p, sb, m);
+	name_words(p, sb, m, 1);
 	strbuf_addstr(sb, "\">");
 	samples_panel(sb, m);
 	change_panel(sb, m, colour);
@@ -430,23 +432,7 @@ static void table(struct page *p, const size_t *rank)
 		    m->verdict != PV_V_IMPROVEMENT && m->verdict != PV_V_UNCHANGED)
 			strbuf_addf(sb, ", %s", word);
 		strbuf_addstr(sb, "</td><td>");
-		{
-			int first = 1;
-			const char *part[4] = {
-				p->multi_suite ? m->suite : NULL,
-				p->multi_test ? m->test : NULL,
-				m->group, m->benchmark,
-			};
-
-			for (int i = 0; i < 4; i++) {
-				if (!part[i] || !*part[i])
-					continue;
-				if (!first)
-					strbuf_addch(sb, ' ');
-				first = 0;
-				esc(sb, part[i]);
-			}
-		}
+		name_words(p, sb, m, 0);
 		strbuf_addstr(sb, "</td><td>");
 		esc(sb, m->metric);
 		strbuf_addstr(sb, "</td>");
