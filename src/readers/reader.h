@@ -30,6 +30,13 @@ struct pv_read_ctx {
 	const char *root;       /* the tree root, for readers that open siblings */
 	uint32_t file;          /* index of this file among the side's files */
 	struct pv_diag *diag;
+	/* Set by a reader when the file is one its format writes beside
+	 * the results (criterion's benchmark.json): holding no results is
+	 * then expected, not an error. */
+	int companion;
+	/* Samples, summaries, notes and row cells given so far (the
+	 * loader checks that a result file held any). */
+	size_t emitted;
 	/* Private to registry.c (zero-initialise): the table's copies of
 	 * this file's suite and test and of the last row's group and
 	 * benchmark, with the key hash of each prefix. */

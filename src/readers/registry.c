@@ -249,6 +249,7 @@ int pv_emit(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	if (ctx->table->m[i].sum[ctx->side])
 		return mixed_error(ctx, &ctx->table->m[i], err);
 	pv_table_add(ctx->table, (size_t)i, ctx->side, ctx->file, v);
+	ctx->emitted++;
 	return 0;
 }
 
@@ -272,6 +273,7 @@ int pv_emit_summary(struct pv_read_ctx *ctx, const struct pv_sample *s,
 		n = UINT32_MAX;
 	pv_table_summary(ctx->table, (size_t)i, ctx->side, ctx->file,
 			 (uint32_t)n, mean, sd);
+	ctx->emitted++;
 	return 0;
 }
 
@@ -285,6 +287,7 @@ int pv_emit_note(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	if (!ctx->table->m[i].note[ctx->side])
 		ctx->table->m[i].note[ctx->side] =
 			arena_strdup(&ctx->table->arena, note);
+	ctx->emitted++;
 	return 0;
 }
 
@@ -354,6 +357,7 @@ int pv_emit_row(struct pv_read_ctx *ctx, const char *group,
 		}
 		pv_table_add(t, (size_t)i, side, file, v[c]);
 	}
+	ctx->emitted += n;
 	ctx->h_next = next;
 	for (size_t r = 0; r < nratio; r++)
 		if (set_ratio(ctx, metric, &ratio[r], first, contig, err))
