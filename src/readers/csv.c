@@ -369,9 +369,11 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 	if (r < 0)
 		return -1;
 	if (!header)
-		pv_warn(ctx, 0, "empty file: no header");
+		pv_no_results(ctx, 0, "empty file: no header: expected a "
+			      "header naming 'benchmark' and 'value', then "
+			      "records");
 	else if (!records)
-		pv_warn(ctx, 0, "a header but no records");
+		pv_no_results(ctx, 0, "a header but no records");
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "reader.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "../diag.h"
 #include "../util/strbuf.h"
@@ -370,6 +371,17 @@ int pv_emit_row(struct pv_read_ctx *ctx, const char *group,
 void pv_context(struct pv_read_ctx *ctx, const char *key, const char *value)
 {
 	pv_table_context(ctx->table, ctx->side, key, value);
+}
+
+void pv_no_results(struct pv_read_ctx *ctx, unsigned long line,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->why, sizeof(ctx->why), fmt, ap);
+	va_end(ap);
+	ctx->why_line = line;
 }
 
 void pv_warn(struct pv_read_ctx *ctx, unsigned long line, const char *fmt,

@@ -619,13 +619,19 @@ static int rhs_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 		p = nl ? nl + 1 : end;
 	}
 
-	warn_empty_table(&r);
+	if (r.tables && !r.rowno && !ctx->emitted)
+		pv_no_results(ctx, r.header_line,
+			      "the table has a header but no rows");
+	else
+		warn_empty_table(&r);
 	if (r.need_header && r.group_line)
 		pv_warn(ctx, r.group_line, "ignoring '%.*s': no table follows it",
 			(int)(r.group.len > QUOTE_MAX ? QUOTE_MAX : r.group.len),
 			r.group.buf);
 	if (!r.tables)
-		pv_warn(ctx, 0, "no table found (no '|'-separated header)");
+		pv_no_results(ctx, 0, "no table found: expected a "
+			      "'|'-separated header, then rows%s",
+			      r.nkv ? " (the file has only a preamble)" : "");
 	for (size_t i = 0; i < r.nkv; i++)
 		pv_context(ctx, r.kv[i].key, r.kv[i].value.buf);
 out:

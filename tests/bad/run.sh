@@ -222,7 +222,7 @@ t rhs-empty-all 3 "r.RHS: no table found"
 for r in 1 2 3; do put base/repeat$r/r.RHS ''; put cand/repeat$r/r.RHS ''; done
 runr compare base cand
 
-t rhs-empty-one 3 "no metric could be compared"
+t rhs-empty-one 3 "cand/repeat2/r.RHS: no table found: expected a '|'-separated header, then rows: the file holds no results ([limits] empty_files = warn allows such files)"
 both; put cand/repeat2/r.RHS ''
 runr compare base cand
 
@@ -338,7 +338,7 @@ runr compare base cand
 
 # ---- text inputs: long CSV ---------------------------------------------
 
-t csv-empty-all 3 "cand/repeat1/r.csv: empty file: no header"
+t csv-empty-all 3 "base/repeat1/r.csv: empty file: no header"
 for r in 1 2 3; do put base/repeat$r/r.csv ''; put cand/repeat$r/r.csv ''; done
 runr compare -f csv base cand
 
@@ -498,7 +498,7 @@ head -c 20000000 /dev/zero | gzip -c >cand/bench.json.gz
 conf '[limits]\nmax_file_size = 1M\n'
 runr compare -c perf.conf -f pyperf base cand
 
-t gobench-garbage 3 "no samples found"
+t gobench-garbage 3 "base/bench.txt: no benchmark result lines that parse"
 mkdir base cand
 put base/bench.txt 'goos: linux\ngoarch: amd64\nBenchmarkX-8 \377\377 ns/op\n'
 put cand/bench.txt 'goos: linux\ngoarch: amd64\nBenchmarkX-8 10 nan ns/op\n'
@@ -656,7 +656,7 @@ t tree-missing 3 "cannot read tree 'nope': No such file or directory"
 tree base
 runr compare base nope
 
-t tree-is-file 3 "'file' is not a directory: expected a result tree"
+t tree-is-file 3 "file: cannot tell the format of this file (no reader knows its first line 'x')"
 tree base; put file 'x'
 runr compare base file
 
