@@ -504,6 +504,18 @@ static int read_row(struct rhs *r, const char *line, size_t n,
 	/* The group is part of the identity. */
 	bench = pv_intern_n(r->ctx, r->key.buf, r->key.len);
 	first = rowset_put(&r->seen, r->igroup, bench, lineno);
+	/* Most often the table has more key columns than the suite says
+	 * (autotest's netperf has two: size and sessions), or no perf.conf
+	 * was given at all: say how to tell. */
+	if (first && r->ignore_col < r->ncols - 1)
+		return pv_error_at(r->err, PV_EINPUT, r->path, lineno,
+				   "duplicate row key '%s' in group '%s' "
+				   "(first at line %lu): if column %zu ('%s') "
+				   "is a key column too, set ignore_col = %zu "
+				   "in the suite (e.g. -c perf.conf)",
+				   r->key.buf, r->group.buf, first,
+				   r->ignore_col + 1, r->title[r->ignore_col],
+				   r->ignore_col + 1);
 	if (first)
 		return pv_error_at(r->err, PV_EINPUT, r->path, lineno,
 				   "duplicate row key '%s' in group '%s' "

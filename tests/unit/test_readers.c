@@ -768,12 +768,22 @@ static void csv_probe(void **state)
 			 90);
 	assert_int_equal(pv_reader_csv.probe("a/k.CSV", good, strlen(good)),
 			 90);
-	assert_int_equal(pv_reader_csv.probe("a/k.csv", bad, strlen(bad)), 20);
+	/* A .csv that does not name the columns is not claimed: criterion's
+	 * raw.csv, a stray notes.csv. */
+	assert_int_equal(pv_reader_csv.probe("a/k.csv", bad, strlen(bad)), 0);
 	assert_int_equal(pv_reader_csv.probe("a/k.txt", good, strlen(good)),
 			 40);
 	assert_int_equal(pv_reader_csv.probe("a/k.txt", bad, strlen(bad)), 0);
 	assert_int_equal(pv_reader_csv.probe("a/k.csv", "benchmarks,value\n",
-					     17), 20);
+					     17), 0);
+	/* The summary form: mean, sd (or stddev, stdev) and n. */
+	assert_int_equal(pv_reader_csv.probe("a/k.csv",
+					     "benchmark,mean,sd,n\n", 20), 90);
+	assert_int_equal(pv_reader_csv.probe("a/k.txt",
+					     "benchmark,mean,stddev,n\n", 24),
+			 40);
+	assert_int_equal(pv_reader_csv.probe("a/k.csv",
+					     "benchmark,mean,n\n", 17), 0);
 	assert_ptr_equal(pv_reader_detect("a/k.csv", good, strlen(good)),
 			 &pv_reader_csv);
 	assert_ptr_equal(pv_reader_by_name("csv"), &pv_reader_csv);
