@@ -401,10 +401,11 @@ static const char *side_name(enum pv_side side)
 /* A file that should have held results but did not: an input error, or
  * a warning when [limits] empty_files = warn.  msg is the whole text. */
 static int no_results(const struct pv_config *cfg, struct pv_diag *diag,
-		      const char *msg, struct pv_err *err)
+		      const char *kind, const char *path, const char *msg,
+		      struct pv_err *err)
 {
 	if (cfg->limits.empty_files_warn) {
-		pv_diag_add(diag, "%s", msg);
+		pv_diag_add_kind(diag, kind, path, "%s", msg);
 		return 0;
 	}
 	return pv_error(err, PV_EINPUT, "%s ([limits] empty_files = warn allows such files)",
@@ -515,7 +516,7 @@ static int check_unread(struct pv_table *t, enum pv_side side, int other,
 			continue;
 		strbuf_addf(&msg, "%s: cannot read it as any format: %s; expected %s results, as in '%s'",
 			    u->path, u->why, k->format, k->path);
-		rc = no_results(cfg, diag, msg.buf, err);
+		rc = no_results(cfg, diag, "unreadable", u->path, msg.buf, err);
 		strbuf_release(&msg);
 	}
 	free(mine);
@@ -623,7 +624,8 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 					    peer->path);
 				fi->test = arena_strdup(&t->arena, test);
 				fi->why = arena_strdup(&t->arena, why);
-				rc = no_results(cfg, diag, msg.buf, err);
+				rc = no_results(cfg, diag, "empty", path.buf,
+						msg.buf, err);
 				continue;
 			}
 			rd = pv_reader_by_name(peer->format);
@@ -638,7 +640,8 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 			strbuf_reset(&msg);
 			strbuf_addf(&msg, "%s: cannot tell the format of this file (%s): expected one of 'perfverdict formats' (set format = in the suite or use -f)",
 				    path.buf, why);
-			rc = no_results(cfg, diag, msg.buf, err);
+			rc = no_results(cfg, diag, "unknown format", path.buf,
+					msg.buf, err);
 			continue;
 		}
 		/* benchstat's habit: old.txt against new.txt. */
@@ -671,7 +674,8 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 			strbuf_addf(&msg, "%s: the file holds no results",
 				    ctx.why[0] ? ctx.why :
 				    "no benchmark in it gave a sample");
-			rc = no_results(cfg, diag, msg.buf, err);
+			rc = no_results(cfg, diag, rd->name, path.buf, msg.buf,
+					err);
 		} else if (ctx.why[0]) {
 			pv_warn(&ctx, ctx.why_line, "%s", ctx.why);
 		}

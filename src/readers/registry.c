@@ -395,9 +395,13 @@ void pv_warn(struct pv_read_ctx *ctx, unsigned long line, const char *fmt,
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
+	/* The format is the warning's kind: stderr shows one line for
+	 * all the files that warn the same way. */
 	if (line)
-		pv_diag_add(ctx->diag, "%s:%lu: %s", ctx->path, line, sb.buf);
+		pv_diag_add_kind(ctx->diag, fmt, ctx->path, "%s:%lu: %s",
+				 ctx->path, line, sb.buf);
 	else
-		pv_diag_add(ctx->diag, "%s: %s", ctx->path, sb.buf);
+		pv_diag_add_kind(ctx->diag, fmt, ctx->path, "%s: %s",
+				 ctx->path, sb.buf);
 	strbuf_release(&sb);
 }
