@@ -318,6 +318,24 @@ static size_t count_runs(const struct pv_scan *sc, uint32_t *runs)
 	return best;
 }
 
+/* Text whose lines end in CR alone (classic Mac OS): no LF at all, and a
+ * CR with more after it.  Every line reader sees one line.  JSON and XML
+ * do not care, so files that start like them are not counted. */
+static int cr_only(const char *buf, size_t len)
+{
+	const char *p = buf, *cr;
+
+	while (p < buf + len && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	if (p == buf + len || *p == '{' || *p == '[' || *p == '<' ||
+	    memchr(buf, '\n', len))
+		return 0;
+	cr = memchr(p, '\r', (size_t)(buf + len - p));
+	while (cr && cr + 1 < buf + len && cr[1] == '\r')
+		cr++;
+	return cr && cr + 1 < buf + len;
+}
+
 /*
  * What is wrong with a file no reader recognised, in a few words, into
  * out: it is empty, blank, binary, not valid JSON, JSON of a shape no
@@ -374,7 +392,7 @@ static void describe(const char *buf, size_t len, size_t max_line,
 			strbuf_release(&keys);
 		}
 		json_decref(j);
-	} else if (!memchr(buf, '\n', len) && memchr(buf, '\r', len)) {
+	} else if (cr_only(buf, len)) {
 		pv_snprintf(out, size, "CR-only line endings: the whole file is one line; expected LF or CRLF line ends");
 	} else {
 		const char *stop = memchr(p, '\n', (size_t)(end - p));
@@ -651,6 +669,16 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 			test = peer->test;
 		fi->test = arena_strdup(&t->arena, test);
 		fi->format = rd->name;
+		if (cr_only(content->buf, content->len)) {
+			strbuf_reset(&msg);
+			strbuf_addf(&msg, "%s: CR-only line endings (classic Mac OS text): %s would read the whole file as one line; expected LF or CRLF line ends",
+				    path.buf, rd->name);
+			fi->format = NULL;
+			fi->why = "CR-only line endings";
+			rc = no_results(cfg, diag, "cr-only", path.buf, msg.buf,
+					err);
+			continue;
+		}
 		ctx = (struct pv_read_ctx){
 			.table = t, .side = side, .suite = suite, .cfg = cfg,
 			.test = fi->test, .path = path.buf,
