@@ -1078,6 +1078,53 @@ static void criterion_other_files(void **state)
 		       "directory");
 }
 
+/* criterion <= 0.2 wrote sample.json as [[iters...], [times...]]. */
+static void criterion_old_pair(void **state)
+{
+	struct fx *f = *state;
+	const char *rel = "old/new/sample.json";
+	const char *text = " [[1.0, 2.0, 4.0], [10.0, 22.0, 36.0]]";
+
+	assert_int_equal(pv_reader_criterion.probe(rel, text, strlen(text)),
+			 90);
+	assert_ptr_equal(pv_reader_detect(rel, text, strlen(text)),
+			 &pv_reader_criterion);
+	/* A bare array elsewhere is not criterion's. */
+	assert_int_equal(pv_reader_criterion.probe("x/new/other.json", text,
+						   strlen(text)), 0);
+	assert_int_equal(feed(f, &pv_reader_criterion, rel, text), 0);
+	pv_table_finish(&f->t);
+	EXPECT(get(f, "", "old", "time"), PV_BASE, 10, 11, 9);
+	expect_error(f, feed(f, &pv_reader_criterion, rel, "[[1, 2], [3, 4], [5]]"),
+		"old/new/sample.json: $: expected a pair of arrays [[iters...], "
+		"[times...]] (criterion 0.2) or an object with \"iters\" and "
+		"\"times\", found an array");
+	expect_error(f, feed(f, &pv_reader_criterion, rel, "[[1, 2], [3]]"),
+		"old/new/sample.json: iters has 2 entries but times has 1; "
+		"expected one count per time");
+}
+
+/* raw.csv, which criterion >= 0.3 writes beside sample.json, is
+ * criterion's (a companion file, no samples), never the CSV reader's. */
+static void criterion_raw_csv(void **state)
+{
+	struct fx *f = *state;
+	const char *rel = "fib/20/new/raw.csv";
+	const char *text = "group,function,value,throughput_num,"
+		"throughput_type,sample_measured_value,unit,iteration_count\n"
+		"fib,,20,,,261000.5,ns,10\n";
+
+	assert_int_equal(pv_reader_criterion.probe(rel, text, strlen(text)),
+			 95);
+	assert_int_equal(pv_reader_csv.probe(rel, text, strlen(text)), 0);
+	assert_ptr_equal(pv_reader_detect(rel, text, strlen(text)),
+			 &pv_reader_criterion);
+	assert_int_equal(feed(f, &pv_reader_criterion, rel, text), 0);
+	assert_int_equal(f->t.n, 0);
+	assert_int_equal(f->ctx.companion, 1);
+	assert_int_equal(f->diag.n, 0);
+}
+
 static void criterion_errors(void **state)
 {
 	struct fx *f = *state;
@@ -1470,6 +1517,8 @@ int main(int argc, char **argv)
 		T(criterion_saved_baseline),
 		T(criterion_other_files),
 		T(criterion_errors),
+		T(criterion_old_pair),
+		T(criterion_raw_csv),
 		T(jmh_normal),
 		T(jmh_directions_and_notes),
 		T(jmh_errors),

@@ -95,6 +95,59 @@ static void errors_and_warnings_are_printable(void **state)
 	pv_diag_release(&d);
 }
 
+/* What pv_diag_print() writes for d, max lines (a malloc'd string). */
+static char *printed(const struct pv_diag *d, size_t max)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	pv_diag_print(d, fp, "w: ", max);
+	fclose(fp);
+	return buf;
+}
+
+/* stderr shows one line per kind, the first with a count of the rest;
+ * the list itself keeps every warning (the JSON report's warnings[]). */
+static void warnings_collapse_by_kind(void **state)
+{
+	static const char empty[] = "%s: empty", odd[] = "odd %d";
+	struct pv_diag d = PV_DIAG_INIT;
+	char path[32], *out;
+
+	(void)state;
+	for (int i = 0; i < 10; i++) {
+		snprintf(path, sizeof(path), "r%d/x.RHS", i);
+		pv_diag_add_kind(&d, empty, path, empty, path);
+		if (i == 4)
+			pv_diag_add(&d, "one of its own");
+	}
+	pv_diag_add_kind(&d, odd, "a", odd, 1);
+	pv_diag_add_kind(&d, odd, "a", odd, 2);
+	assert_int_equal(d.n, 13);
+	out = printed(&d, 0);
+	assert_string_equal(out,
+		"w: r0/x.RHS: empty (and 9 more files like it)\n"
+		"w: one of its own\n"
+		"w: odd 1 (and 1 more like it)\n");
+	free(out);
+	/* At most two lines: the second tallies what is not shown. */
+	out = printed(&d, 2);
+	assert_string_equal(out,
+		"w: r0/x.RHS: empty (and 9 more files like it)\n"
+		"w: 3 more warnings not shown (the JSON report lists every one)\n");
+	free(out);
+	/* Three lines are enough for all three kinds. */
+	out = printed(&d, 3);
+	assert_non_null(strstr(out, "w: odd 1 (and 1 more like it)\n"));
+	free(out);
+	pv_diag_release(&d);
+	out = printed(&d, 0);
+	assert_string_equal(out, "");
+	free(out);
+}
+
 /* A report that cannot be written leaves every other report as it was. */
 static void reports_all_or_none(void **state)
 {
@@ -282,6 +335,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escape_keeps_one_line),
 		cmocka_unit_test(errors_and_warnings_are_printable),
+		cmocka_unit_test(warnings_collapse_by_kind),
 		cmocka_unit_test(reports_all_or_none),
 		cmocka_unit_test(report_path_errors),
 		cmocka_unit_test(test_ids),
