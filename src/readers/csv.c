@@ -37,6 +37,7 @@
  */
 #include "reader.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,7 +320,8 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 					"%s:%lu:%zu: sd is negative: expected a standard deviation >= 0",
 					c->path, c->f[idx[COL_SD]].line,
 					c->f[idx[COL_SD]].col);
-		if (summary && (n < 1 || n != (double)(uint32_t)n))
+		/* (Compared as doubles: a huge n must not reach a cast.) */
+		if (summary && (n < 1 || n > 4294967295.0 || n != floor(n)))
 			return pv_error(c->err, PV_EINPUT,
 					"%s:%lu:%zu: n is '%s': expected the number of runs, a whole number >= 1",
 					c->path, c->f[idx[COL_N]].line,

@@ -34,7 +34,7 @@ seeds() {
 	csv) find samples tests/unit/data -name '*.csv' ;;
 	csv-summary) find tests/golden/csv-summary -name '*.csv' ;;
 	gbench-aggregates) find samples/gbench/aggregates-only tests/unit/data \
-		-name '*aggregates*' -o -name 'bench.json' -path '*aggregates-only*' ;;
+		-type f \( -name '*aggregates*' -o -path '*aggregates-only*' \) ;;
 	criterion-old) find tests/golden/criterion-auto -name 'sample.json' -path '*old_parse*' ;;
 	load) find tests/golden/csv-summary tests/golden/pair-benchstat \
 		samples/gbench/aggregates-only -type f -name '*.*' ;;
