@@ -525,7 +525,7 @@ static int check_unread(struct pv_table *t, enum pv_side side, int other,
 		const struct pv_fileinfo *u = &sm->finfo[i], *k;
 		struct strbuf msg = STRBUF_INIT;
 
-		if (u->format)
+		if (u->format || u->reported)
 			continue;
 		k = find_known(mine, nmine, u->test);
 		if (!k)
@@ -642,6 +642,7 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 					    peer->path);
 				fi->test = arena_strdup(&t->arena, test);
 				fi->why = arena_strdup(&t->arena, why);
+				fi->reported = 1;
 				rc = no_results(cfg, diag, "empty", path.buf,
 						msg.buf, err);
 				continue;
@@ -658,6 +659,7 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 			strbuf_reset(&msg);
 			strbuf_addf(&msg, "%s: cannot tell the format of this file (%s): expected one of 'perfverdict formats' (set format = in the suite or use -f)",
 				    path.buf, why);
+			fi->reported = 1;
 			rc = no_results(cfg, diag, "unknown format", path.buf,
 					msg.buf, err);
 			continue;
@@ -675,6 +677,7 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 				    path.buf, rd->name);
 			fi->format = NULL;
 			fi->why = "CR-only line endings";
+			fi->reported = 1;
 			rc = no_results(cfg, diag, "cr-only", path.buf, msg.buf,
 					err);
 			continue;

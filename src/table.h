@@ -69,6 +69,7 @@ struct pv_fileinfo {
 	const char *format;         /* the reader's name; NULL: none knew it */
 	const char *why;            /* what is wrong with it, when NULL */
 	int results;                /* it gave samples, summaries or notes */
+	int reported;               /* its error or warning was given */
 };
 
 struct pv_sidemeta {
