@@ -52,10 +52,12 @@ static int report_error(const struct pv_err *err)
 	return err->status ? (int)err->status : PV_EINPUT;
 }
 
+/* One line per kind of warning, at most four, so that with the error
+ * line a failed run's stderr stays within five lines (the JSON report
+ * keeps every warning). */
 static void print_warnings(const struct pv_diag *d)
 {
-	for (size_t i = 0; i < d->n; i++)
-		fprintf(stderr, "perfverdict: warning: %s\n", d->msg[i]);
+	pv_diag_print(d, stderr, "perfverdict: warning: ", 4);
 }
 
 /* SOURCE_DATE_EPOCH (reproducible builds) or now, as UTC strings. */
