@@ -76,6 +76,9 @@ deps:
 
 unit: $(UNIT_BIN) $(TOOL_BIN)
 
+# The replay driver runs the fuzz targets themselves.
+$(BUILD)/tests/tools/fuzzreplay: tests/fuzz/targets.h
+
 # The whole test suite; prints "N passed, N failed" last.
 check: deps
 	@$(MAKE) --no-print-directory all unit
@@ -111,7 +114,8 @@ $(BUILD)/tests/bench/%: tests/bench/%.c $(LIB) $(HDRS)
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
 FUZZ_TARGETS = rhs csv gbench pyperf hyperfine gobench pytest criterion \
-	jmh catch2 config archive num dtoa
+	jmh catch2 csv-summary gbench-aggregates criterion-old load config \
+	archive num dtoa
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 

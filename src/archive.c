@@ -283,6 +283,9 @@ static void read_metric(struct rd *d, json_t *m, size_t i,
 	res->gated = get_bool(d, m, "gated", res->direction == PV_DIR_LOWER ||
 			      res->direction == PV_DIR_HIGHER);
 	res->ratio = get_bool(d, m, "ratio", 0);
+	res->ignored = get_bool(d, m, "ignored", 0);
+	if (res->ignored)
+		res->gated = 0;
 	if ((side = get_obj(d, m, "baseline"))) {
 		snprintf(d->where, sizeof(d->where), "metrics[%zu].baseline", i);
 		read_side(d, side, &res->side[0]);

@@ -470,8 +470,12 @@ static int limits_key(struct loader *ld, const char *key, const char *value)
 		if (pv_parse_uint(value, 1000000000, &u) || !u)
 			return bad_value(ld, key, value, "a positive count");
 		l->max_metrics = u;
+	} else if (!strcmp(key, "empty_files")) {
+		if (strcmp(value, "error") && strcmp(value, "warn"))
+			return bad_value(ld, key, value, "error or warn");
+		l->empty_files_warn = !strcmp(value, "warn");
 	} else {
-		return fail(ld, "unknown key '%s' in [limits]: expected max_file_size, max_line, max_depth or max_metrics",
+		return fail(ld, "unknown key '%s' in [limits]: expected max_file_size, max_line, max_depth, max_metrics or empty_files",
 			    key);
 	}
 	return 1;
@@ -595,6 +599,7 @@ static int handler(void *user, const char *section, const char *name,
 			"ignore_col", "avg_update", "repeat_pattern", "format",
 			"desc", "abs_threshold", "ignore", "until", "reason",
 			"max_file_size", "max_line", "max_depth", "max_metrics",
+			"empty_files",
 		};
 		int k = PV_LOOKUP(name, keys);
 

@@ -88,6 +88,9 @@ struct pv_limits {
 	size_t max_line;        /* bytes */
 	unsigned max_depth;     /* directory levels below a tree root */
 	size_t max_metrics;
+	/* empty_files = warn: a result file that holds no results is a
+	 * warning, not an input error (a crashed run leaves one). */
+	int empty_files_warn;
 };
 
 struct pv_config {

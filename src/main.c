@@ -52,10 +52,12 @@ static int report_error(const struct pv_err *err)
 	return err->status ? (int)err->status : PV_EINPUT;
 }
 
+/* One line per kind of warning, at most four, so that with the error
+ * line a failed run's stderr stays within five lines (the JSON report
+ * keeps every warning). */
 static void print_warnings(const struct pv_diag *d)
 {
-	for (size_t i = 0; i < d->n; i++)
-		fprintf(stderr, "perfverdict: warning: %s\n", d->msg[i]);
+	pv_diag_print(d, stderr, "perfverdict: warning: ", 4);
 }
 
 /* SOURCE_DATE_EPOCH (reproducible builds) or now, as UTC strings. */
@@ -353,11 +355,11 @@ static void apply_overrides(struct pv_gate *g, const struct cli *a)
  * merge -c: the config's [gate], [metric "GLOB"] rules and waivers decide
  * instead of the reports' settings.  Each metric's threshold, alpha and
  * an explicit direction were settled when its shard was compared: settle
- * them again from this config, as compare would have.  A metric that a
- * rule ignores cannot be taken out of a report: that is an error.
+ * them again from this config, as compare would have; a metric that a
+ * rule ignores becomes ungated, as in compare.
  */
-static int apply_merge_config(struct pv_report *r, const struct pv_config *cfg,
-			      struct pv_err *err)
+static void apply_merge_config(struct pv_report *r,
+			       const struct pv_config *cfg)
 {
 	r->settings.gate = cfg->gate;
 	r->settings.config_path = cfg->path;
@@ -366,15 +368,9 @@ static int apply_merge_config(struct pv_report *r, const struct pv_config *cfg,
 		struct pv_rule rule;
 
 		pv_config_rule(cfg, m->group, m->benchmark, m->metric, &rule);
-		if (rule.ignore == 1) {
-			struct strbuf id = STRBUF_INIT;
-
-			pv_error_at(err, PV_EUSAGE, cfg->path, rule.line,
-				    "merge cannot apply 'ignore' of [metric \"%s\"] to '%s': ignore it when comparing",
-				    rule.glob, pv_result_id(m, &id));
-			strbuf_release(&id);
-			return -1;
-		}
+		m->ignored = rule.ignore == 1;
+		if (m->ignored)
+			rule.direction = PV_DIR_NONE;
 		if (rule.direction != PV_DIR_UNSET) {
 			m->direction = rule.direction;
 			m->dir_assumed = 0;
@@ -386,7 +382,6 @@ static int apply_merge_config(struct pv_report *r, const struct pv_config *cfg,
 		m->abs_threshold = rule.abs_threshold;
 		m->alpha = isnan(rule.alpha) ? cfg->gate.alpha : rule.alpha;
 	}
-	return 0;
 }
 
 /* The suite: -s, the only one in the config, or a catch-all. */
@@ -700,8 +695,9 @@ static int cmd_merge(struct cli *a)
 					   r->settings.markdown_limit : 65000;
 		r->settings.markdown_limit = (unsigned)o.markdown_limit;
 		pv_archive_waivers(r, &cfg);
-		if ((a->config && apply_merge_config(r, &cfg, &err)) ||
-		    pv_redecide(r, &cfg, today, &diag, &err)) {
+		if (a->config)
+			apply_merge_config(r, &cfg);
+		if (pv_redecide(r, &cfg, today, &diag, &err)) {
 			st = report_error(&err);
 		} else {
 			print_warnings(&diag);

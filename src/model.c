@@ -112,8 +112,9 @@ static void copy_context(struct pv_report *r, const struct pv_table *t)
 	}
 }
 
-/* One metric of the table into the model; 0 if its rule ignores it. */
-static int result_from_table(const struct pv_metric *m,
+/* One metric of the table into the model.  A metric that a rule
+ * ignores stays in, ungated, so that every report shows how it moved. */
+static void result_from_table(const struct pv_metric *m,
 			     const struct pv_config *cfg,
 			     const struct pv_gate *g, const double ratio[2],
 			     struct pv_result *res, size_t *assumed)
@@ -122,8 +123,10 @@ static int result_from_table(const struct pv_metric *m,
 
 	pv_config_rule(cfg, m->key.group, m->key.benchmark, m->key.metric,
 		       &rule);
-	if (rule.ignore == 1)
-		return 0;
+	if (rule.ignore == 1) {
+		res->ignored = 1;
+		rule.direction = PV_DIR_NONE;
+	}
 	res->suite = m->key.suite;
 	res->test = m->key.test;
 	res->group = m->key.group;
@@ -151,7 +154,6 @@ static int result_from_table(const struct pv_metric *m,
 	for (int s = 0; s < 2; s++)
 		side_from_table(m, s, ratio[s], &res->side[s]);
 	pv_model_change(res);
-	return 1;
 }
 
 void pv_model_change(struct pv_result *res)
@@ -191,7 +193,6 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 {
 	size_t n = t->n, assumed = 0, nratio = 0, k = 0;
 	double (*ratio)[2];
-	unsigned char *keep;
 
 	for (size_t i = 0; i < n; i++)
 		nratio += t->m[i].ratio_num >= 0;
@@ -203,30 +204,18 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 		ratio[k++][1] = ratio_mean(t, &t->m[i], 1);
 	}
 	r->m = pv_calloc(n + 1, sizeof(*r->m));
-	keep = pv_calloc(n + 1, sizeof(*keep));
 	copy_context(r, t);
 	for (size_t i = n; i-- > 0;) {
 		static const double none[2] = { NAN, NAN };
 		const struct pv_metric *m = &t->m[i];
 
-		keep[i] = result_from_table(m, cfg, &r->settings.gate,
-					    m->ratio_num >= 0 ?
-					    ratio[--k] : none, &r->m[i],
-					    &assumed);
+		result_from_table(m, cfg, &r->settings.gate,
+				  m->ratio_num >= 0 ? ratio[--k] : none,
+				  &r->m[i], &assumed);
 		if (i % TRIM_STEP == 0)
 			pv_table_trim(t, i);
 	}
-	/* Close the gaps of ignored metrics. */
-	r->n = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!keep[i])
-			continue;
-		/* up to the first ignored metric, each is in place */
-		if (r->n != i)
-			r->m[r->n] = r->m[i];
-		r->n++;
-	}
-	free(keep);
+	r->n = n;
 	free(ratio);
 	if (assumed) {
 		struct strbuf names = STRBUF_INIT;

@@ -179,8 +179,12 @@ static void add_tested(struct strbuf *sb, const struct pv_report *r,
 
 	switch (m->why) {
 	case PV_WHY_UNGATED:
-		strbuf_addf(sb, "not gated (direction %s); moved ",
-			    m->dir_assumed ? "unknown" : pv_dir_name(m->direction));
+		if (m->ignored)
+			strbuf_addstr(sb, "not gated (a [metric] rule says ignore); moved ");
+		else
+			strbuf_addf(sb, "not gated (direction %s); moved ",
+				    m->dir_assumed ? "unknown" :
+				    pv_dir_name(m->direction));
 		add_change(sb, m);
 		strbuf_addstr(sb, " (");
 		add_pq(sb, m->p, m->q, PV_CORR_NONE);

@@ -108,6 +108,7 @@ struct pv_result {
 	enum pv_why why;
 	unsigned tested : 1;        /* 0: no test ran (missing, new, ...) */
 	unsigned gated : 1;         /* direction lower or higher */
+	unsigned ignored : 1;       /* a rule says ignore: reported, ungated */
 	unsigned dir_assumed : 1;   /* direction guessed, not configured */
 	unsigned ratio : 1;         /* mean shown is a ratio (avg_update) */
 	unsigned held : 1;          /* significant, held back by the family gate */

@@ -12,7 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <jansson.h>
 #include "readers/reader.h"
+#include "util/num.h"
+#include "util/text.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
@@ -138,6 +141,27 @@ static int walk_dir(struct walk *w, unsigned depth)
 	return rc;
 }
 
+/* compare FILE FILE: the one file, named by its base name. */
+static int scan_file(const char *root, const struct pv_suite *suite,
+		     struct pv_scan *out)
+{
+	const char *slash = strrchr(root, '/');
+	const char *base = slash ? slash + 1 : root;
+
+	out->root = pv_strdup(root);
+	if (!slash)
+		out->dir = pv_strdup(".");
+	else if (slash == root)
+		out->dir = pv_strdup("/");
+	else
+		out->dir = xstrdup_printf("%.*s", (int)(slash - root), root);
+	out->f = pv_reallocarray(NULL, 1, sizeof(*out->f));
+	out->f[0].relpath = pv_strdup(base);
+	out->f[0].test = pv_test_id(base, &suite->repeat_re);
+	out->n = 1;
+	return 0;
+}
+
 int pv_scan_tree(const char *root, const struct pv_suite *suite,
 		 const struct pv_limits *lim, struct pv_scan *out,
 		 struct pv_err *err)
@@ -150,9 +174,11 @@ int pv_scan_tree(const char *root, const struct pv_suite *suite,
 	if (stat(root, &st))
 		return pv_error(err, PV_EINPUT, "cannot read tree '%s': %s",
 				root, strerror(errno));
+	if (S_ISREG(st.st_mode))
+		return scan_file(root, suite, out);
 	if (!S_ISDIR(st.st_mode))
 		return pv_error(err, PV_EINPUT,
-				"'%s' is not a directory: expected a result tree",
+				"'%s' is not a directory or a regular file: expected a result tree or a result file",
 				root);
 	out->root = pv_strdup(root);
 	strbuf_addstr(&w.path, root);
@@ -185,6 +211,7 @@ void pv_scan_release(struct pv_scan *s)
 		free(s->notes[i]);
 	free(s->notes);
 	free(s->root);
+	free(s->dir);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -297,6 +324,238 @@ static size_t count_runs(const struct pv_scan *sc, uint32_t *runs)
 	return best;
 }
 
+/* Text whose lines end in CR alone (classic Mac OS): no LF at all, and a
+ * CR with more after it.  Every line reader sees one line.  JSON and XML
+ * do not care, so files that start like them are not counted. */
+static int cr_only(const char *buf, size_t len)
+{
+	const char *p = buf, *cr;
+
+	while (p < buf + len && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	if (p == buf + len || *p == '{' || *p == '[' || *p == '<' ||
+	    memchr(buf, '\n', len))
+		return 0;
+	cr = memchr(p, '\r', (size_t)(buf + len - p));
+	while (cr && cr + 1 < buf + len && cr[1] == '\r')
+		cr++;
+	return cr && cr + 1 < buf + len;
+}
+
+/*
+ * What is wrong with a file no reader recognised, in a few words, into
+ * out: it is empty, blank, binary, not valid JSON, JSON of a shape no
+ * reader knows, one endless line...  Quoted content is escaped.
+ */
+static void describe(const char *buf, size_t len, size_t max_line,
+		     char *out, size_t size)
+{
+	const char *p = buf, *end = buf + len, *nl;
+	char quote[128];
+
+	if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+		p += 3;
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' ||
+			   *p == '\n'))
+		p++;
+	if (!len) {
+		pv_snprintf(out, size, "the file is empty");
+	} else if (p == end) {
+		pv_snprintf(out, size, "the file holds only blank space");
+	} else if ((nl = memchr(buf, '\0', len))) {
+		pv_snprintf(out, size, "binary data (a NUL byte at offset %zu), not a text file",
+			    (size_t)(nl - buf));
+	} else if (*p == '{' || *p == '[') {
+		json_error_t je;
+		json_t *j = json_loadb(p, (size_t)(end - p), 0, &je);
+
+		if (!j) {
+			pv_text_escape_buf(quote, sizeof(quote), je.text,
+					   strlen(je.text));
+			pv_snprintf(out, size, "not valid JSON (line %d, column %d: %s)",
+				    je.line, je.column, quote);
+		} else if (json_is_array(j)) {
+			pv_snprintf(out, size, "a JSON array of %zu elements that no reader knows (JMH writes an array of result objects, criterion 0.2 a pair of arrays)",
+				    json_array_size(j));
+		} else {
+			struct strbuf keys = STRBUF_INIT;
+			const char *k;
+			json_t *v;
+			size_t n = 0;
+
+			json_object_foreach(j, k, v) {
+				if (n++ < 4)
+					strbuf_addf(&keys, "%s'%s'",
+						    n > 1 ? ", " : "", k);
+			}
+			if (n > 4)
+				strbuf_addstr(&keys, ", ...");
+			pv_text_escape_buf(quote, sizeof(quote), keys.buf,
+					   keys.len);
+			pv_snprintf(out, size, "a JSON object %s%s that no reader knows",
+				    n ? "with keys " : "with no keys",
+				    n ? quote : "");
+			strbuf_release(&keys);
+		}
+		json_decref(j);
+	} else if (cr_only(buf, len)) {
+		pv_snprintf(out, size, "CR-only line endings: the whole file is one line; expected LF or CRLF line ends");
+	} else {
+		const char *stop = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((stop ? stop : end) - p);
+
+		if (max_line && n > max_line) {
+			pv_snprintf(out, size, "a line longer than %zu bytes (limits.max_line)",
+				    max_line);
+			return;
+		}
+		if (n && p[n - 1] == '\r')
+			n--;
+		pv_text_escape_buf(quote, sizeof(quote), p, n > 40 ? 40 : n);
+		pv_snprintf(out, size, "no reader knows its first line '%s%s'",
+			    quote, n > 40 ? "..." : "");
+	}
+}
+
+static const char *side_name(enum pv_side side)
+{
+	return side == PV_BASE ? "baseline" : "candidate";
+}
+
+/* A file that should have held results but did not: an input error, or
+ * a warning when [limits] empty_files = warn.  msg is the whole text. */
+static int no_results(const struct pv_config *cfg, struct pv_diag *diag,
+		      const char *kind, const char *path, const char *msg,
+		      struct pv_err *err)
+{
+	if (cfg->limits.empty_files_warn) {
+		pv_diag_add_kind(diag, kind, path, "%s", msg);
+		return 0;
+	}
+	return pv_error(err, PV_EINPUT, "%s ([limits] empty_files = warn allows such files)",
+			msg);
+}
+
+static int cmp_finfo(const void *a, const void *b)
+{
+	const struct pv_fileinfo *x = *(const struct pv_fileinfo *const *)a;
+	const struct pv_fileinfo *y = *(const struct pv_fileinfo *const *)b;
+	int c = strcmp(x->test, y->test);
+
+	/* Ties: the earlier file, by address (they are in one array). */
+	return c ? c : (x < y ? -1 : x > y);
+}
+
+/* The files of sm that a reader read with results, sorted by test id
+ * (*n of them; caller frees). */
+static const struct pv_fileinfo **known_files(const struct pv_sidemeta *sm,
+					      size_t *n)
+{
+	const struct pv_fileinfo **k =
+		pv_reallocarray(NULL, sm->nfinfo + 1, sizeof(*k));
+
+	*n = 0;
+	for (size_t i = 0; i < sm->nfinfo; i++)
+		if (sm->finfo[i].format && sm->finfo[i].results)
+			k[(*n)++] = &sm->finfo[i];
+	if (*n)
+		qsort(k, *n, sizeof(*k), cmp_finfo);
+	return k;
+}
+
+/* The first of the n sorted known files whose test id is test, or NULL. */
+static const struct pv_fileinfo *find_known(const struct pv_fileinfo **k,
+					    size_t n, const char *test)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(k[mid]->test, test) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !strcmp(k[lo]->test, test) ? k[lo] : NULL;
+}
+
+/* Is a file of side sm's tree that held results? */
+static int any_results(const struct pv_sidemeta *sm)
+{
+	for (size_t i = 0; i < sm->nfinfo; i++)
+		if (sm->finfo[i].results)
+			return 1;
+	return 0;
+}
+
+/* "no result files found in candidate tree 'X'", with why. */
+static int no_result_files(const struct pv_sidemeta *sm, enum pv_side side,
+			   const struct pv_suite *suite, struct pv_err *err)
+{
+	size_t unknown = 0;
+
+	for (size_t i = 0; i < sm->nfinfo; i++)
+		unknown += !sm->finfo[i].format;
+	if (!sm->nfinfo)
+		return pv_error(err, PV_EINPUT, "no result files found in %s tree '%s'%s",
+				side_name(side), sm->path,
+				suite->pattern ? " (check result_file_pattern)" :
+				": it holds no files");
+	if (unknown == sm->nfinfo)
+		return pv_error(err, PV_EINPUT, "no result files found in %s tree '%s': none of its %zu files is of a known format (see 'perfverdict formats')",
+				side_name(side), sm->path, unknown);
+	return pv_error(err, PV_EINPUT, "no result files found in %s tree '%s': none of its %zu files holds results",
+			side_name(side), sm->path, sm->nfinfo);
+}
+
+/*
+ * The files of side `side` that no reader knew, whose test id another
+ * file of `side` read (a repeat of the same test), or with `other` a
+ * file of the other side: each is what a crashed or broken run left in
+ * place of its results.
+ */
+static int check_unread(struct pv_table *t, enum pv_side side, int other,
+			const struct pv_config *cfg, struct pv_diag *diag,
+			struct pv_err *err)
+{
+	const struct pv_sidemeta *sm = &t->side[side];
+	const struct pv_fileinfo **mine, **theirs = NULL;
+	size_t nmine, ntheirs = 0;
+	int rc = 0;
+
+	mine = known_files(sm, &nmine);
+	if (other)
+		theirs = known_files(&t->side[!side], &ntheirs);
+	for (size_t i = 0; !rc && i < sm->nfinfo; i++) {
+		const struct pv_fileinfo *u = &sm->finfo[i], *k;
+		struct strbuf msg = STRBUF_INIT;
+
+		if (u->format || u->reported)
+			continue;
+		k = find_known(mine, nmine, u->test);
+		if (!k)
+			k = find_known(theirs, ntheirs, u->test);
+		if (!k)
+			continue;
+		strbuf_addf(&msg, "%s: cannot read it as any format: %s; expected %s results, as in '%s'",
+			    u->path, u->why, k->format, k->path);
+		rc = no_results(cfg, diag, "unreadable", u->path, msg.buf, err);
+		strbuf_release(&msg);
+	}
+	free(mine);
+	free(theirs);
+	return rc;
+}
+
+/* The baseline's only file, when the baseline scan found one file and
+ * it held results. */
+static const struct pv_fileinfo *only_file(const struct pv_sidemeta *sm)
+{
+	return sm->nfinfo == 1 && sm->finfo[0].format &&
+	       sm->finfo[0].results ? &sm->finfo[0] : NULL;
+}
+
 int pv_load_side(struct pv_table *t, enum pv_side side,
 		 const struct pv_scan *sc, const struct pv_suite *suite,
 		 const char *format, const struct pv_config *cfg,
@@ -304,8 +563,11 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 {
 	const struct pv_reader *forced = NULL;
 	struct strbuf path = STRBUF_INIT, raw = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT;
 	struct pv_sidemeta *sm = &t->side[side];
+	const struct pv_fileinfo **base_known = NULL;
 	uint32_t file = 0, *runs;
+	size_t nbase_known = 0;
 	int rc = 0;
 
 	if (format && strcmp(format, "auto")) {
@@ -318,16 +580,28 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 	sm->path = arena_strdup(&t->arena, sc->root);
 	ALLOC_ARRAY(runs, st_add(sc->n, 1));
 	sm->runs = count_runs(sc, runs);
+	free(sm->finfo);
+	sm->finfo = pv_reallocarray(NULL, sc->n + 1, sizeof(*sm->finfo));
+	sm->nfinfo = 0;
 	for (size_t i = 0; i < sc->nnotes; i++)
 		pv_diag_add(diag, "%s", sc->notes[i]);
+	if (side == PV_CAND && !forced)
+		base_known = known_files(&t->side[PV_BASE], &nbase_known);
 	for (size_t i = 0; !rc && i < sc->n; i++) {
 		const struct pv_file *f = &sc->f[i];
 		const struct pv_reader *rd = forced;
+		const struct pv_fileinfo *peer;
 		struct strbuf *content = &raw;
+		struct pv_fileinfo *fi;
 		struct pv_read_ctx ctx;
+		const char *test = f->test;
+		char why[256];
 
 		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", sc->root, f->relpath);
+		if (sc->dir)
+			strbuf_addstr(&path, sc->root);
+		else
+			strbuf_addf(&path, "%s/%s", sc->root, f->relpath);
 		/* One file at a time, read whole into a buffer of its size:
 		 * the last one's goes first. */
 		strbuf_release(&raw);
@@ -353,27 +627,112 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 		if (!rd)
 			rd = pv_reader_detect(f->relpath, content->buf,
 					      content->len);
-		if (!rd) {
-			if (!suite->pattern)
+		fi = &sm->finfo[sm->nfinfo++];
+		memset(fi, 0, sizeof(*fi));
+		fi->path = arena_strdup(&t->arena, path.buf);
+		if (!rd && (peer = find_known(base_known, nbase_known, test))) {
+			/* The baseline read this path: read it the same way,
+			 * so that the reader says what is wrong, or say it is
+			 * empty. */
+			const char *p = content->buf;
+
+			while (*p == ' ' || *p == '\t' || *p == '\r' ||
+			       *p == '\n')
+				p++;
+			if (!*p && (size_t)(p - content->buf) == content->len) {
+				describe(content->buf, content->len,
+					 cfg->limits.max_line, why, sizeof(why));
+				strbuf_reset(&msg);
+				strbuf_addf(&msg, "%s: %s: the file holds no results; expected %s results, as in '%s'",
+					    path.buf, why, peer->format,
+					    peer->path);
+				fi->test = arena_strdup(&t->arena, test);
+				fi->why = arena_strdup(&t->arena, why);
+				fi->reported = 1;
+				rc = no_results(cfg, diag, "empty", path.buf,
+						msg.buf, err);
 				continue;
-			rc = pv_error(err, PV_EINPUT,
-				      "%s: cannot tell the format of this file: expected one of 'perfverdict formats' (set format = in the suite or use -f)",
-				      path.buf);
-			break;
+			}
+			rd = pv_reader_by_name(peer->format);
+		}
+		if (!rd) {
+			describe(content->buf, content->len,
+				 cfg->limits.max_line, why, sizeof(why));
+			fi->test = arena_strdup(&t->arena, test);
+			fi->why = arena_strdup(&t->arena, why);
+			if (!suite->pattern && !sc->dir)
+				continue;
+			strbuf_reset(&msg);
+			strbuf_addf(&msg, "%s: cannot tell the format of this file (%s): expected one of 'perfverdict formats' (set format = in the suite or use -f)",
+				    path.buf, why);
+			fi->reported = 1;
+			rc = no_results(cfg, diag, "unknown format", path.buf,
+					msg.buf, err);
+			continue;
+		}
+		/* benchstat's habit: old.txt against new.txt. */
+		if (side == PV_CAND && sc->n == 1 &&
+		    (peer = only_file(&t->side[PV_BASE])) &&
+		    !strcmp(peer->format, rd->name) && strcmp(peer->test, test))
+			test = peer->test;
+		fi->test = arena_strdup(&t->arena, test);
+		fi->format = rd->name;
+		if (cr_only(content->buf, content->len)) {
+			strbuf_reset(&msg);
+			strbuf_addf(&msg, "%s: CR-only line endings (classic Mac OS text): %s would read the whole file as one line; expected LF or CRLF line ends",
+				    path.buf, rd->name);
+			fi->format = NULL;
+			fi->why = "CR-only line endings";
+			fi->reported = 1;
+			rc = no_results(cfg, diag, "cr-only", path.buf, msg.buf,
+					err);
+			continue;
 		}
 		ctx = (struct pv_read_ctx){
 			.table = t, .side = side, .suite = suite, .cfg = cfg,
-			.test = f->test, .path = path.buf, .relpath = f->relpath,
-			.root = sc->root, .file = file, .diag = diag,
+			.test = fi->test, .path = path.buf,
+			.relpath = f->relpath,
+			.root = sc->dir ? sc->dir : sc->root, .file = file,
+			.diag = diag,
 		};
 		pv_table_hint(t, runs[i]);
 		rc = rd->read(&ctx, content->buf, content->len, err);
 		file++;
+		if (rc)
+			break;
+		fi->results = ctx.emitted > 0;
+		if (!ctx.emitted && !ctx.companion) {
+			strbuf_reset(&msg);
+			if (ctx.why_line)
+				strbuf_addf(&msg, "%s:%lu: ", path.buf,
+					    ctx.why_line);
+			else
+				strbuf_addf(&msg, "%s: ", path.buf);
+			strbuf_addf(&msg, "%s: the file holds no results",
+				    ctx.why[0] ? ctx.why :
+				    "no benchmark in it gave a sample");
+			rc = no_results(cfg, diag, rd->name, path.buf, msg.buf,
+					err);
+		} else if (ctx.why[0]) {
+			pv_warn(&ctx, ctx.why_line, "%s", ctx.why);
+		}
 	}
 	sm->files = file;
 	free(runs);
 	strbuf_release(&path);
 	strbuf_release(&raw);
 	strbuf_release(&text);
+	strbuf_release(&msg);
+	free(base_known);
+	if (!rc)
+		rc = check_unread(t, side, side == PV_CAND, cfg, diag, err);
+	if (!rc && side == PV_CAND)
+		rc = check_unread(t, PV_BASE, 1, cfg, diag, err);
+	/* A side without results, once both are read (so that a broken
+	 * candidate file is named first). */
+	for (int s = 0; !rc && side == PV_CAND && s < 2; s++)
+		if (!any_results(&t->side[s]))
+			rc = no_result_files(&t->side[s], (enum pv_side)s,
+					     suite, err);
 	return rc;
 }

@@ -21,7 +21,8 @@ struct pv_file {
 };
 
 struct pv_scan {
-	char *root;
+	char *root;         /* as given: a tree, or one result file */
+	char *dir;          /* root's directory when it is a file, else NULL */
 	struct pv_file *f;
 	size_t n;
 	size_t skipped;     /* symlinks, FIFOs and other non-files */
@@ -31,7 +32,9 @@ struct pv_scan {
 
 /*
  * Files under root whose relative path matches suite->pattern (all
- * regular files when the suite has no pattern).  A symlink that would
+ * regular files when the suite has no pattern).  A root that is a
+ * regular file is a scan of that one file (relpath: its base name),
+ * whatever the pattern says: the user named it.  A symlink that would
  * be taken is left out with a warning (pv_load_side() gives it); so is
  * a FIFO, socket or device when the suite has no pattern, while one that
  * the suite's pattern names is an input error: the user said it is a
@@ -48,9 +51,24 @@ char *pv_test_id(const char *relpath, const regex_t *repeat_re);
 
 /*
  * Read every scanned file of one side into the table, with the reader
- * named by format (NULL or "auto": detect per file).  With auto, files
- * no reader recognises are skipped when the suite has no pattern, and
- * are an error when the user's pattern picked them.
+ * named by format (NULL or "auto": detect per file).  Load PV_BASE
+ * before PV_CAND: the candidate's checks look at the baseline's files.
+ *
+ * Input errors, each naming the file (warnings instead when [limits]
+ * empty_files = warn, except the last):
+ *  - a result file that holds no results (empty, a header without
+ *    rows, only a preamble: what a crashed run leaves), save the
+ *    companion files a format writes beside its results;
+ *  - with auto, a file no reader recognises, when the user's pattern
+ *    picked it, or when its test id was read from another file on
+ *    either side (a repeat, or the same path on the other side): the
+ *    message says what is wrong with it.  Other unknown files are
+ *    skipped;
+ *  - a side with no result file at all ("no result files found in
+ *    candidate tree 'X'").
+ * When each side holds exactly one result file and both are of one
+ * format, they are paired under the baseline's test id, whatever their
+ * names (benchstat's old.txt and new.txt).
  */
 int pv_load_side(struct pv_table *t, enum pv_side side,
 		 const struct pv_scan *sc, const struct pv_suite *suite,

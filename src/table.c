@@ -57,8 +57,10 @@ void pv_table_release(struct pv_table *t)
 	struct pv_pool_block *b, *next;
 
 	fill_release(t);
-	for (int s = 0; s < 2; s++)
+	for (int s = 0; s < 2; s++) {
 		free(t->side[s].context);
+		free(t->side[s].finfo);
+	}
 	for (b = t->pool; b; b = next) {
 		next = b->next;
 		free(b);

@@ -62,12 +62,25 @@ struct pv_kv {
 	const char *key, *value;
 };
 
+/* What the loader learnt of one scanned file (scan.c), for the checks
+ * that look across files and sides: strings are the table's arena's. */
+struct pv_fileinfo {
+	const char *test;           /* its test id, as read */
+	const char *path;           /* as shown in messages */
+	const char *format;         /* the reader's name; NULL: none knew it */
+	const char *why;            /* what is wrong with it, when NULL */
+	int results;                /* it gave samples, summaries or notes */
+	int reported;               /* its error or warning was given */
+};
+
 struct pv_sidemeta {
 	const char *path;
 	size_t files;               /* result files read */
 	size_t runs;                /* distinct run indices (repeats) */
 	struct pv_kv *context;
 	size_t ncontext, alloc_context;
+	struct pv_fileinfo *finfo;  /* every scanned file, in scan order */
+	size_t nfinfo;
 };
 
 struct pv_multi;

@@ -96,10 +96,36 @@ assert before["summary"]["regressions"] > 0
 assert after["summary"]["regressions"] == 0, after["summary"]
 assert all(m["threshold"] == 0.5 for m in after["metrics"])
 PY
-# A rule that ignores a metric cannot take it out of a report.
+# A rule that ignores a metric makes it ungated, in merge as in compare:
+# still reported with its movement, never failing the gate.
 printf '[metric "*"]\nignore = true\n' >"$tmp/i.conf"
 "$PV_BIN" merge -c "$tmp/i.conf" "$tmp/d.json" --json "$tmp/i.json" 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q "i.conf:1: merge cannot apply 'ignore'" "$tmp/err" || bad "merge -c with ignore"
+[ $? -eq 0 ] || bad "merge -c with ignore: exit status"
+"$PYTHON" - "$tmp/d.json" "$tmp/i.json" <<'PY' || bad "merge -c with ignore: verdicts"
+import json, sys
+before = json.load(open(sys.argv[1]))
+after = json.load(open(sys.argv[2]))
+assert len(after["metrics"]) == len(before["metrics"]) > 0
+assert all(m["verdict"] == "ungated" and m["ignored"] and not m["gated"]
+           for m in after["metrics"]), after["summary"]
+assert all("says ignore" in m["reason"] for m in after["metrics"])
+assert after["summary"]["ungated"] == len(after["metrics"])
+PY
+printf '[metric "thr*"]\nignore = true\n' >"$tmp/j.conf"
+cat samples/netperf/perf.conf >>"$tmp/j.conf"
+"$PV_BIN" compare -c "$tmp/j.conf" -s netperf samples/netperf/baseline \
+	samples/netperf/candidate --json "$tmp/j.json" >/dev/null 2>&1
+"$PYTHON" - "$tmp/j.json" <<'PY' || bad "compare with an ignore rule"
+import json, sys
+r = json.load(open(sys.argv[1]))
+ign = [m for m in r["metrics"] if m["metric"].startswith("thr")]
+assert ign and all(m["verdict"] == "ungated" and m.get("ignored") for m in ign)
+assert all(m["verdict"] != "ungated" or m["direction"] == "none" or
+           m.get("ignored") for m in r["metrics"])
+moved = [m for m in ign if m["q_value"] is not None and m["q_value"] < 0.05
+         and abs(m["change"]["rel"]) > 0.05]
+assert moved, "some ignored thr/%CPU metrics moved"
+PY
 
 # ---- calibrate ----
 out=$("$PV_BIN" calibrate -c samples/netperf/perf.conf -s netperf samples/netperf/baseline 2>/dev/null)

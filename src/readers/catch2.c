@@ -285,7 +285,7 @@ static int catch2_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 		pv_warn(ctx, 0, "Catch2 keeps only summary statistics (mean, sd, samples), not the raw samples%s",
 			c.nbench ? "" : "; no benchmark in this file succeeded");
 	else if (!rc)
-		pv_warn(ctx, 0, "no <BenchmarkResults> in this Catch2 XML file (built without CATCH_CONFIG_ENABLE_BENCHMARKING, or no BENCHMARK ran)");
+		pv_no_results(ctx, 0, "no <BenchmarkResults> in this Catch2 XML file (built without CATCH_CONFIG_ENABLE_BENCHMARKING, or no BENCHMARK ran)");
 	strbuf_release(&sections);
 	strbuf_release(&c.bench);
 	xmlFreeDoc(doc);

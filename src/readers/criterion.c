@@ -4,7 +4,8 @@
  * Each benchmark has <id>/new/sample.json, {"sampling_mode", "iters":
  * [...], "times": [...]}, with the total nanoseconds of times[i] for
  * iters[i] iterations; each times[i]/iters[i] is one sample (unit ns,
- * lower is better).  Its name comes from benchmark.json next to it:
+ * lower is better).  criterion 0.2 and older wrote the same two arrays
+ * as a pair, [[iters...], [times...]]; that is read too.  Its name comes from benchmark.json next to it:
  * group = group_id, benchmark = full_id less the "group_id/" prefix
  * ("Recursive/20"), or full_id with group "" for a lone bench_function.
  * Without benchmark.json the directory path is the name, with a warning.
@@ -17,8 +18,9 @@
  * samples (it is new), with a warning.
  *
  * The other files criterion writes (benchmark.json, estimates.json,
- * tukey.json, and sample.json outside new/) are recognised and yield no
- * samples, so a broad result_file_pattern does not trip over them.
+ * tukey.json, raw.csv, and sample.json outside new/) are recognised as
+ * companion files that yield no samples, so neither a broad
+ * result_file_pattern nor auto-detection trips over them.
  * Throughput is not read: it is the time's reciprocal and would count
  * the same change twice.
  */
@@ -159,17 +161,31 @@ static int read_samples(struct pv_read_ctx *ctx, const char *shown,
 	size_t i;
 	int rc = -1;
 
-	if (!(root = pv_json_parse_object(shown, buf, len, err)))
+	if (!(root = pv_json_parse(shown, buf, len, err)))
 		return -1;
-	iters = json_object_get(root, "iters");
-	times = json_object_get(root, "times");
-	if (!json_is_array(iters)) {
-		pv_json_expect(err, shown, "iters", "an array", iters);
-		goto out;
-	}
-	if (!json_is_array(times)) {
-		pv_json_expect(err, shown, "times", "an array", times);
-		goto out;
+	if (json_is_array(root)) {
+		/* criterion <= 0.2: [[iters...], [times...]] */
+		iters = json_array_get(root, 0);
+		times = json_array_get(root, 1);
+		if (json_array_size(root) != 2 || !json_is_array(iters) ||
+		    !json_is_array(times)) {
+			pv_json_expect(err, shown, "$", "a pair of arrays "
+				       "[[iters...], [times...]] (criterion "
+				       "0.2) or an object with \"iters\" and "
+				       "\"times\"", root);
+			goto out;
+		}
+	} else {
+		iters = json_object_get(root, "iters");
+		times = json_object_get(root, "times");
+		if (!json_is_array(iters)) {
+			pv_json_expect(err, shown, "iters", "an array", iters);
+			goto out;
+		}
+		if (!json_is_array(times)) {
+			pv_json_expect(err, shown, "times", "an array", times);
+			goto out;
+		}
 	}
 	if (json_array_size(iters) != json_array_size(times)) {
 		pv_error(err, PV_EINPUT, "%s: iters has %zu entries but times "
@@ -228,8 +244,10 @@ static int criterion_read(struct pv_read_ctx *ctx, const char *buf,
 	int rc = -1;
 
 	/* benchmark.json, estimates.json, base/sample.json...: no samples. */
-	if (!is_new_sample(ctx->relpath, &dirlen))
+	if (!is_new_sample(ctx->relpath, &dirlen)) {
+		ctx->companion = 1;
 		return 0;
+	}
 	if (ctx->side == PV_BASE && saved && *saved) {
 		if (strchr(saved, '/') || !strcmp(saved, ".") ||
 		    !strcmp(saved, ".."))
@@ -265,6 +283,20 @@ out:
 	return rc;
 }
 
+/* Does head start "[[" (blanks allowed), an array of arrays? */
+static int old_pair(const char *head)
+{
+	const char *p = head;
+
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	if (*p++ != '[')
+		return 0;
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	return *p == '[';
+}
+
 static int criterion_probe(const char *relpath, const char *head,
 			   size_t len)
 {
@@ -285,6 +317,14 @@ static int criterion_probe(const char *relpath, const char *head,
 		return 90;
 	if (first == '[' && !strcmp(base, "tukey.json"))
 		return 60;
+	/* criterion <= 0.2's sample.json: [[iters...], [times...]] */
+	if (first == '[' && !strcmp(base, "sample.json") && old_pair(head))
+		return 90;
+	/* The samples again, as CSV for other tools (criterion >= 0.3). */
+	if (!strcmp(base, "raw.csv") &&
+	    !strncmp(head, "group,function,value,", 21) &&
+	    strstr(head, "sample_measured_value"))
+		return 95;
 	return 0;
 }
 

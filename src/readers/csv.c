@@ -8,7 +8,19 @@
  * and "value" are required; "metric" (default "value"), "unit" (default
  * "") and "group" (default "") are optional, and other columns are
  * ignored.  Records that repeat a (group, benchmark, metric) are repeated
- * runs.  How the corners are read:
+ * runs.
+ *
+ * The summary form has "mean", "sd" (or "stddev", "stdev") and "n" in
+ * place of "value", for results that kept only summary statistics (a
+ * mailing list's benchmark matrix): each record is one summary, given to
+ * pv_emit_summary(), so a (group, benchmark, metric) appears once per
+ * file.  n is a whole number >= 1, sd a finite number >= 0.  A header
+ * with "value" is the sample form whatever else it names.
+ *
+ * The probe claims a file only when its header names the required
+ * columns of one of the forms, whatever the file is called: criterion's
+ * raw.csv or a stray notes.csv is not this format.  How the corners are
+ * read:
  *
  * - Quoting follows RFC 4180: a quoted field may hold ',', '"' written as
  *   '""', and line breaks.  Records end at LF or CRLF.  Blanks around a
@@ -25,6 +37,7 @@
  */
 #include "reader.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,10 +67,26 @@ struct csv {
 	size_t nf, alloc;
 };
 
-enum { COL_BENCHMARK, COL_VALUE, COL_METRIC, COL_UNIT, COL_GROUP, NCOLS };
-static const char *const colname[NCOLS] = {
-	"benchmark", "value", "metric", "unit", "group",
+enum {
+	COL_BENCHMARK, COL_VALUE, COL_METRIC, COL_UNIT, COL_GROUP,
+	COL_MEAN, COL_SD, COL_N, NCOLS
 };
+static const char *const colname[NCOLS] = {
+	"benchmark", "value", "metric", "unit", "group", "mean", "sd", "n",
+};
+
+/* The column a header title names, or -1: "stddev" and "stdev" are
+ * other spellings of "sd". */
+static int col_index(const char *s, size_t len)
+{
+	if ((len == 6 && !memcmp(s, "stddev", 6)) ||
+	    (len == 5 && !memcmp(s, "stdev", 5)))
+		return COL_SD;
+	for (int k = 0; k < NCOLS; k++)
+		if (strlen(colname[k]) == len && !memcmp(s, colname[k], len))
+			return k;
+	return -1;
+}
 
 static int is_blank(char c)
 {
@@ -196,7 +225,7 @@ static int quote_len(size_t n)
 	return (int)(n > QUOTE_MAX ? QUOTE_MAX : n);
 }
 
-static int read_header(struct csv *c, long *idx)
+static int read_header(struct csv *c, long *idx, int *summary)
 {
 	unsigned long line = c->f[0].line;
 
@@ -204,25 +233,53 @@ static int read_header(struct csv *c, long *idx)
 		idx[k] = -1;
 	for (size_t i = 0; i < c->nf; i++) {
 		const char *name = fld(c, i);
+		int k = col_index(name, c->f[i].len);
 
-		for (int k = 0; k < NCOLS; k++) {
-			if (strcmp(name, colname[k]))
-				continue;
-			if (idx[k] >= 0)
-				return pv_error(c->err, PV_EINPUT,
-						"%s:%lu:%zu: column '%s' "
-						"appears twice in the header "
-						"(fields %ld and %zu)", c->path,
-						c->f[i].line, c->f[i].col,
-						name, idx[k] + 1, i + 1);
-			idx[k] = (long)i;
-		}
+		if (k < 0)
+			continue;
+		if (idx[k] >= 0)
+			return pv_error(c->err, PV_EINPUT,
+					"%s:%lu:%zu: column '%s' "
+					"appears twice in the header "
+					"(fields %ld and %zu)", c->path,
+					c->f[i].line, c->f[i].col,
+					name, idx[k] + 1, i + 1);
+		idx[k] = (long)i;
 	}
-	for (int k = COL_BENCHMARK; k <= COL_VALUE; k++)
-		if (idx[k] < 0)
-			return pv_error_at(c->err, PV_EINPUT, c->path, line,
-					   "missing required column '%s' in "
-					   "the header", colname[k]);
+	if (idx[COL_BENCHMARK] < 0)
+		return pv_error_at(c->err, PV_EINPUT, c->path, line,
+				   "missing required column 'benchmark' in "
+				   "the header");
+	*summary = idx[COL_VALUE] < 0 && idx[COL_MEAN] >= 0;
+	if (!*summary && idx[COL_VALUE] < 0)
+		return pv_error_at(c->err, PV_EINPUT, c->path, line,
+				   "missing required column 'value' in "
+				   "the header (or 'mean', 'sd' and 'n' "
+				   "for summaries)");
+	if (*summary && (idx[COL_SD] < 0 || idx[COL_N] < 0))
+		return pv_error_at(c->err, PV_EINPUT, c->path, line,
+				   "missing required column '%s' in the "
+				   "header: a summary needs 'mean', 'sd' "
+				   "(or 'stddev') and 'n'",
+				   idx[COL_SD] < 0 ? "sd" : "n");
+	return 0;
+}
+
+/* The number in column k of the record, or an error naming the cell. */
+static int cell_num(struct csv *c, const long *idx, int k, double *v)
+{
+	const struct field *f = &c->f[idx[k]];
+	const char *text = fld(c, (size_t)idx[k]);
+	enum pv_num st = pv_parse_double(text, f->len, v);
+
+	if (st != PV_NUM_OK)
+		return pv_error(c->err, PV_EINPUT,
+				"%s:%lu:%zu: cannot parse '%.*s%s' as "
+				"a number in column '%s' (%s)",
+				c->path, f->line, f->col,
+				quote_len(f->len), text,
+				f->len > QUOTE_MAX ? "..." : "",
+				colname[k], pv_num_strerror(st));
 	return 0;
 }
 
@@ -231,19 +288,18 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 {
 	long idx[NCOLS];
 	size_t ncols = 0, records = 0;
-	int header = 0, blank, r;
+	int header = 0, summary = 0, blank, r;
 
 	while ((r = next_record(c, &blank)) > 0) {
 		struct pv_sample s;
 		struct pv_strmap_ent *e;
-		const struct field *vf;
-		enum pv_num st;
+		double mean = 0, sd = 0, n = 0;
 		int isnew;
 
 		if (blank)
 			continue;
 		if (!header) {
-			if (read_header(c, idx))
+			if (read_header(c, idx, &summary))
 				return -1;
 			ncols = c->nf;
 			header = 1;
@@ -255,18 +311,24 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 					   "fields but the header has %zu",
 					   c->nf, ncols);
 
-		vf = &c->f[idx[COL_VALUE]];
-		st = pv_parse_double(fld(c, (size_t)idx[COL_VALUE]), vf->len,
-				     &s.value);
-		if (st != PV_NUM_OK)
+		if (!summary && cell_num(c, idx, COL_VALUE, &s.value))
+			return -1;
+		if (summary && (cell_num(c, idx, COL_MEAN, &mean) ||
+				cell_num(c, idx, COL_SD, &sd) ||
+				cell_num(c, idx, COL_N, &n)))
+			return -1;
+		if (summary && !(sd >= 0))
 			return pv_error(c->err, PV_EINPUT,
-					"%s:%lu:%zu: cannot parse '%.*s%s' as "
-					"a number in column 'value' (%s)",
-					c->path, vf->line, vf->col,
-					quote_len(vf->len),
-					fld(c, (size_t)idx[COL_VALUE]),
-					vf->len > QUOTE_MAX ? "..." : "",
-					pv_num_strerror(st));
+					"%s:%lu:%zu: sd is negative: expected a standard deviation >= 0",
+					c->path, c->f[idx[COL_SD]].line,
+					c->f[idx[COL_SD]].col);
+		/* (Compared as doubles: a huge n must not reach a cast.) */
+		if (summary && (n < 1 || n > 4294967295.0 || n != floor(n)))
+			return pv_error(c->err, PV_EINPUT,
+					"%s:%lu:%zu: n is '%s': expected the number of runs, a whole number >= 1",
+					c->path, c->f[idx[COL_N]].line,
+					c->f[idx[COL_N]].col,
+					fld(c, (size_t)idx[COL_N]));
 		s.benchmark = fld(c, (size_t)idx[COL_BENCHMARK]);
 		if (!*s.benchmark)
 			return pv_error(c->err, PV_EINPUT,
@@ -303,16 +365,19 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 					quote_len(uf->len), s.unit, s.metric,
 					e->str, e->val[1]);
 		}
-		if (pv_emit(ctx, &s, c->err))
+		if (summary ? pv_emit_summary(ctx, &s, (size_t)n, mean, sd,
+					      c->err) : pv_emit(ctx, &s, c->err))
 			return -1;
 		records++;
 	}
 	if (r < 0)
 		return -1;
 	if (!header)
-		pv_warn(ctx, 0, "empty file: no header");
+		pv_no_results(ctx, 0, "empty file: no header: expected a "
+			      "header naming 'benchmark' and 'value', then "
+			      "records");
 	else if (!records)
-		pv_warn(ctx, 0, "a header but no records");
+		pv_no_results(ctx, 0, "a header but no records");
 	return 0;
 }
 
@@ -372,11 +437,12 @@ static int csv_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 	return ret;
 }
 
-/* Whether the first non-blank line names both required columns. */
+/* Whether the first non-blank line names the required columns of the
+ * sample form or of the summary form. */
 static int header_fits(const char *p, size_t len)
 {
 	const char *end = p + len;
-	int have[2] = { 0, 0 };
+	int have[NCOLS] = { 0 };
 
 	if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
 		p += 3;
@@ -384,6 +450,7 @@ static int header_fits(const char *p, size_t len)
 		p++;
 	while (p < end && *p != '\n') {
 		const char *s = p, *t;
+		int k;
 
 		while (p < end && *p != ',' && *p != '\n')
 			p++;
@@ -393,29 +460,27 @@ static int header_fits(const char *p, size_t len)
 		while (t > s && (is_blank(t[-1]) || t[-1] == '"' ||
 				 t[-1] == '\r'))
 			t--;
-		for (int k = 0; k < 2; k++)
-			if ((size_t)(t - s) == strlen(colname[k]) &&
-			    !memcmp(s, colname[k], (size_t)(t - s)))
-				have[k] = 1;
+		if ((k = col_index(s, (size_t)(t - s))) >= 0)
+			have[k] = 1;
 		if (p < end && *p == ',')
 			p++;
 	}
-	return have[0] && have[1];
+	return have[COL_BENCHMARK] &&
+	       (have[COL_VALUE] || (have[COL_MEAN] && have[COL_SD] &&
+				    have[COL_N]));
 }
 
 static int csv_probe(const char *relpath, const char *head, size_t len)
 {
-	int csv = relpath && pv_ends_with(relpath, ".csv", 1);
-	int fits = header_fits(head, len);
-
-	if (csv)
-		return fits ? 90 : 20;
-	return fits ? 40 : 0;
+	if (!header_fits(head, len))
+		return 0;
+	return relpath && pv_ends_with(relpath, ".csv", 1) ? 90 : 40;
 }
 
 const struct pv_reader pv_reader_csv = {
 	"csv",
-	"long-form CSV: *.csv whose header names 'benchmark' and 'value' "
+	"long-form CSV: a header naming 'benchmark' and 'value', or "
+	"'benchmark', 'mean', 'sd' (or 'stddev') and 'n' for summaries "
 	"(optional 'metric', 'unit', 'group')",
 	csv_probe,
 	csv_read,

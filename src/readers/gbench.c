@@ -11,7 +11,10 @@
  * net_heap_growth lower-is-better, others have no direction).  Aggregates
  * (mean, median, stddev, cv) are summaries: they are skipped, and a
  * benchmark that has nothing else (--benchmark_report_aggregates_only)
- * is declared with a note so that its verdict is insufficient.  Entries
+ * is given as summaries, pv_emit_summary() of its mean and stddev
+ * aggregates with n = repetitions, so that Welch's test can compare it
+ * from them; without a stddev aggregate or a repetition count it is
+ * declared with a note so that its verdict is insufficient.  Entries
  * that carry error_occurred or skipped, and the complexity entries
  * (_BigO, _RMS), are skipped.  Files from versions before run_type
  * existed name aggregates "<name>_mean" and so on; they are read too.
@@ -68,7 +71,11 @@ struct entry {
 	const char *name;
 	char bench[2048];       /* the benchmark key (longer ones are cut) */
 	const char *time_unit;
+	const char *agg;        /* an aggregate's name: "mean", "stddev"... */
 	enum kind kind;
+	/* For summaries: the stddev aggregate and the repetition count. */
+	const json_t *sd;
+	size_t reps;
 };
 
 static int truthy(const json_t *v)
@@ -128,11 +135,14 @@ static int parse_entry(struct pv_read_ctx *ctx, const json_t *arr, size_t i,
 			  ITERATION : AGGREGATE;
 	else
 		e->kind = ITERATION;
+	if (e->kind == AGGREGATE)
+		e->agg = agg;
 	/* Before run_type, aggregates were "<name>_mean" and so on. */
 	if (!run_type && !agg && e->kind == ITERATION) {
 		for (size_t k = 0; old_aggregate_suffixes[k]; k++) {
 			if (pv_ends_with(e->name, old_aggregate_suffixes[k], 0)) {
 				e->kind = AGGREGATE;
+				e->agg = old_aggregate_suffixes[k] + 1;
 				if (base == e->name)
 					baselen -= strlen(
 						old_aggregate_suffixes[k]);
@@ -268,6 +278,32 @@ static int emit_note(struct pv_read_ctx *ctx, const struct entry *e,
 	return pv_emit_note(ctx, s, aggregates_only_note, err);
 }
 
+/* A mean aggregate's value with its stddev aggregate's: one summary. */
+static int emit_summary(struct pv_read_ctx *ctx, const struct entry *e,
+			const char *metric, const json_t *v,
+			struct pv_sample *s, struct pv_err *err)
+{
+	double mean, sd;
+
+	if (!v)
+		return 0;
+	if (pv_json_num(v, &mean) != PV_JNUM_OK ||
+	    pv_json_num(json_object_get(e->sd, metric), &sd) != PV_JNUM_OK ||
+	    !(sd >= 0))
+		return pv_emit_note(ctx, s, "the mean or stddev aggregate is "
+				    "not a finite number", err);
+	return pv_emit_summary(ctx, s, e->reps, mean, sd, err);
+}
+
+/* The repetition count of an aggregate entry, 0 when it has none. */
+static size_t repetitions(const json_t *obj)
+{
+	const json_t *r = json_object_get(obj, "repetitions");
+
+	return json_is_integer(r) && json_integer_value(r) > 0 ?
+	       (size_t)json_integer_value(r) : 0;
+}
+
 static void read_caches(struct pv_read_ctx *ctx, const json_t *caches)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -332,11 +368,11 @@ static void read_context(struct pv_read_ctx *ctx, const json_t *context)
 static int gbench_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 		       struct pv_err *err)
 {
-	json_t *root, *context, *with_iter = NULL;
+	json_t *root, *context, *with_iter = NULL, *sdmap = NULL;
 	const json_t *benches;
 	struct entry e;
 	const char *last_failed = NULL;
-	size_t i, naggonly = 0;
+	size_t i, naggonly = 0, nsummary = 0;
 	int rc = -1;
 
 	if (!(root = pv_json_parse_object(ctx->path, buf, len, err)))
@@ -376,7 +412,34 @@ static int gbench_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 		if (each_metric(ctx, &e, emit_value, err) < 0)
 			goto out;
 	}
-	/* Then benchmarks whose repetitions were not saved. */
+	/* Then benchmarks whose repetitions were not saved: their mean and
+	 * stddev aggregates, as summaries. */
+	sdmap = json_object();
+	for (i = 0; i < json_array_size(benches); i++) {
+		if (parse_entry(ctx, benches, i, &e, err) < 0)
+			goto out;
+		if (e.kind == AGGREGATE && e.agg && !strcmp(e.agg, "stddev") &&
+		    !json_object_get(with_iter, e.bench))
+			json_object_set_new_nocheck(sdmap, e.bench,
+						    json_integer((json_int_t)i));
+	}
+	for (i = 0; i < json_array_size(benches); i++) {
+		const json_t *k;
+
+		if (parse_entry(ctx, benches, i, &e, err) < 0)
+			goto out;
+		if (e.kind != AGGREGATE || !e.agg || strcmp(e.agg, "mean") ||
+		    json_object_get(with_iter, e.bench) ||
+		    !(k = json_object_get(sdmap, e.bench)) ||
+		    !(e.reps = repetitions(e.obj)))
+			continue;
+		e.sd = json_array_get(benches, (size_t)json_integer_value(k));
+		if (each_metric(ctx, &e, emit_summary, err) < 0)
+			goto out;
+		json_object_set_new_nocheck(with_iter, e.bench, json_false());
+		nsummary++;
+	}
+	/* The rest cannot be compared. */
 	for (i = 0; i < json_array_size(benches); i++) {
 		if (parse_entry(ctx, benches, i, &e, err) < 0)
 			goto out;
@@ -387,13 +450,21 @@ static int gbench_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 		json_object_set_new_nocheck(with_iter, e.bench, json_false());
 		naggonly++;
 	}
+	if (nsummary)
+		pv_warn(ctx, 0, "only aggregates were saved for %zu "
+			"benchmark%s (--benchmark_report_aggregates_only); "
+			"compared from the summaries (mean, stddev, "
+			"repetitions) by Welch's test", nsummary,
+			nsummary == 1 ? "" : "s");
 	if (naggonly)
 		pv_warn(ctx, 0, "only aggregates were saved for %zu "
-			"benchmark%s (--benchmark_report_aggregates_only); no "
+			"benchmark%s (--benchmark_report_aggregates_only), "
+			"without a stddev aggregate or a repetition count; no "
 			"test is possible for %s", naggonly,
 			naggonly == 1 ? "" : "s", naggonly == 1 ? "it" : "them");
 	rc = 0;
 out:
+	json_decref(sdmap);
 	json_decref(with_iter);
 	json_decref(root);
 	return rc;

@@ -208,8 +208,18 @@ static int result_line(struct pv_read_ctx *ctx, const struct line *l,
 		return 0;
 	strbuf_reset(name);
 	strbuf_add(name, f, n);
-	if (!field(l, &i, &f, &n) || !is_iterations(f, n))
-		return 0;       /* a name alone, or a log line */
+	if (!field(l, &i, &f, &n))
+		return 0;       /* a name alone: go test prints one before a
+				 * benchmark's log output */
+	if (!is_iterations(f, n)) {
+		/* benchstat's parser calls this a syntax error; a file
+		 * with other results is still worth reading. */
+		pv_warn(ctx, l->no, "syntax error: '%.*s' is not an "
+			"iteration count: expected '%s <iterations> <value> "
+			"<unit>...'; line ignored", (int)(n > 64 ? 64 : n), f,
+			name->buf);
+		return 0;
+	}
 	while (field(l, &i, &v, &vn)) {
 		struct pv_sample s = { group, name->buf, NULL, NULL,
 				       PV_DIR_UNSET, 0 };
@@ -307,8 +317,10 @@ static int gobench_read(struct pv_read_ctx *ctx, const char *buf,
 			goto out;
 		results++;
 	}
-	if (!results)
-		pv_warn(ctx, 0, "no benchmark result lines");
+	if (!results || !ctx->emitted)
+		pv_no_results(ctx, 0, "no benchmark result lines%s: expected "
+			      "'BenchmarkName <iterations> <value> <unit>...'",
+			      results ? " that parse" : "");
 	rc = 0;
 out:
 	free(u.v);

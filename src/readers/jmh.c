@@ -314,7 +314,8 @@ static int jmh_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 		goto out;
 	}
 	if (!json_array_size(root))
-		pv_warn(ctx, 0, "no benchmarks in the file");
+		pv_no_results(ctx, 0, "no benchmarks in the file: the "
+			      "array is empty");
 	/* First pass: which benchmarks were run in more than one mode. */
 	json_array_foreach(root, i, obj) {
 		const json_t *seen;

@@ -326,6 +326,7 @@ const json_t *pv_json_array_member(struct pv_read_ctx *ctx, const json_t *obj,
 		return NULL;
 	}
 	if (!json_array_size(a))
-		pv_warn(ctx, 0, "no %s in the file", key);
+		pv_no_results(ctx, 0, "no %s in the file: the array is "
+			      "empty", key);
 	return a;
 }

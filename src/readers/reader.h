@@ -30,6 +30,17 @@ struct pv_read_ctx {
 	const char *root;       /* the tree root, for readers that open siblings */
 	uint32_t file;          /* index of this file among the side's files */
 	struct pv_diag *diag;
+	/* Set by a reader when the file is one its format writes beside
+	 * the results (criterion's benchmark.json): holding no results is
+	 * then expected, not an error. */
+	int companion;
+	/* Samples, summaries, notes and row cells given so far (the
+	 * loader checks that a result file held any). */
+	size_t emitted;
+	/* Why the file held no results, from pv_no_results() ("" if not
+	 * said), and its line (0: the whole file). */
+	char why[256];
+	unsigned long why_line;
 	/* Private to registry.c (zero-initialise): the table's copies of
 	 * this file's suite and test and of the last row's group and
 	 * benchmark, with the key hash of each prefix. */
@@ -99,6 +110,16 @@ void pv_context(struct pv_read_ctx *ctx, const char *key, const char *value);
 /* A warning that does not stop the run; line 0 means the whole file. */
 void pv_warn(struct pv_read_ctx *ctx, unsigned long line, const char *fmt,
 	     ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * Say why the file holds no results ("the table has a header but no
+ * rows"), instead of a warning: the loader makes a result file without
+ * any an input error naming it and this reason, or a warning when
+ * [limits] empty_files = warn; should the file hold results after all,
+ * the reason becomes a warning.  line 0 means the whole file.
+ */
+void pv_no_results(struct pv_read_ctx *ctx, unsigned long line,
+		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 struct pv_reader {
 	const char *name;

@@ -5,6 +5,7 @@
 #include "reader.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "../diag.h"
 #include "../util/strbuf.h"
@@ -250,6 +251,7 @@ int pv_emit(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	if (ctx->table->m[i].sum[ctx->side])
 		return mixed_error(ctx, &ctx->table->m[i], err);
 	pv_table_add(ctx->table, (size_t)i, ctx->side, ctx->file, v);
+	ctx->emitted++;
 	return 0;
 }
 
@@ -273,6 +275,7 @@ int pv_emit_summary(struct pv_read_ctx *ctx, const struct pv_sample *s,
 		n = UINT32_MAX;
 	pv_table_summary(ctx->table, (size_t)i, ctx->side, ctx->file,
 			 (uint32_t)n, mean, sd);
+	ctx->emitted++;
 	return 0;
 }
 
@@ -286,6 +289,7 @@ int pv_emit_note(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	if (!ctx->table->m[i].note[ctx->side])
 		ctx->table->m[i].note[ctx->side] =
 			arena_strdup(&ctx->table->arena, note);
+	ctx->emitted++;
 	return 0;
 }
 
@@ -355,6 +359,7 @@ int pv_emit_row(struct pv_read_ctx *ctx, const char *group,
 		}
 		pv_table_add(t, (size_t)i, side, file, v[c]);
 	}
+	ctx->emitted += n;
 	ctx->h_next = next;
 	for (size_t r = 0; r < nratio; r++)
 		if (set_ratio(ctx, metric, &ratio[r], first, contig, err))
@@ -369,6 +374,17 @@ void pv_context(struct pv_read_ctx *ctx, const char *key, const char *value)
 	pv_table_context(ctx->table, ctx->side, key, value);
 }
 
+void pv_no_results(struct pv_read_ctx *ctx, unsigned long line,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->why, sizeof(ctx->why), fmt, ap);
+	va_end(ap);
+	ctx->why_line = line;
+}
+
 void pv_warn(struct pv_read_ctx *ctx, unsigned long line, const char *fmt,
 	     ...)
 {
@@ -380,9 +396,13 @@ void pv_warn(struct pv_read_ctx *ctx, unsigned long line, const char *fmt,
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
+	/* The format is the warning's kind: stderr shows one line for
+	 * all the files that warn the same way. */
 	if (line)
-		pv_diag_add(ctx->diag, "%s:%lu: %s", ctx->path, line, sb.buf);
+		pv_diag_add_kind(ctx->diag, fmt, ctx->path, "%s:%lu: %s",
+				 ctx->path, line, sb.buf);
 	else
-		pv_diag_add(ctx->diag, "%s: %s", ctx->path, sb.buf);
+		pv_diag_add_kind(ctx->diag, fmt, ctx->path, "%s: %s",
+				 ctx->path, sb.buf);
 	strbuf_release(&sb);
 }

@@ -506,6 +506,18 @@ static int read_row(struct rhs *r, const char *line, size_t n,
 	/* The group is part of the identity. */
 	bench = pv_intern_n(r->ctx, r->key.buf, r->key.len);
 	first = rowset_put(&r->seen, r->igroup, bench, lineno);
+	/* Most often the table has more key columns than the suite says
+	 * (autotest's netperf has two: size and sessions), or no perf.conf
+	 * was given at all: say how to tell. */
+	if (first && r->ignore_col < r->ncols - 1)
+		return pv_error_at(r->err, PV_EINPUT, r->path, lineno,
+				   "duplicate row key '%s' in group '%s' "
+				   "(first at line %lu): if column %zu ('%s') "
+				   "is a key column too, set ignore_col = %zu "
+				   "in the suite (e.g. -c perf.conf)",
+				   r->key.buf, r->group.buf, first,
+				   r->ignore_col + 1, r->title[r->ignore_col],
+				   r->ignore_col + 1);
 	if (first)
 		return pv_error_at(r->err, PV_EINPUT, r->path, lineno,
 				   "duplicate row key '%s' in group '%s' "
@@ -621,13 +633,19 @@ static int rhs_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 		p = nl ? nl + 1 : end;
 	}
 
-	warn_empty_table(&r);
+	if (r.tables && !r.rowno && !ctx->emitted)
+		pv_no_results(ctx, r.header_line,
+			      "the table has a header but no rows");
+	else
+		warn_empty_table(&r);
 	if (r.need_header && r.group_line)
 		pv_warn(ctx, r.group_line, "ignoring '%.*s': no table follows it",
 			(int)(r.group.len > QUOTE_MAX ? QUOTE_MAX : r.group.len),
 			r.group.buf);
 	if (!r.tables)
-		pv_warn(ctx, 0, "no table found (no '|'-separated header)");
+		pv_no_results(ctx, 0, "no table found: expected a "
+			      "'|'-separated header, then rows%s",
+			      r.nkv ? " (the file has only a preamble)" : "");
 	for (size_t i = 0; i < r.nkv; i++)
 		pv_context(ctx, r.kv[i].key, r.kv[i].value.buf);
 out:

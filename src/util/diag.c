@@ -1,46 +1,118 @@
-/* diag.c - the list of warnings of one run. */
+/* diag.c - the list of warnings of one run, and how stderr shows it. */
 #include "../diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "err.h"
 #include "strbuf.h"
 #include "text.h"
 #include "banned.h"
 
+static void add(struct pv_diag *d, const char *kind, const char *subj,
+		const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	/* One printable line, whatever foreign text it quotes. */
+	strbuf_grow(&out, 4 * sb.len);
+	out.len = pv_text_escape_buf(out.buf, out.alloc, sb.buf, sb.len);
+	strbuf_release(&sb);
+	if (d->n == d->alloc) {
+		d->alloc = d->alloc ? d->alloc * 2 : 8;
+		d->msg = pv_reallocarray(d->msg, d->alloc, sizeof(*d->msg));
+		d->kind = pv_reallocarray(d->kind, d->alloc, sizeof(*d->kind));
+		d->subj = pv_reallocarray(d->subj, d->alloc, sizeof(*d->subj));
+	}
+	d->kind[d->n] = kind;
+	d->subj[d->n] = kind && subj ? pv_strdup(subj) : NULL;
+	d->msg[d->n++] = strbuf_detach(&out, NULL);
+}
+
 void pv_diag_add(struct pv_diag *d, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
 	if (!d)
 		return;
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	add(d, NULL, NULL, fmt, ap);
 	va_end(ap);
-	/* One printable line, whatever foreign text it quotes. */
-	{
-		struct strbuf out = STRBUF_INIT;
+}
 
-		strbuf_grow(&out, 4 * sb.len);
-		out.len = pv_text_escape_buf(out.buf, out.alloc, sb.buf,
-					     sb.len);
-		strbuf_release(&sb);
-		sb = out;
+void pv_diag_add_kind(struct pv_diag *d, const char *kind, const char *subj,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d)
+		return;
+	va_start(ap, fmt);
+	add(d, kind, subj, fmt, ap);
+	va_end(ap);
+}
+
+static int same_kind(const struct pv_diag *d, size_t i, size_t j)
+{
+	return d->kind[i] && d->kind[i] == d->kind[j];
+}
+
+void pv_diag_print(const struct pv_diag *d, FILE *fp, const char *prefix,
+		   size_t max)
+{
+	unsigned char *done = pv_reallocarray(NULL, d->n + 1, 1);
+	size_t lines = 0, shown = 0;
+
+	memset(done, 0, d->n + 1);
+	for (size_t i = 0; i < d->n; i++) {
+		size_t more = 0, files = 0;
+
+		if (done[i])
+			continue;
+		/* Others of its kind, and how many other files they are
+		 * about (files come in order: a change of file is one). */
+		for (size_t j = i + 1, prev = i; j < d->n; j++) {
+			if (!same_kind(d, i, j))
+				continue;
+			done[j] = 1;
+			more++;
+			files += !d->subj[j] || !d->subj[prev] ||
+				 strcmp(d->subj[j], d->subj[prev]);
+			prev = j;
+		}
+		/* The last line allowed, and more would follow: a tally. */
+		if (max && lines + 1 == max && shown + more + 1 < d->n) {
+			fprintf(fp, "%s%zu more warning%s not shown (the JSON report lists every one)\n",
+				prefix, d->n - shown,
+				d->n - shown == 1 ? "" : "s");
+			break;
+		}
+		fprintf(fp, "%s%s", prefix, d->msg[i]);
+		if (more && files == more)
+			fprintf(fp, " (and %zu more file%s like it)", more,
+				more == 1 ? "" : "s");
+		else if (more)
+			fprintf(fp, " (and %zu more like it)", more);
+		fputc('\n', fp);
+		lines++;
+		shown += more + 1;
 	}
-	if (d->n == d->alloc) {
-		d->alloc = d->alloc ? d->alloc * 2 : 8;
-		d->msg = pv_reallocarray(d->msg, d->alloc, sizeof(*d->msg));
-	}
-	d->msg[d->n++] = strbuf_detach(&sb, NULL);
+	free(done);
 }
 
 void pv_diag_release(struct pv_diag *d)
 {
-	for (size_t i = 0; i < d->n; i++)
+	for (size_t i = 0; i < d->n; i++) {
 		free(d->msg[i]);
+		free(d->subj[i]);
+	}
 	free(d->msg);
+	free(d->kind);
+	free(d->subj);
 	d->msg = NULL;
+	d->kind = NULL;
+	d->subj = NULL;
 	d->n = d->alloc = 0;
 }

@@ -291,6 +291,8 @@ static void metric_json(struct jw *w, const struct pv_report *r,
 	KSTR(w, "direction", pv_dir_name(m->direction));
 	KBOOL(w, "direction_assumed", m->dir_assumed);
 	KBOOL(w, "gated", m->gated);
+	if (m->ignored)
+		KBOOL(w, "ignored", 1);
 	KBOOL(w, "ratio", m->ratio);
 	side_json(w, "baseline", &m->side[0]);
 	side_json(w, "candidate", &m->side[1]);

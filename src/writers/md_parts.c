@@ -126,10 +126,10 @@ void md_other_row(struct strbuf *sb, struct strbuf *why, struct md *d,
 void md_ungated_head(struct strbuf *sb, const struct md *d)
 {
 	strbuf_addf(sb, "<details><summary>%zu ungated %s moved beyond the "
-		    "threshold with q &lt; alpha (reported, never gated)"
-		    "</summary>\n\n"
+		    "threshold with p &lt; alpha (reported, never gated, "
+		    "so not family-corrected)</summary>\n\n"
 		    "| Benchmark | Metric | Baseline \xe2\x86\x92 candidate "
-		    "| q |\n|---|---|---:|---:|\n",
+		    "| p |\n|---|---|---:|---:|\n",
 		    d->ungated_moved,
 		    d->ungated_moved == 1 ? "metric" : "metrics");
 }

@@ -200,13 +200,14 @@ static void put_line(const struct tx *t, const char *s)
 
 /*
  * rows[0..n) as an aligned table under a header line; the name column
- * takes what the other columns leave of the width.
+ * takes what the other columns leave of the width.  Ungated metrics are
+ * outside the family, so their last column is a plain p.
  */
 static void table(const struct tx *t, const char *title, struct row *rows,
-		  size_t n)
+		  size_t n, int plain_p)
 {
-	static const char *const head[NCOL] = {
-		"", "base \xe2\x86\x92 cand", "change", "q",
+	const char *const head[NCOL] = {
+		"", "base \xe2\x86\x92 cand", "change", plain_p ? "p" : "q",
 	};
 	size_t w[NCOL], rest = 2, namew;
 	struct strbuf line = STRBUF_INIT, name = STRBUF_INIT;
@@ -328,7 +329,7 @@ static void section(const struct tx *t, const size_t *rank, size_t si)
 	else
 		strbuf_addf(&title, "%s (%zu)", sections[si].title, n);
 	fputc('\n', t->fp);
-	table(t, title.buf, rows, shown);
+	table(t, title.buf, rows, shown, v == PV_V_UNGATED);
 	if (shown < n) {
 		strbuf_reset(&title);
 		strbuf_addf(&title, "  " ELLIPSIS " and %zu more (-v lists them)",

@@ -233,7 +233,7 @@ t rhs-empty-all 3 "r.RHS: no table found"
 for r in 1 2 3; do put base/repeat$r/r.RHS ''; put cand/repeat$r/r.RHS ''; done
 runr compare base cand
 
-t rhs-empty-one 3 "no metric could be compared"
+t rhs-empty-one 3 "cand/repeat2/r.RHS: no table found: expected a '|'-separated header, then rows: the file holds no results ([limits] empty_files = warn allows such files)"
 both; put cand/repeat2/r.RHS ''
 runr compare base cand
 
@@ -349,7 +349,7 @@ runr compare base cand
 
 # ---- text inputs: long CSV ---------------------------------------------
 
-t csv-empty-all 3 "cand/repeat1/r.csv: empty file: no header"
+t csv-empty-all 3 "base/repeat1/r.csv: empty file: no header"
 for r in 1 2 3; do put base/repeat$r/r.csv ''; put cand/repeat$r/r.csv ''; done
 runr compare -f csv base cand
 
@@ -509,7 +509,7 @@ head -c 20000000 /dev/zero | gzip -c >cand/bench.json.gz
 conf '[limits]\nmax_file_size = 1M\n'
 runr compare -c perf.conf -f pyperf base cand
 
-t gobench-garbage 3 "no samples found"
+t gobench-garbage 3 "base/bench.txt: no benchmark result lines that parse"
 mkdir base cand
 put base/bench.txt 'goos: linux\ngoarch: amd64\nBenchmarkX-8 \377\377 ns/op\n'
 put cand/bench.txt 'goos: linux\ngoarch: amd64\nBenchmarkX-8 10 nan ns/op\n'
@@ -667,7 +667,7 @@ t tree-missing 3 "cannot read tree 'nope': No such file or directory"
 tree base
 runr compare base nope
 
-t tree-is-file 3 "'file' is not a directory: expected a result tree"
+t tree-is-file 3 "file: cannot tell the format of this file (no reader knows its first line 'x')"
 tree base; put file 'x'
 runr compare base file
 
@@ -1083,6 +1083,240 @@ for i, b in enumerate(d["benchmarks"]):
 for side in ("base", "cand"):
     json.dump(d, open(side + "/bench.json", "w"))
 PY
+runr compare base cand
+
+# ---- issue 13: what real files and crashed runs leave ------------------
+
+# gbench FILE: a real Google Benchmark file.
+gbench() {
+	mkdir -p "$(dirname "$1")"
+	cp "$ROOT/samples/gbench/baseline/repeat1/bench.json" "$1"
+}
+
+# at_most N: stderr has at most N lines (a post check).
+stderr_lines=5
+post_lines() {
+	n=$(wc -l <../stderr)
+	[ "$n" -le "$stderr_lines" ] || p="$p stderr has $n lines, more than $stderr_lines;"
+}
+
+# Auto-detection looks at the content, not the name.
+t detect-stray-notes-csv 0 ""
+both
+put base/notes.csv 'date,comment\n2026-11-30,quiet machine\n'
+put cand/notes.csv 'date,comment\n2026-12-01,noisy neighbour\n'
+runr compare base cand
+
+t detect-criterion-raw-csv 1 ""
+cp -r "$ROOT/tests/golden/criterion-auto/baseline" base
+cp -r "$ROOT/tests/golden/criterion-auto/candidate" cand
+runr compare base cand
+
+t criterion-old-pair-bad 3 "sample.json: \$: expected a pair of arrays [[iters...], [times...]] (criterion 0.2)"
+cp -r "$ROOT/tests/golden/criterion-auto/baseline" base
+cp -r "$ROOT/tests/golden/criterion-auto/candidate" cand
+put cand/target/criterion/old_parse/new/sample.json '[[1, 2], [3, 4], [5]]'
+runr compare -f criterion base cand
+
+t criterion-old-pair-lengths 3 "iters has 2 entries but times has 1"
+cp -r "$ROOT/tests/golden/criterion-auto/baseline" base
+cp -r "$ROOT/tests/golden/criterion-auto/candidate" cand
+put cand/target/criterion/old_parse/new/sample.json '[[1, 2], [3]]'
+runr compare base cand
+
+# A file no reader knows, where the other side read that path: named,
+# with what is wrong with it (no longer "the candidate no longer
+# reports this metric").
+t peer-empty 3 "cand/bench.json: the file is empty: the file holds no results; expected gbench results, as in 'base/bench.json'"
+gbench base/bench.json; put cand/bench.json ''
+runr compare base cand
+
+t peer-blank 3 "cand/bench.json: the file holds only blank space: the file holds no results"
+gbench base/bench.json; put cand/bench.json '\n  \n'
+runr compare base cand
+
+t peer-top-array 3 "cand/bench.json: \$: expected an object, found an array"
+gbench base/bench.json; put cand/bench.json '[1, 2, 3]'
+runr compare base cand
+
+t peer-unknown-json 3 "cand/bench.json: benchmarks: expected an array"
+gbench base/bench.json; put cand/bench.json '{"results": {"x": 1}}'
+runr compare base cand
+
+t peer-deep-nesting 3 "cand/bench.json:1:"
+gbench base/bench.json; deep cand/bench.json ''
+runr compare base cand
+
+t peer-garbage-line 3 "cand/bench.json:1:"
+gbench base/bench.json; mkdir cand
+head -c 1000000 /dev/zero | tr '\0' 'x' >cand/bench.json
+runr compare base cand
+
+t peer-baseline-unreadable 3 "base/bench.json: cannot read it as any format: the file is empty; expected gbench results, as in 'cand/bench.json'"
+put base/bench.json ''; gbench cand/bench.json
+runr compare base cand
+
+t peer-baseline-json-array 3 "base/bench.json: cannot read it as any format: a JSON array of 2 elements that no reader knows"
+put base/bench.json '[1, 2]'; gbench cand/bench.json
+runr compare base cand
+
+# (read as the baseline's file of that path was: the reader says why)
+t peer-repeat-unreadable 3 "cand/repeat3/bench.json: benchmarks: expected an array, found nothing"
+for r in 1 2 3; do gbench base/repeat$r/bench.json; gbench cand/repeat$r/bench.json; done
+put cand/repeat3/bench.json '{"foo": 1}'
+runr compare base cand
+
+t repeat-unreadable-same-side 3 "base/repeat3/bench.json: cannot read it as any format: a JSON object with keys 'foo' that no reader knows; expected gbench results, as in 'base/repeat1/bench.json'"
+for r in 1 2 3; do gbench base/repeat$r/bench.json; gbench cand/repeat$r/bench.json; done
+put base/repeat3/bench.json '{"foo": 1}'
+runr compare base cand
+
+t peer-cr-only 3 "cand/repeat2/r.RHS: CR-only line endings (classic Mac OS text): rhs would read the whole file as one line; expected LF or CRLF line ends"
+both; printf 'Category:TCP_STREAM\rsize|sessions|throughput|cpu\r64|1|10.5|4.1\r' >cand/repeat2/r.RHS
+runr compare base cand
+
+# An empty tree is an input error that names it.
+t empty-candidate-tree 3 "no result files found in candidate tree 'cand': it holds no files"
+tree base; mkdir cand
+runr compare base cand
+
+t empty-baseline-tree 3 "no result files found in baseline tree 'base': it holds no files"
+mkdir base; tree cand
+runr compare base cand
+
+t candidate-only-unknown-files 3 "no result files found in candidate tree 'cand': none of its 2 files is of a known format"
+tree base; put cand/README 'results went missing\n'; put cand/log.txt 'segfault\n'
+runr compare base cand
+
+t candidate-pattern-matches-nothing 3 "no result files found in candidate tree 'cand' (check result_file_pattern)"
+tree base; put cand/other.txt 'x\n'; suite_conf ''
+runr compare -c perf.conf base cand
+
+# Files that hold no results: what a crashed run leaves.
+t rhs-preamble-only 3 "cand/repeat2/r.RHS: no table found: expected a '|'-separated header, then rows (the file has only a preamble): the file holds no results"
+both; put cand/repeat2/r.RHS '### kernel : 6.1\n### qemu : 8.0\n'
+runr compare base cand
+
+t rhs-garbage-line 3 "cand/repeat1/r.RHS: no table found"
+both; head -c 1000000 /dev/zero | tr '\0' 'x' >cand/repeat1/r.RHS
+runr compare base cand
+
+t csv-header-only-one 3 "cand/repeat2/r.csv: a header but no records: the file holds no results ([limits] empty_files = warn allows such files)"
+both csv; put cand/repeat2/r.csv 'benchmark,metric,unit,value\n'
+runr compare base cand
+
+t gbench-all-failed 3 "cand/bench.json: no benchmark in it gave a sample: the file holds no results"
+gbench base/bench.json
+put cand/bench.json '{"context": {"num_cpus": 2}, "benchmarks": [{"name": "BM_Sort/4096", "run_name": "BM_Sort/4096", "run_type": "iteration", "error_occurred": true, "error_message": "killed"}]}'
+runr compare base cand
+
+t gbench-empty-list 3 "cand/bench.json: no benchmarks in the file: the array is empty: the file holds no results"
+gbench base/bench.json; put cand/bench.json '{"context": {"num_cpus": 2}, "benchmarks": []}'
+runr compare base cand
+
+t gobench-no-results 3 "cand/bench.txt: no benchmark result lines: expected 'BenchmarkName <iterations> <value> <unit>...': the file holds no results"
+put base/bench.txt 'goos: linux\ngoarch: amd64\nBenchmarkX-8 10 5 ns/op\n'
+put cand/bench.txt 'goos: linux\ngoarch: amd64\npanic: runtime error\n'
+runr compare -f gobench base cand
+
+t gobench-syntax-error-warns 0 "cand/bench.txt:4: syntax error: 'oops' is not an iteration count"
+put base/bench.txt 'goos: linux\ngoarch: amd64\nBenchmarkX-8 10 5 ns/op\nBenchmarkX-8 10 5 ns/op\nBenchmarkX-8 10 5 ns/op\n'
+put cand/bench.txt 'goos: linux\ngoarch: amd64\nBenchmarkX-8 10 5 ns/op\nBenchmarkX-8 oops 5 ns/op\nBenchmarkX-8 10 5 ns/op\nBenchmarkX-8 10 5 ns/op\n'
+runr compare base cand
+
+# [limits] empty_files = warn: a warning, and the gate goes on; ten
+# crashed repeats make one line of stderr.
+t empty-files-warn 0 "cand/repeat10/r.RHS: no table found: expected a '|'-separated header, then rows: the file holds no results (and 9 more files like it)"
+for r in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
+	mkdir -p base/repeat$r cand/repeat$r
+	rhs_table "$((r % 4))" >base/repeat$r/r.RHS
+	rhs_table "$((r % 4))" >cand/repeat$r/r.RHS
+done
+for r in 2 3 4 5 6 7 8 9 10 11; do put cand/repeat$r/r.RHS ''; done
+conf '[limits]\nempty_files = warn\n'
+post=post_lines
+runr compare -c perf.conf base cand
+
+t empty-files-bad-value 2 "perf.conf:2: bad value 'ignore' for 'empty_files': expected error or warn"
+tree base; tree cand; conf '[limits]\nempty_files = ignore\n'
+runr compare -c perf.conf base cand
+
+t empty-files-error-explicit 3 "the file holds no results"
+both; put cand/repeat2/r.RHS ''; conf '[limits]\nempty_files = error\n'
+runr compare -c perf.conf base cand
+
+# A failed run's stderr: at most five lines, however many files warn.
+t warnings-collapse-on-failure 3 "no result files found in candidate tree 'cand'"
+tree base
+for r in 1 2 3 4 5 6 7 8 9 10; do put cand/repeat$r/r.RHS ''; done
+conf '[limits]\nempty_files = warn\n'
+post=post_lines
+runr compare -c perf.conf base cand
+
+# Pairing: one result file per side, one format, any names.
+t pair-old-new 1 ""
+put base/old.txt 'goos: linux\nBenchmarkX-8 10 5.0 ns/op\nBenchmarkX-8 10 5.1 ns/op\nBenchmarkX-8 10 4.9 ns/op\nBenchmarkX-8 10 5.0 ns/op\n'
+put cand/new.txt 'goos: linux\nBenchmarkX-8 10 9.0 ns/op\nBenchmarkX-8 10 9.1 ns/op\nBenchmarkX-8 10 8.9 ns/op\nBenchmarkX-8 10 9.0 ns/op\n'
+runr compare base cand
+
+t pair-file-file 1 ""
+put base/old.txt 'goos: linux\nBenchmarkX-8 10 5.0 ns/op\nBenchmarkX-8 10 5.1 ns/op\nBenchmarkX-8 10 4.9 ns/op\nBenchmarkX-8 10 5.0 ns/op\n'
+put cand/new.txt 'goos: linux\nBenchmarkX-8 10 9.0 ns/op\nBenchmarkX-8 10 9.1 ns/op\nBenchmarkX-8 10 8.9 ns/op\nBenchmarkX-8 10 9.0 ns/op\n'
+runr compare base/old.txt cand/new.txt
+
+t pair-file-file-unknown 3 "cand/new.txt: cannot tell the format of this file (the file is empty)"
+put base/old.txt 'goos: linux\nBenchmarkX-8 10 5.0 ns/op\n'
+put cand/new.txt ''
+runr compare base/old.txt cand/new.txt
+
+t pair-not-across-formats 3 "no metric could be compared"
+put base/old.txt 'goos: linux\nBenchmarkX-8 10 5.0 ns/op\nBenchmarkX-8 10 5.1 ns/op\n'
+gbench cand/new.json
+runr compare base cand
+
+t rhs-duplicate-key-hint 3 "duplicate row key 'size=64' in group 'TCP_STREAM' (first at line 3): if column 2 ('sessions') is a key column too, set ignore_col = 2 in the suite (e.g. -c perf.conf)"
+for s in base cand; do
+	put $s/repeat1/r.RHS 'Category:TCP_STREAM\nsize|sessions|throughput\n64|1|10\n64|2|19\n'
+done
+runr compare base cand
+
+# Summaries as input: the summary CSV form.
+t csv-summary-negative-sd 3 "cand/r.csv:2:5: sd is negative: expected a standard deviation >= 0"
+put base/r.csv 'benchmark,mean,sd,n\nx,1,0.1,3\n'
+put cand/r.csv 'benchmark,mean,sd,n\nx,1,-0.1,3\n'
+runr compare base cand
+
+t csv-summary-fractional-n 3 "cand/r.csv:2:9: n is '2.5': expected the number of runs, a whole number >= 1"
+put base/r.csv 'benchmark,mean,stddev,n\nx,1,0.1,3\n'
+put cand/r.csv 'benchmark,mean,stddev,n\nx,1,0.1,2.5\n'
+runr compare base cand
+
+t csv-summary-missing-n 3 "cand/r.csv:1: missing required column 'n' in the header: a summary needs 'mean', 'sd' (or 'stddev') and 'n'"
+put base/r.csv 'benchmark,mean,sd,n\nx,1,0.1,3\n'
+put cand/r.csv 'benchmark,mean,sd\nx,1,0.1\n'
+runr compare -f csv base cand
+
+t csv-summary-twice 3 "cand/r.csv: metric 'value' of 'x' is summarised twice in this file"
+put base/r.csv 'benchmark,mean,sd,n\nx,1,0.1,3\n'
+put cand/r.csv 'benchmark,mean,sd,n\nx,1,0.1,3\nx,2,0.1,3\n'
+runr compare base cand
+
+t csv-summary-nan 3 "cand/r.csv:2:3: cannot parse 'nan' as a number in column 'mean'"
+put base/r.csv 'benchmark,mean,sd,n\nx,1,0.1,3\n'
+put cand/r.csv 'benchmark,mean,sd,n\nx,nan,0.1,3\n'
+runr compare base cand
+
+t csv-summary-compared 1 ""
+put base/r.csv 'group,benchmark,metric,unit,mean,sd,n\nk,1x,elapsed,s,49.23,1.0171,3\n'
+put cand/r.csv 'group,benchmark,metric,unit,mean,sd,n\nk,1x,elapsed,s,58.53,0.8947,3\n'
+conf '[gate]\ndirection = lower\n'
+runr compare -c perf.conf base cand
+
+t gbench-aggregates-without-stddev 3 "no metric could be compared"
+mkdir base cand
+for s in base cand; do
+	put $s/bench.json '{"context": {"num_cpus": 2}, "benchmarks": [{"name": "BM_X_mean", "run_name": "BM_X", "run_type": "aggregate", "aggregate_name": "mean", "repetitions": 5, "real_time": 10, "cpu_time": 10, "time_unit": "ns"}]}'
+done
 runr compare base cand
 
 # ---- crashes the fuzzers found (tests/fuzz/regress/) and the seeds -----

@@ -20,7 +20,7 @@ FUZZ_DIR=${FUZZ_DIR:-build/fuzz}
 JOBS=${FUZZ_JOBS:-1}
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-rhs csv gbench pyperf hyperfine gobench pytest criterion jmh catch2 config archive num dtoa}
+targets=${*:-rhs csv gbench pyperf hyperfine gobench pytest criterion jmh catch2 csv-summary gbench-aggregates criterion-old load config archive num dtoa}
 
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -32,6 +32,12 @@ seeds() {
 	case $1 in
 	rhs) find samples tests/unit/data tests/golden -name '*.RHS' ;;
 	csv) find samples tests/unit/data -name '*.csv' ;;
+	csv-summary) find tests/golden/csv-summary -name '*.csv' ;;
+	gbench-aggregates) find samples/gbench/aggregates-only tests/unit/data \
+		-type f \( -name '*aggregates*' -o -path '*aggregates-only*' \) ;;
+	criterion-old) find tests/golden/criterion-auto -name 'sample.json' -path '*old_parse*' ;;
+	load) find tests/golden/csv-summary tests/golden/pair-benchstat \
+		samples/gbench/aggregates-only -type f -name '*.*' ;;
 	gobench) find samples tests/unit/data -name '*.txt' -path '*go*' ;;
 	criterion) find samples tests/unit/data -name '*.json' -path '*criterion*' ;;
 	gbench|pyperf|hyperfine|pytest|jmh)
@@ -46,7 +52,7 @@ seeds() {
 
 dict() {
 	case $1 in
-	rhs|csv|gobench) echo tests/fuzz/text.dict ;;
+	rhs|csv|csv-summary|gobench) echo tests/fuzz/text.dict ;;
 	config) echo tests/fuzz/config.dict ;;
 	catch2) echo tests/fuzz/xml.dict ;;
 	num|dtoa) ;;

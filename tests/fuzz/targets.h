@@ -13,6 +13,19 @@
  *            a real sample table and read context, then pv_table_finish();
  *            every reader's probe sees the input too.  rhs runs twice:
  *            ignore_col 1, and ignore_col 2 with avg_update 4,2,3.
+ *   csv-summary gbench-aggregates criterion-old
+ *            the csv, gbench and criterion readers again, each seeded
+ *            (tests/fuzz/run.sh) with one of the forms that are read as
+ *            summaries or in an old layout: the CSV summary form (mean,
+ *            sd, n), --benchmark_report_aggregates_only files, criterion
+ *            0.2's [[iters], [times]] sample.json.
+ *   load     the loader (pv_scan_tree, pv_load_side) in auto mode on two
+ *            one-file trees: the baseline a valid file of a format the
+ *            first byte picks (gbench, csv, rhs, gobench), the candidate
+ *            the rest of the input under the same name, so that
+ *            detection, the peer's reader, the descriptions of unknown
+ *            files and the no-results checks all see it; then the
+ *            warnings are printed (collapsed) to /dev/null.
  *   config   the input as a config file (pv_config_load), then the rule
  *            and waiver lookups.
  *   archive  the input as render's/merge's REPORT.json (pv_archive_read),
@@ -39,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <gsl/gsl_errno.h>
 
 #include "archive.h"
@@ -123,8 +137,17 @@ static void fuzz_one_read(const struct pv_reader *rd, const char *buf,
 
 static int fuzz_reader(const char *name, const uint8_t *data, size_t size)
 {
-	const struct pv_reader *rd = pv_reader_by_name(name);
+	const struct pv_reader *rd;
 	char *buf;
+
+	/* The targets that seed a reader with its newer forms. */
+	if (!strcmp(name, "csv-summary"))
+		name = "csv";
+	else if (!strcmp(name, "gbench-aggregates"))
+		name = "gbench";
+	else if (!strcmp(name, "criterion-old"))
+		name = "criterion";
+	rd = pv_reader_by_name(name);
 
 	if (!rd)
 		return -1;
@@ -295,6 +318,137 @@ static int fuzz_dtoa(const uint8_t *data, size_t size)
 	return 0;
 }
 
+/* A directory of our own for the load target's two trees. */
+static const char *fuzz_dir(void)
+{
+	static char dir[64];
+
+	if (!dir[0]) {
+		const char *tmp = getenv("TMPDIR");
+		char sub[96];
+
+		snprintf(dir, sizeof(dir), "%s/pv-fuzz-load-XXXXXX",
+			 tmp && strlen(tmp) < 32 ? tmp : "/tmp");
+		if (!mkdtemp(dir))
+			abort();
+		snprintf(sub, sizeof(sub), "%s/base", dir);
+		if (mkdir(sub, 0700))
+			abort();
+		snprintf(sub, sizeof(sub), "%s/cand", dir);
+		if (mkdir(sub, 0700))
+			abort();
+	}
+	return dir;
+}
+
+static void fuzz_put(const char *dir, const char *side, const char *name,
+		     const void *data, size_t size)
+{
+	char path[160];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", dir, side, name);
+	fp = fopen(path, "wb");
+	if (!fp || fwrite(data, 1, size, fp) != size || fclose(fp))
+		abort();
+}
+
+static const char *const fuzz_load_names[] = {
+	"bench.json", "r.csv", "r.RHS", "bench.txt"
+};
+
+static void fuzz_load_clear(const char *dir)
+{
+	char path[160];
+
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/base/%s", dir,
+			 fuzz_load_names[i]);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/cand/%s", dir,
+			 fuzz_load_names[i]);
+		unlink(path);
+	}
+}
+
+static void fuzz_load_cleanup(void)
+{
+	char path[160];
+	const char *dir = fuzz_dir();
+
+	fuzz_load_clear(dir);
+	snprintf(path, sizeof(path), "%s/base", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/cand", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
+static int fuzz_load(const uint8_t *data, size_t size)
+{
+	static const char *const peers[][2] = {
+		{ "bench.json", "{\"context\": {\"num_cpus\": 2}, "
+		  "\"benchmarks\": [{\"name\": \"BM_A\", \"run_name\": "
+		  "\"BM_A\", \"run_type\": \"iteration\", \"real_time\": 5, "
+		  "\"cpu_time\": 4, \"time_unit\": \"ns\"}]}" },
+		{ "r.csv", "benchmark,mean,sd,n\nsort,10,1,5\n" },
+		{ "r.RHS", "Category:TCP_STREAM\nsize|throughput\n64|10.5\n" },
+		{ "bench.txt", "goos: linux\nBenchmarkX-8 10 5 ns/op\n" },
+	};
+	static FILE *sink;
+	const char *dir;
+	char base[96], cand[96];
+	struct pv_config cfg;
+	struct pv_suite suite;
+	struct pv_scan sc[2] = { { 0 }, { 0 } };
+	struct pv_table t;
+	struct pv_diag diag = PV_DIAG_INIT;
+	struct pv_err err = { 0 };
+	size_t k;
+	static int registered;
+
+	if (!size)
+		return 0;
+	if (!sink && !(sink = fopen("/dev/null", "w")))
+		abort();
+	dir = fuzz_dir();
+	if (!registered) {
+		atexit(fuzz_load_cleanup);
+		registered = 1;
+	}
+	fuzz_load_clear(dir);
+	snprintf(base, sizeof(base), "%s/base", dir);
+	snprintf(cand, sizeof(cand), "%s/cand", dir);
+	k = data[0] % 4;
+	fuzz_put(dir, "base", peers[k][0], peers[k][1], strlen(peers[k][1]));
+	fuzz_put(dir, "cand", peers[k][0], data + 1, size - 1);
+
+	pv_config_defaults(&cfg);
+	cfg.limits.max_metrics = 100000;
+	cfg.limits.max_file_size = 1 << 20;
+	cfg.limits.empty_files_warn = data[0] >= 128;
+	memset(&suite, 0, sizeof(suite));
+	suite.name = (char *)"fuzz";
+	suite.ignore_col = 1;
+	if (regcomp(&suite.repeat_re, "repeat[0-9]+", REG_EXTENDED))
+		abort();
+	pv_table_init(&t, cfg.limits.max_metrics);
+	if (pv_scan_tree(base, &suite, &cfg.limits, &sc[0], &err) ||
+	    pv_scan_tree(cand, &suite, &cfg.limits, &sc[1], &err) ||
+	    pv_load_side(&t, PV_BASE, &sc[0], &suite, NULL, &cfg, &diag, &err) ||
+	    pv_load_side(&t, PV_CAND, &sc[1], &suite, NULL, &cfg, &diag, &err))
+		fuzz_check_err(&err, 0);
+	else if (t.n)
+		pv_table_finish(&t);
+	pv_diag_print(&diag, sink, "w: ", (size_t)(data[0] % 6));
+	pv_table_release(&t);
+	pv_scan_release(&sc[0]);
+	pv_scan_release(&sc[1]);
+	pv_diag_release(&diag);
+	regfree(&suite.repeat_re);
+	return 0;
+}
+
 /* Run target on one input; -1 for an unknown target. */
 static int pv_fuzz_run(const char *target, const uint8_t *data, size_t size)
 {
@@ -313,6 +467,8 @@ static int pv_fuzz_run(const char *target, const uint8_t *data, size_t size)
 		return fuzz_num(data, size);
 	if (!strcmp(target, "dtoa"))
 		return fuzz_dtoa(data, size);
+	if (!strcmp(target, "load"))
+		return fuzz_load(data, size);
 	return fuzz_reader(target, data, size);
 }
 

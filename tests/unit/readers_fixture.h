@@ -76,15 +76,30 @@ static inline int teardown(void **state)
 }
 
 /* Read one buffer as the next file of side ctx.side; returns the
- * reader's status.  text must stay NUL-terminated at text[len]. */
+ * reader's status.  text must stay NUL-terminated at text[len].  Why
+ * the file held no results (pv_no_results()), which the loader turns
+ * into an error or a warning, is added to the warnings here as
+ * "path[:line]: why", like pv_warn() would, and kept in ctx.why. */
 static inline int feed_n(struct fx *f, const struct pv_reader *rd,
 			 const char *path, const char *text, size_t len)
 {
+	int ret;
+
 	memset(&f->err, 0, sizeof(f->err));
 	f->ctx.path = path;
 	f->ctx.relpath = path;
 	f->ctx.file = f->nfiles[f->ctx.side]++;
-	return rd->read(&f->ctx, text, len, &f->err);
+	f->ctx.companion = 0;
+	f->ctx.emitted = 0;
+	f->ctx.why[0] = '\0';
+	f->ctx.why_line = 0;
+	ret = rd->read(&f->ctx, text, len, &f->err);
+	if (f->ctx.why[0] && f->ctx.why_line)
+		pv_diag_add(&f->diag, "%s:%lu: %s", path, f->ctx.why_line,
+			    f->ctx.why);
+	else if (f->ctx.why[0])
+		pv_diag_add(&f->diag, "%s: %s", path, f->ctx.why);
+	return ret;
 }
 
 static inline int feed(struct fx *f, const struct pv_reader *rd,

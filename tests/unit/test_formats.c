@@ -118,42 +118,83 @@ static void gbench_normal(void **state)
 	assert_int_equal(f->diag.n, 0);
 }
 
+/* --benchmark_report_aggregates_only: each benchmark is one summary
+ * per metric, the mean aggregate's value with the stddev aggregate's,
+ * n = repetitions (the fixture's values, as gbench wrote them). */
+static void expect_summary(const struct pv_metric *m, double mean, double sd,
+			   uint32_t n)
+{
+	assert_int_equal(m->seen[PV_BASE], 1);
+	assert_non_null(m->sum[PV_BASE]);
+	assert_int_equal(m->sum[PV_BASE]->only, 1);
+	assert_null(m->note[PV_BASE]);
+	assert_int_equal(m->sum[PV_BASE]->n, n);
+	assert_true(m->sum[PV_BASE]->mean == mean);
+	assert_true(m->sum[PV_BASE]->sd == sd);
+}
+
 static void gbench_aggregates_only(void **state)
 {
 	struct fx *f = *state;
-	static const char *const names[] = {
-		"BM_Memcpy/65536", "BM_Sort/4096"
-	};
 	const struct pv_metric *m;
 
 	assert_int_equal(feed_file(f, &pv_reader_gbench,
 				   "gbench_aggregates_only.json"), 0);
 	pv_table_finish(&f->t);
 	assert_int_equal(f->t.n, 6);
-	for (size_t i = 0; i < 2; i++) {
-		m = get(f, "", names[i], "real_time");
-		assert_int_equal(m->n[PV_BASE], 0);
-		assert_int_equal(m->seen[PV_BASE], 1);
-		assert_string_equal(m->unit, "ns");
-		assert_non_null(m->note[PV_BASE]);
-		assert_string_equal(m->note[PV_BASE],
-				    "only aggregates (mean/median/stddev) were "
-				    "saved; rerun without "
-				    "--benchmark_report_aggregates_only for "
-				    "per-repetition samples");
-		m = get(f, "", names[i], "cpu_time");
-		assert_int_equal(m->n[PV_BASE], 0);
-		assert_non_null(m->note[PV_BASE]);
-	}
+	m = get(f, "", "BM_Memcpy/65536", "real_time");
+	assert_string_equal(m->unit, "ns");
+	expect_summary(m, 3659.6976770257247, 258.8818960170454, 3);
+	expect_summary(get(f, "", "BM_Memcpy/65536", "cpu_time"),
+		       1693.8655968278906, 6.176272701401388, 3);
 	m = get(f, "", "BM_Memcpy/65536", "bytes_per_second");
-	assert_int_equal(m->n[PV_BASE], 0);
 	assert_int_equal(m->dir_hint, PV_DIR_HIGHER);
 	assert_string_equal(m->unit, "B/s");
-	assert_non_null(m->note[PV_BASE]);
+	expect_summary(m, 38690544392.65548, 141364225.84001562, 3);
+	expect_summary(get(f, "", "BM_Sort/4096", "real_time"),
+		       339052.4056222862, 50071.11645785705, 3);
+	expect_summary(get(f, "", "BM_Sort/4096", "cpu_time"),
+		       173009.86345381523, 1415.4227608260853, 3);
+	expect_summary(get(f, "", "BM_Sort/4096", "items_per_second"),
+		       23676004.771121033, 193250.52386102994, 3);
 	assert_null(find(f, "", "BM_Sort/4096_mean", "real_time"));
 	expect_warning(f, "only aggregates were saved for 2 benchmarks "
-		       "(--benchmark_report_aggregates_only); no test is "
-		       "possible for them");
+		       "(--benchmark_report_aggregates_only); compared from "
+		       "the summaries (mean, stddev, repetitions) by Welch's "
+		       "test");
+}
+
+/* Without a stddev aggregate (or a repetition count) there is no
+ * summary to test: a note, and the verdict is insufficient. */
+static void gbench_aggregates_without_stddev(void **state)
+{
+	struct fx *f = *state;
+	const struct pv_metric *m;
+
+	assert_int_equal(feed(f, &pv_reader_gbench, "x.json",
+		"{\"benchmarks\": ["
+		"{\"name\": \"B_mean\", \"run_name\": \"B\", \"run_type\": "
+		"\"aggregate\", \"aggregate_name\": \"mean\", "
+		"\"repetitions\": 4, \"real_time\": 9, \"cpu_time\": 9, "
+		"\"time_unit\": \"ms\"},"
+		"{\"name\": \"C_mean\", \"run_name\": \"C\", \"run_type\": "
+		"\"aggregate\", \"aggregate_name\": \"mean\", "
+		"\"real_time\": 9, \"cpu_time\": 9},"
+		"{\"name\": \"C_stddev\", \"run_name\": \"C\", \"run_type\": "
+		"\"aggregate\", \"aggregate_name\": \"stddev\", "
+		"\"real_time\": 1, \"cpu_time\": 1}]}"), 0);
+	pv_table_finish(&f->t);
+	m = get(f, "", "B", "real_time");
+	assert_null(m->sum[PV_BASE]);
+	assert_string_equal(m->note[PV_BASE], "only aggregates "
+			    "(mean/median/stddev) were saved; rerun without "
+			    "--benchmark_report_aggregates_only for "
+			    "per-repetition samples");
+	assert_null(get(f, "", "C", "cpu_time")->sum[PV_BASE]);
+	expect_warning(f, "only aggregates were saved for 2 benchmarks "
+		       "(--benchmark_report_aggregates_only), without a stddev "
+		       "aggregate or a repetition count; no test is possible "
+		       "for them");
 }
 
 /* Aggregates are ignored next to repetitions, even for one benchmark
@@ -184,8 +225,9 @@ static void gbench_mixed_aggregates(void **state)
 	assert_string_equal(m->unit, "ms");
 	assert_non_null(m->note[PV_BASE]);
 	expect_warning(f, "only aggregates were saved for 1 benchmark "
-		       "(--benchmark_report_aggregates_only); no test is "
-		       "possible for it");
+		       "(--benchmark_report_aggregates_only), without a stddev "
+		       "aggregate or a repetition count; no test is possible "
+		       "for it");
 }
 
 /* Errors, skips, complexity entries and unknown members. */
@@ -809,7 +851,11 @@ static void gobench_nonfinite_and_noise(void **state)
 		       "skipped");
 	expect_warning(f, "n.txt:7: BenchmarkW-8 has an iteration count but "
 		       "no measurements; line ignored");
-	assert_int_equal(f->diag.n, 3);
+	/* benchstat: a syntax error; here a warning, the rest is read. */
+	expect_warning(f, "n.txt:3: syntax error: 'took' is not an iteration "
+		       "count: expected 'BenchmarkY-8 <iterations> <value> "
+		       "<unit>...'; line ignored");
+	assert_int_equal(f->diag.n, 4);
 }
 
 static void gobench_empty(void **state)
@@ -1030,6 +1076,53 @@ static void criterion_other_files(void **state)
 	expect_warning(f, "noname/new/sample.json: no benchmark.json beside "
 		       "it; naming the benchmark 'noname' after its "
 		       "directory");
+}
+
+/* criterion <= 0.2 wrote sample.json as [[iters...], [times...]]. */
+static void criterion_old_pair(void **state)
+{
+	struct fx *f = *state;
+	const char *rel = "old/new/sample.json";
+	const char *text = " [[1.0, 2.0, 4.0], [10.0, 22.0, 36.0]]";
+
+	assert_int_equal(pv_reader_criterion.probe(rel, text, strlen(text)),
+			 90);
+	assert_ptr_equal(pv_reader_detect(rel, text, strlen(text)),
+			 &pv_reader_criterion);
+	/* A bare array elsewhere is not criterion's. */
+	assert_int_equal(pv_reader_criterion.probe("x/new/other.json", text,
+						   strlen(text)), 0);
+	assert_int_equal(feed(f, &pv_reader_criterion, rel, text), 0);
+	pv_table_finish(&f->t);
+	EXPECT(get(f, "", "old", "time"), PV_BASE, 10, 11, 9);
+	expect_error(f, feed(f, &pv_reader_criterion, rel, "[[1, 2], [3, 4], [5]]"),
+		"old/new/sample.json: $: expected a pair of arrays [[iters...], "
+		"[times...]] (criterion 0.2) or an object with \"iters\" and "
+		"\"times\", found an array");
+	expect_error(f, feed(f, &pv_reader_criterion, rel, "[[1, 2], [3]]"),
+		"old/new/sample.json: iters has 2 entries but times has 1; "
+		"expected one count per time");
+}
+
+/* raw.csv, which criterion >= 0.3 writes beside sample.json, is
+ * criterion's (a companion file, no samples), never the CSV reader's. */
+static void criterion_raw_csv(void **state)
+{
+	struct fx *f = *state;
+	const char *rel = "fib/20/new/raw.csv";
+	const char *text = "group,function,value,throughput_num,"
+		"throughput_type,sample_measured_value,unit,iteration_count\n"
+		"fib,,20,,,261000.5,ns,10\n";
+
+	assert_int_equal(pv_reader_criterion.probe(rel, text, strlen(text)),
+			 95);
+	assert_int_equal(pv_reader_csv.probe(rel, text, strlen(text)), 0);
+	assert_ptr_equal(pv_reader_detect(rel, text, strlen(text)),
+			 &pv_reader_criterion);
+	assert_int_equal(feed(f, &pv_reader_criterion, rel, text), 0);
+	assert_int_equal(f->t.n, 0);
+	assert_int_equal(f->ctx.companion, 1);
+	assert_int_equal(f->diag.n, 0);
 }
 
 static void criterion_errors(void **state)
@@ -1394,6 +1487,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		T(gbench_normal),
 		T(gbench_aggregates_only),
+		T(gbench_aggregates_without_stddev),
 		T(gbench_mixed_aggregates),
 		T(gbench_skips),
 		T(gbench_old_format),
@@ -1423,6 +1517,8 @@ int main(int argc, char **argv)
 		T(criterion_saved_baseline),
 		T(criterion_other_files),
 		T(criterion_errors),
+		T(criterion_old_pair),
+		T(criterion_raw_csv),
 		T(jmh_normal),
 		T(jmh_directions_and_notes),
 		T(jmh_errors),

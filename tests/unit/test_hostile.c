@@ -96,6 +96,59 @@ static void errors_and_warnings_are_printable(void **state)
 	pv_diag_release(&d);
 }
 
+/* What pv_diag_print() writes for d, max lines (a malloc'd string). */
+static char *printed(const struct pv_diag *d, size_t max)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	pv_diag_print(d, fp, "w: ", max);
+	fclose(fp);
+	return buf;
+}
+
+/* stderr shows one line per kind, the first with a count of the rest;
+ * the list itself keeps every warning (the JSON report's warnings[]). */
+static void warnings_collapse_by_kind(void **state)
+{
+	static const char empty[] = "%s: empty", odd[] = "odd %d";
+	struct pv_diag d = PV_DIAG_INIT;
+	char path[32], *out;
+
+	(void)state;
+	for (int i = 0; i < 10; i++) {
+		snprintf(path, sizeof(path), "r%d/x.RHS", i);
+		pv_diag_add_kind(&d, empty, path, empty, path);
+		if (i == 4)
+			pv_diag_add(&d, "one of its own");
+	}
+	pv_diag_add_kind(&d, odd, "a", odd, 1);
+	pv_diag_add_kind(&d, odd, "a", odd, 2);
+	assert_int_equal(d.n, 13);
+	out = printed(&d, 0);
+	assert_string_equal(out,
+		"w: r0/x.RHS: empty (and 9 more files like it)\n"
+		"w: one of its own\n"
+		"w: odd 1 (and 1 more like it)\n");
+	free(out);
+	/* At most two lines: the second tallies what is not shown. */
+	out = printed(&d, 2);
+	assert_string_equal(out,
+		"w: r0/x.RHS: empty (and 9 more files like it)\n"
+		"w: 3 more warnings not shown (the JSON report lists every one)\n");
+	free(out);
+	/* Three lines are enough for all three kinds. */
+	out = printed(&d, 3);
+	assert_non_null(strstr(out, "w: odd 1 (and 1 more like it)\n"));
+	free(out);
+	pv_diag_release(&d);
+	out = printed(&d, 0);
+	assert_string_equal(out, "");
+	free(out);
+}
+
 /* A report that cannot be written leaves every other report as it was. */
 static void reports_all_or_none(void **state)
 {
@@ -355,6 +408,198 @@ static void config_file_kinds(void **state)
 	assert_non_null(strstr(err.msg, ":1: cannot parse this line"));
 }
 
+/* ------------------------------------------------ the loader's checks */
+
+/* One file of a side tree: "b/old.txt" under dir. */
+struct tfile {
+	const char *path, *text;
+};
+
+static const char go3[] = "goos: linux\nBenchmarkX-8 10 5 ns/op\n"
+	"BenchmarkX-8 10 6 ns/op\nBenchmarkX-8 10 7 ns/op\n";
+static const char gb[] = "{\"context\": {\"num_cpus\": 2}, \"benchmarks\": "
+	"[{\"name\": \"BM_A\", \"run_type\": \"iteration\", "
+	"\"real_time\": 5, \"cpu_time\": 4, \"time_unit\": \"ns\"}]}";
+
+struct loaded {
+	struct pv_table t;
+	struct pv_diag diag;
+	struct pv_err err;
+	int rc;
+};
+
+/*
+ * Write the files, scan dir/b and dir/c (or the files base and cand
+ * when given), load both sides in auto mode, and remove the files.
+ */
+static void load_trees(struct loaded *l, const struct tfile *f, size_t n,
+		       int warn, const char *base, const char *cand)
+{
+	struct pv_config cfg;
+	struct pv_suite suite;
+	struct pv_scan sc[2] = { { 0 }, { 0 } };
+	char p[512], b[300], c[300];
+
+	memset(l, 0, sizeof(*l));
+	path_in(p, sizeof(p), "b");
+	assert_int_equal(mkdir(p, 0700), 0);
+	path_in(p, sizeof(p), "c");
+	assert_int_equal(mkdir(p, 0700), 0);
+	for (size_t i = 0; i < n; i++) {
+		char *slash;
+
+		path_in(p, sizeof(p), f[i].path);
+		slash = strrchr(p, '/');
+		*slash = '\0';
+		mkdir(p, 0700);         /* a repeat directory */
+		*slash = '/';
+		write_file(p, f[i].text);
+	}
+	pv_config_defaults(&cfg);
+	cfg.limits.empty_files_warn = warn;
+	memset(&suite, 0, sizeof(suite));
+	suite.name = (char *)"s";
+	suite.ignore_col = 1;
+	assert_int_equal(regcomp(&suite.repeat_re, "repeat[0-9]+",
+				 REG_EXTENDED), 0);
+	path_in(b, sizeof(b), base ? base : "b");
+	path_in(c, sizeof(c), cand ? cand : "c");
+	pv_table_init(&l->t, 0);
+	l->rc = pv_scan_tree(b, &suite, &cfg.limits, &sc[0], &l->err) ||
+		pv_scan_tree(c, &suite, &cfg.limits, &sc[1], &l->err) ||
+		pv_load_side(&l->t, PV_BASE, &sc[0], &suite, NULL, &cfg,
+			     &l->diag, &l->err) ||
+		pv_load_side(&l->t, PV_CAND, &sc[1], &suite, NULL, &cfg,
+			     &l->diag, &l->err) ? -1 : 0;
+	pv_scan_release(&sc[0]);
+	pv_scan_release(&sc[1]);
+	regfree(&suite.repeat_re);
+	for (size_t i = n; i-- > 0;) {
+		char *slash;
+
+		path_in(p, sizeof(p), f[i].path);
+		assert_int_equal(unlink(p), 0);
+		slash = strrchr(p, '/');
+		*slash = '\0';
+		rmdir(p);               /* a repeat directory, once empty */
+	}
+	path_in(p, sizeof(p), "b");
+	rmdir(p);
+	path_in(p, sizeof(p), "c");
+	rmdir(p);
+}
+
+static void loaded_release(struct loaded *l)
+{
+	pv_table_release(&l->t);
+	pv_diag_release(&l->diag);
+}
+
+/* Skip dir's prefix in a message: "<dir>/c/x" -> "c/x". */
+static const char *rel(const char *msg)
+{
+	const char *p = strstr(msg, dir);
+
+	assert_non_null(p);
+	return p + strlen(dir) + 1;
+}
+
+static void load_pairs_one_file_per_side(void **state)
+{
+	static const struct tfile f[] = {
+		{ "b/old.txt", go3 }, { "c/new.txt", go3 },
+	};
+	static const struct tfile mixed[] = {
+		{ "b/old.txt", go3 }, { "c/new.json", gb },
+	};
+	struct loaded l;
+
+	(void)state;
+	load_trees(&l, f, 2, 0, NULL, NULL);
+	assert_int_equal(l.rc, 0);
+	assert_int_equal(l.t.n, 1);
+	assert_string_equal(l.t.m[0].key.test, "old.txt");
+	assert_int_equal(l.t.m[0].n[PV_BASE], 3);
+	assert_int_equal(l.t.m[0].n[PV_CAND], 3);
+	loaded_release(&l);
+	/* compare FILE FILE */
+	load_trees(&l, f, 2, 0, "b/old.txt", "c/new.txt");
+	assert_int_equal(l.rc, 0);
+	assert_int_equal(l.t.n, 1);
+	assert_int_equal(l.t.m[0].n[PV_CAND], 3);
+	loaded_release(&l);
+	/* Not across formats. */
+	load_trees(&l, mixed, 2, 0, NULL, NULL);
+	assert_int_equal(l.rc, 0);
+	assert_int_equal(l.t.n, 3);
+	loaded_release(&l);
+}
+
+static void load_empty_and_unknown_files(void **state)
+{
+	static const struct tfile empty[] = {
+		{ "b/bench.json", gb }, { "c/bench.json", "" },
+	};
+	static const struct tfile base_array[] = {
+		{ "b/bench.json", "[1, 2]" }, { "c/bench.json", gb },
+	};
+	static const struct tfile crashed[] = {
+		{ "b/repeat1/r.txt", go3 }, { "b/repeat2/r.txt", go3 },
+		{ "c/repeat1/r.txt", go3 }, { "c/repeat2/r.txt", "goos: x\n" },
+	};
+	static const struct tfile none[] = {
+		{ "b/bench.json", gb }, { "c/README", "no results\n" },
+	};
+	struct loaded l;
+
+	(void)state;
+	load_trees(&l, empty, 2, 0, NULL, NULL);
+	assert_int_equal(l.rc, -1);
+	assert_int_equal(l.err.status, PV_EINPUT);
+	{
+		static const char want[] = "c/bench.json: the file is empty: "
+			"the file holds no results; expected gbench results, "
+			"as in '";
+
+		assert_int_equal(strncmp(rel(l.err.msg), want,
+					 strlen(want)), 0);
+		assert_non_null(strstr(l.err.msg, "/b/bench.json' ([limits] "
+				       "empty_files = warn allows such files)"));
+	}
+	loaded_release(&l);
+
+	load_trees(&l, base_array, 2, 0, NULL, NULL);
+	assert_int_equal(l.rc, -1);
+	assert_non_null(strstr(l.err.msg, "/b/bench.json: cannot read it as "
+		"any format: a JSON array of 2 elements that no reader knows"));
+	loaded_release(&l);
+
+	/* A crashed repeat: an error, or with empty_files = warn a warning
+	 * while the other repeat is still read. */
+	load_trees(&l, crashed, 4, 0, NULL, NULL);
+	assert_int_equal(l.rc, -1);
+	assert_non_null(strstr(l.err.msg, "/c/repeat2/r.txt: no benchmark "
+		"result lines: expected 'BenchmarkName <iterations> <value> "
+		"<unit>...': the file holds no results ([limits] empty_files "
+		"= warn allows such files)"));
+	loaded_release(&l);
+	load_trees(&l, crashed, 4, 1, NULL, NULL);
+	assert_int_equal(l.rc, 0);
+	assert_int_equal(l.diag.n, 1);
+	assert_non_null(strstr(l.diag.msg[0], "/c/repeat2/r.txt: no benchmark "
+		"result lines"));
+	assert_int_equal(l.t.m[0].n[PV_CAND], 3);
+	loaded_release(&l);
+
+	load_trees(&l, none, 2, 0, NULL, NULL);
+	assert_int_equal(l.rc, -1);
+	assert_non_null(strstr(l.err.msg, "no result files found in candidate "
+		"tree '"));
+	assert_non_null(strstr(l.err.msg, "': none of its 1 files is of a "
+		"known format (see 'perfverdict formats')"));
+	loaded_release(&l);
+}
+
 static int setup_dir(void **state)
 {
 	(void)state;
@@ -372,10 +617,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escape_keeps_one_line),
 		cmocka_unit_test(errors_and_warnings_are_printable),
+		cmocka_unit_test(warnings_collapse_by_kind),
 		cmocka_unit_test(reports_all_or_none),
 		cmocka_unit_test(failed_rename_puts_back),
 		cmocka_unit_test(report_path_errors),
 		cmocka_unit_test(test_ids),
+		cmocka_unit_test(load_pairs_one_file_per_side),
+		cmocka_unit_test(load_empty_and_unknown_files),
 		cmocka_unit_test(regex_limits),
 		cmocka_unit_test(config_file_kinds),
 	};

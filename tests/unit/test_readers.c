@@ -672,6 +672,66 @@ static void csv_missing_column(void **state)
 		     "(fields 2 and 4)");
 }
 
+/* The summary form: mean, sd (or stddev, stdev) and n instead of value,
+ * one summary per record; "value" wins when a header has both. */
+static void csv_summary(void **state)
+{
+	struct fx *f = *state;
+	const struct pv_metric *m;
+
+	assert_int_equal(feed(f, &pv_reader_csv, "s.csv",
+			      "group,benchmark,metric,unit,mean,stdev,n,%improve\n"
+			      "kernbench,1x,elapsed,s,49.23,1.0171,3,21.7\n"
+			      "ebizzy,1x,records,records/s,2230.8,51.34,5,0.5\n"),
+			 0);
+	pv_table_finish(&f->t);
+	assert_int_equal(f->t.n, 2);
+	m = get(f, "kernbench", "1x", "elapsed");
+	assert_string_equal(m->unit, "s");
+	assert_non_null(m->sum[PV_BASE]);
+	assert_int_equal(m->sum[PV_BASE]->only, 1);
+	assert_int_equal(m->sum[PV_BASE]->n, 3);
+	assert_true(m->sum[PV_BASE]->mean == 49.23);
+	assert_true(m->sum[PV_BASE]->sd == 1.0171);
+	m = get(f, "ebizzy", "1x", "records");
+	assert_int_equal(m->sum[PV_BASE]->n, 5);
+	assert_int_equal(f->diag.n, 0);
+}
+
+static void csv_summary_errors(void **state)
+{
+	struct fx *f = *state;
+
+	expect_error_prefix(f, feed(f, &pv_reader_csv, "e.csv",
+			     "benchmark,mean,sd\nx,1,0.1\n"),
+		     "e.csv:1: missing required column 'n' in the header: a "
+		     "summary needs 'mean', 'sd' (or 'stddev') and 'n'");
+	expect_error_prefix(f, feed(f, &pv_reader_csv, "e.csv",
+			     "benchmark,mean,n\nx,1,3\n"),
+		     "e.csv:1: missing required column 'sd' in the header");
+	expect_error_prefix(f, feed(f, &pv_reader_csv, "e.csv",
+			     "benchmark,mean,sd,stddev,n\nx,1,1,1,3\n"),
+		     "e.csv:1:19: column 'stddev' appears twice in the header "
+		     "(fields 3 and 4)");
+	expect_error_prefix(f, feed(f, &pv_reader_csv, "e.csv",
+			     "benchmark,mean,sd,n\nx,1,-1,3\n"),
+		     "e.csv:2:5: sd is negative");
+	expect_error_prefix(f, feed(f, &pv_reader_csv, "e.csv",
+			     "benchmark,mean,sd,n\nx,1,1,0\n"),
+		     "e.csv:2:7: n is '0': expected the number of runs, a "
+		     "whole number >= 1");
+	expect_error_prefix(f, feed(f, &pv_reader_csv, "e.csv",
+			     "benchmark,mean,sd,n\nx,1,1,1e10\n"),
+		     "e.csv:2:7: n is '1e10'");
+	expect_error_prefix(f, feed(f, &pv_reader_csv, "e.csv",
+			     "benchmark,mean,sd,n\nx,1,x,3\n"),
+		     "e.csv:2:5: cannot parse 'x' as a number in column 'sd'");
+	expect_error_prefix(f, feed(f, &pv_reader_csv, "t.csv",
+			     "benchmark,mean,sd,n\ny,1,1,3\ny,2,1,3\n"),
+		     "t.csv: metric 'value' of 'y' is summarised twice in this "
+		     "file");
+}
+
 static void csv_bad_number(void **state)
 {
 	struct fx *f = *state;
@@ -768,12 +828,22 @@ static void csv_probe(void **state)
 			 90);
 	assert_int_equal(pv_reader_csv.probe("a/k.CSV", good, strlen(good)),
 			 90);
-	assert_int_equal(pv_reader_csv.probe("a/k.csv", bad, strlen(bad)), 20);
+	/* A .csv that does not name the columns is not claimed: criterion's
+	 * raw.csv, a stray notes.csv. */
+	assert_int_equal(pv_reader_csv.probe("a/k.csv", bad, strlen(bad)), 0);
 	assert_int_equal(pv_reader_csv.probe("a/k.txt", good, strlen(good)),
 			 40);
 	assert_int_equal(pv_reader_csv.probe("a/k.txt", bad, strlen(bad)), 0);
 	assert_int_equal(pv_reader_csv.probe("a/k.csv", "benchmarks,value\n",
-					     17), 20);
+					     17), 0);
+	/* The summary form: mean, sd (or stddev, stdev) and n. */
+	assert_int_equal(pv_reader_csv.probe("a/k.csv",
+					     "benchmark,mean,sd,n\n", 20), 90);
+	assert_int_equal(pv_reader_csv.probe("a/k.txt",
+					     "benchmark,mean,stddev,n\n", 24),
+			 40);
+	assert_int_equal(pv_reader_csv.probe("a/k.csv",
+					     "benchmark,mean,n\n", 17), 0);
 	assert_ptr_equal(pv_reader_detect("a/k.csv", good, strlen(good)),
 			 &pv_reader_csv);
 	assert_ptr_equal(pv_reader_by_name("csv"), &pv_reader_csv);
@@ -813,6 +883,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(csv_reordered, setup, teardown),
 		cmocka_unit_test_setup_teardown(csv_missing_column, setup, teardown),
 		cmocka_unit_test_setup_teardown(csv_bad_number, setup, teardown),
+		cmocka_unit_test_setup_teardown(csv_summary, setup, teardown),
+		cmocka_unit_test_setup_teardown(csv_summary_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(csv_unit_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(csv_field_count, setup, teardown),
 		cmocka_unit_test_setup_teardown(csv_bad_quotes, setup, teardown),
