@@ -203,7 +203,7 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 		ratio[k][0] = ratio_mean(t, &t->m[i], 0);
 		ratio[k++][1] = ratio_mean(t, &t->m[i], 1);
 	}
-	r->m = pv_calloc(n + 1, sizeof(*r->m));
+	r->m = pv_calloc(st_add(n, 1), sizeof(*r->m));
 	copy_context(r, t);
 	for (size_t i = n; i-- > 0;) {
 		static const double none[2] = { NAN, NAN };

@@ -569,7 +569,7 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 		  const char *today, struct pv_diag *diag, struct pv_err *err)
 {
 	const struct pv_gate *g = &r->settings.gate;
-	struct work *w = pv_calloc(r->n + 1, sizeof(*w));
+	struct work *w = pv_calloc(st_add(r->n, 1), sizeof(*w));
 	struct pv_prior prior = { 0, 0 };
 	struct pv_tmemo tm;
 	double df_cap = INFINITY;

@@ -317,7 +317,7 @@ static void section(const struct tx *t, const size_t *rank, size_t si)
 	      SECTION_ROWS;
 	/* cutting one row would say "1 more": show it instead */
 	shown = n <= cap + 1 ? n : cap;
-	rows = pv_calloc(shown + 1, sizeof(*rows));
+	rows = pv_calloc(st_add(shown, 1), sizeof(*rows));
 	for (size_t k = 0, j = 0; k < r->n && j < shown; k++) {
 		const struct pv_result *m = &r->m[rank[k]];
 
