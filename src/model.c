@@ -25,7 +25,8 @@ static int has(const char *s, const char *word)
 	return 0;
 }
 
-enum pv_dir pv_guess_direction(const char *metric, const char *unit)
+/* The direction a metric's name and unit suggest, or PV_DIR_UNSET. */
+static enum pv_dir guess_direction(const char *metric, const char *unit)
 {
 	static const char *const higher[] = {
 		"throughput", "bandwidth", "per_second", "per second", "/s",
@@ -139,7 +140,7 @@ static void result_from_table(const struct pv_metric *m,
 	if (res->direction == PV_DIR_UNSET)
 		res->direction = g->direction;
 	if (res->direction == PV_DIR_UNSET) {
-		res->direction = pv_guess_direction(m->key.metric, m->unit);
+		res->direction = guess_direction(m->key.metric, m->unit);
 		res->dir_assumed = 1;
 		if (res->direction == PV_DIR_UNSET)
 			res->direction = PV_DIR_LOWER;
