@@ -34,9 +34,9 @@ endif
 ALL_CFLAGS = $(DEVFLAGS) -pthread $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC = $(filter-out src/main.c,$(wildcard src/*.c src/util/*.c src/readers/*.c src/writers/*.c))
+LIB_SRC = $(filter-out src/main.c,$(wildcard src/*.c src/stats/*.c src/util/*.c src/readers/*.c src/writers/*.c))
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
-HDRS = $(wildcard src/*.h src/util/*.h src/readers/*.h src/writers/*.h)
+HDRS = $(wildcard src/*.h src/stats/*.h src/util/*.h src/readers/*.h src/writers/*.h)
 LIB = $(BUILD)/libperfverdict.a
 BIN = $(BUILD)/perfverdict
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "archive.h"
 #include "calibrate.h"
+#include "cmd_history.h"
 #include "config.h"
 #include "diag.h"
 #include "readers/reader.h"
@@ -39,6 +40,7 @@ static const char usage_text[] =
 "       perfverdict render REPORT.json [--junit F] [--markdown F]\n"
 "       perfverdict merge REPORT.json... --json F [--junit F] [--markdown F]\n"
 "       perfverdict calibrate [options] TREE\n"
+"       perfverdict history [options] ARCHIVE\n"
 "       perfverdict formats\n"
 "       perfverdict --help | --version\n"
 "\n"
@@ -63,6 +65,11 @@ static const char usage_text[] =
 "--threshold --test --correction --sided --min-samples) and:\n"
 "      --iterations N      random A/A splits (200)\n"
 "      --seed N            seed of the splits (1)\n"
+"\n"
+"history takes -c -s -f --alpha --threshold -q, --json F and\n"
+"--markdown F, and:\n"
+"      --recent K          fail on a regression in the newest K points (3)\n"
+"      --order name|time   point order: entry names (default) or recorded time\n"
 "\n"
 "exit status: 0 pass, 1 regression, 2 usage or config error, 3 input error\n";
 
@@ -751,6 +758,121 @@ static int cmd_formats(int argc, char **argv)
 	return fflush(stdout) ? PV_EUSAGE : PV_OK;
 }
 
+
+static const struct option history_opts[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "suite", required_argument, NULL, 's' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "json", required_argument, NULL, 'J' },
+	{ "markdown", required_argument, NULL, 'M' },
+	{ "alpha", required_argument, NULL, 'A' },
+	{ "threshold", required_argument, NULL, 'T' },
+	{ "recent", required_argument, NULL, 'R' },
+	{ "order", required_argument, NULL, 'O' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* history [options] ARCHIVE: parse, settle the config, and hand over. */
+static int cmd_history(int argc, char **argv)
+{
+	struct pv_history_args h;
+	struct pv_config cfg;
+	struct pv_suite fallback;
+	const struct pv_suite *suite = NULL;
+	const char *config = NULL, *suite_name = NULL;
+	struct pv_diag diag = PV_DIAG_INIT;
+	struct pv_err err = { 0 };
+	char iso[32], today[16];
+	double alpha = NAN, threshold = NAN;
+	unsigned long u;
+	int c, st;
+
+	memset(&h, 0, sizeof(h));
+	h.recent = 3;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "c:s:f:qh", history_opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': config = optarg; break;
+		case 's': suite_name = optarg; break;
+		case 'f': h.format = optarg; break;
+		case 'q': h.quiet = 1; break;
+		case 'J': h.json = optarg; break;
+		case 'M': h.markdown = optarg; break;
+		case 'h': fputs(usage_text, stdout); exit(0);
+		case 'A':
+			if (pv_parse_alpha(optarg, &alpha))
+				return usage_error("bad --alpha '%s': expected a number between 0 and 1", optarg);
+			break;
+		case 'T':
+			if (pv_parse_fraction(optarg, &threshold))
+				return usage_error("bad --threshold '%s': expected a non-negative fraction or percentage, e.g. 5%%", optarg);
+			break;
+		case 'R':
+			if (pv_parse_uint(optarg, 1000000, &u) || !u)
+				return usage_error("bad --recent '%s': expected a positive count of points", optarg);
+			h.recent = u;
+			break;
+		case 'O':
+			if (!strcmp(optarg, "name"))
+				h.order = PV_ORDER_NAME;
+			else if (!strcmp(optarg, "time"))
+				h.order = PV_ORDER_TIME;
+			else
+				return usage_error("bad --order '%s': expected name or time", optarg);
+			break;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error("%s", "history needs one archive: ARCHIVE");
+	h.archive = argv[optind];
+	if (config) {
+		if (pv_config_load(&cfg, config, &err))
+			return report_error(&err);
+	} else {
+		pv_config_defaults(&cfg);
+	}
+	if (!isnan(alpha))
+		cfg.gate.alpha = alpha;
+	if (!isnan(threshold))
+		cfg.gate.threshold = threshold;
+	memset(&fallback, 0, sizeof(fallback));
+	if (choose_suite(&cfg, suite_name, &fallback, &suite, &err)) {
+		pv_config_release(&cfg);
+		return report_error(&err);
+	}
+	if (!h.format)
+		h.format = suite->format;
+	if (h.format && strcmp(h.format, "auto") && !pv_reader_by_name(h.format)) {
+		pv_error(&err, PV_EUSAGE, "unknown format '%s' (see 'perfverdict formats')",
+			 h.format);
+		st = report_error(&err);
+		goto out;
+	}
+	now_utc(iso, sizeof(iso), today, sizeof(today));
+	h.cfg = &cfg;
+	h.suite = suite;
+	h.tool_version = PV_VERSION;
+	h.generated_at = iso;
+	h.today = today;
+	st = pv_cmd_history(&h, &diag, &err);
+	print_warnings(&diag);
+	if (st < 0)
+		st = report_error(&err);
+out:
+	pv_diag_release(&diag);
+	if (suite == &fallback)
+		regfree(&fallback.repeat_re);
+	pv_config_release(&cfg);
+	return st;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -760,6 +882,7 @@ static const struct {
 	{ "merge", cmd_merge },
 	{ "calibrate", cmd_calibrate },
 	{ "formats", cmd_formats },
+	{ "history", cmd_history },
 };
 
 int main(int argc, char **argv)
