@@ -14,6 +14,8 @@
 
 /* MAD to sd, for normal data. */
 #define MAD_SD 1.482602218505602
+/* sd of a standard normal within its central 90%: sqrt(E[Z^2 | |Z| < z_.95]) */
+#define TRIM_SD 0.7893132991
 
 size_t pv_cp_positions(size_t L)
 {
@@ -34,36 +36,53 @@ static double median_sorted(double *x, size_t n)
 	return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
+/*
+ * The robust sd of the values from their successive differences, after
+ * the median difference (a slow trend) is taken out: the larger of the
+ * MAD's estimate and the 90%-trimmed root mean square's, each made
+ * consistent for normal data.  The MAD alone collapses for values that
+ * take few distinct levels (two CPU frequencies); the trimmed RMS alone
+ * gives way sooner to heavy tails; steps fall in the trimmed tenth.
+ */
+static double diff_scale(const double *y, size_t L)
+{
+	double *d = pv_malloc((L - 1) * sizeof(*d));
+	double md, mad, ss = 0;
+	size_t keep = (size_t)ceil(0.9 * (double)(L - 1));
+
+	for (size_t i = 1; i < L; i++)
+		d[i - 1] = y[i] - y[i - 1];
+	md = median_sorted(d, L - 1);
+	for (size_t i = 1; i < L; i++)
+		d[i - 1] = fabs(y[i] - y[i - 1] - md);
+	mad = MAD_SD * median_sorted(d, L - 1);
+	for (size_t i = 0; i < keep; i++)
+		ss += d[i] * d[i];
+	free(d);
+	ss = sqrt(ss / (double)keep) / TRIM_SD;
+	return (mad > ss ? mad : ss) / sqrt(2.0);
+}
+
 size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
 {
-	double *d, md, ref, lim;
+	double ref, lim;
 	size_t nclip = 0;
 
 	memcpy(out, y, L * sizeof(*y));
 	*sd = NAN;
 	if (L < 3)
 		return 0;
-	d = pv_malloc((L - 1) * sizeof(*d));
-	for (size_t i = 1; i < L; i++)
-		d[i - 1] = y[i] - y[i - 1];
-	md = median_sorted(d, L - 1);
-	for (size_t i = 1; i < L; i++)
-		d[i - 1] = fabs(y[i] - y[i - 1] - md);
-	*sd = MAD_SD * median_sorted(d, L - 1) / sqrt(2.0);
-	free(d);
+	*sd = diff_scale(y, L);
 	lim = PV_CP_CLIP * *sd;
 	for (size_t i = 0; i < L; i++) {
-		if (i == 0)
-			ref = med3(y[0], y[1], 3 * y[1] - 2 * y[2]);
-		else if (i == L - 1)
-			ref = med3(y[L - 1], y[L - 2], 3 * y[L - 2] - 2 * y[L - 3]);
-		else
-			ref = med3(y[i - 1], y[i], y[i + 1]);
-		if (y[i] > ref + lim) {
-			out[i] = ref + lim;
-			nclip++;
-		} else if (y[i] < ref - lim) {
-			out[i] = ref - lim;
+		/* The median of the point and its two nearest neighbours:
+		 * one wild point never moves another, and a step is never
+		 * clipped once two points confirm it. */
+		size_t c = i == 0 ? 1 : i == L - 1 ? L - 2 : i;
+
+		ref = med3(y[c - 1], y[c], y[c + 1]);
+		if (fabs(y[i] - ref) > lim) {
+			out[i] = ref;
 			nclip++;
 		}
 	}

@@ -6,10 +6,11 @@
  * point (a log mean of its runs, say).  The method, chosen with
  * ../shared/sim/cpsim.py:
  *
- *   1. spikes: each value is clipped to within PV_CP_CLIP robust sds of
- *      its running median of 3 (Tukey's end rule at the ends), the sd
- *      being the MAD of successive differences / sqrt 2, which steps and
- *      slow trends do not inflate.  One wild point is therefore never a
+ *   1. spikes: a value more than PV_CP_CLIP robust sds from the median
+ *      of itself and its two nearest neighbours is replaced by that
+ *      median; the sd comes from the successive differences (their MAD
+ *      or 90%-trimmed RMS, the larger), which steps and slow trends do
+ *      not inflate.  One wild point is therefore never a
  *      level, and a step seen at the newest point alone waits for the
  *      next point to confirm it.
  *   2. binary segmentation: split a segment where the two-sample t of
