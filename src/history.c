@@ -217,8 +217,12 @@ static int read_tree(struct pv_history *h, size_t pi,
 		strbuf_release(&f);
 	}
 	p->mtime = newest;
-	iso_of(newest, iso, sizeof(iso));
-	p->time = arena_strdup(&h->arena, iso);
+	/* Only when it orders the points: file times differ between
+	 * checkouts of the same archive, and reports should not. */
+	if (o->order == PV_ORDER_TIME) {
+		iso_of(newest, iso, sizeof(iso));
+		p->time = arena_strdup(&h->arena, iso);
+	}
 	for (size_t i = 0; i < t.n; i++) {
 		const struct pv_metric *tm = &t.m[i];
 		struct pv_hist_metric *m;
@@ -532,8 +536,16 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 	size_t first_recent = h->np > o->recent ? h->np - o->recent : 0;
 	int rc = -1;
 
-	(void)diag;
 	h->alpha = o->cfg->gate.alpha;
+	{
+		size_t assumed = 0;
+
+		for (size_t i = 0; i < h->nm; i++)
+			assumed += h->m[i].dir_assumed;
+		if (assumed)
+			pv_diag_add(diag, "%zu metric%s had no configured direction; it was inferred from the name and unit; set direction in [gate] or [metric \"GLOB\"]",
+				    assumed, assumed == 1 ? "" : "s");
+	}
 	for (size_t i = 0; i < h->nm; i++) {
 		struct pv_hist_metric *m = &h->m[i];
 

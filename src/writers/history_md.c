@@ -30,7 +30,16 @@ void pv_hist_cp_line(struct strbuf *sb, const struct pv_history *h,
 
 	pv_hist_name(sb, m);
 	strbuf_addstr(sb, c->rel > 0 ? " rose " : c->rel < 0 ? " dropped " : " changed ");
-	pv_fmt_pct(sb, fabs(c->rel));
+	{
+		/* unsigned: the verb gives the sign */
+		size_t at = sb->len;
+
+		pv_fmt_pct(sb, fabs(c->rel));
+		if (sb->buf[at] == '+') {
+			memmove(sb->buf + at, sb->buf + at + 1, sb->len - at);
+			sb->len--;
+		}
+	}
 	strbuf_addstr(sb, " at ");
 	pv_text_clean(sb, p->label, strlen(p->label));
 	if (p->commit) {
@@ -112,21 +121,12 @@ static void mermaid(struct strbuf *sb, const struct pv_history *h,
 		strbuf_addg(sb, m->obs[j].mean);
 	}
 	strbuf_addstr(sb, "]\n    line [");
-	/* the fitted levels */
+	/* the fitted levels: each point's segment */
 	for (size_t j = 0, c = 0; j < m->nobs; j++) {
-		size_t a, b;
-		double sum = 0;
-
 		while (c < m->ncp && m->cp[c].s.index <= j)
 			c++;
-		a = c ? m->cp[c - 1].s.index : 0;
-		b = c < m->ncp ? m->cp[c].s.index : m->nobs;
-		(void)sum;
 		strbuf_addstr(sb, j ? ", " : "");
-		strbuf_addg(sb, c ? m->cp[c - 1].after :
-			    m->ncp ? m->cp[0].before : NAN);
-		(void)a;
-		(void)b;
+		strbuf_addg(sb, c ? m->cp[c - 1].after : m->cp[0].before);
 	}
 	strbuf_addstr(sb, "]\n```\n");
 	strbuf_release(&name);
