@@ -216,6 +216,14 @@ static int read_tree(struct pv_history *h, size_t pi,
 			newest = (double)st.st_mtime;
 		strbuf_release(&f);
 	}
+	p->ncontext = t.side[PV_CAND].ncontext;
+	if (p->ncontext) {
+		p->context = arena_alloc(&h->arena, p->ncontext * sizeof(*p->context));
+		for (size_t i = 0; i < p->ncontext; i++) {
+			p->context[i].key = arena_strdup(&h->arena, t.side[PV_CAND].context[i].key);
+			p->context[i].value = arena_strdup(&h->arena, t.side[PV_CAND].context[i].value);
+		}
+	}
 	p->mtime = newest;
 	/* Only when it orders the points: file times differ between
 	 * checkouts of the same archive, and reports should not. */
@@ -487,29 +495,10 @@ static void point_values(struct pv_hist_metric *m)
 		tau = RUN_REJECT * MAD_SD *
 		      (nd % 2 ? dev[nd / 2] : 0.5 * (dev[nd / 2 - 1] + dev[nd / 2]));
 	}
-	for (size_t j = 0; j < m->nobs; j++) {
-		struct pv_hist_obs *ob = &m->obs[j];
-		const double *x = lv + ob->off;
-		double med, sum = 0;
-		size_t k = 0;
-
-		if (ob->n < 3) {
-			for (size_t i = 0; i < ob->n; i++)
-				sum += x[i];
-			ob->value = sum / ob->n;
-			continue;
-		}
-		memcpy(tmp, x, ob->n * sizeof(*tmp));
-		gsl_sort(tmp, 1, ob->n);
-		med = ob->n % 2 ? tmp[ob->n / 2] :
-		      0.5 * (tmp[ob->n / 2 - 1] + tmp[ob->n / 2]);
-		for (size_t i = 0; i < ob->n; i++)
-			if (fabs(x[i] - med) <= tau) {
-				sum += x[i];
-				k++;
-			}
-		ob->value = k ? sum / (double)k : med;
-	}
+	m->tau = tau;
+	for (size_t j = 0; j < m->nobs; j++)
+		m->obs[j].value = pv_history_value(m, m->runs + m->obs[j].off,
+						   m->obs[j].n);
 	free(dev);
 	free(tmp);
 	free(lv);
@@ -631,4 +620,43 @@ out:
 	free(s);
 	free(y);
 	return rc;
+}
+
+double pv_history_value(const struct pv_hist_metric *m, const double *x,
+			size_t n)
+{
+	double *l, med, sum = 0;
+	size_t k = 0;
+
+	if (!n)
+		return NAN;
+	l = pv_malloc(n * sizeof(*l));
+	for (size_t i = 0; i < n; i++) {
+		if (m->logscale && !(x[i] > 0 && isfinite(x[i]))) {
+			free(l);
+			return NAN;
+		}
+		l[i] = m->logscale ? log(x[i]) : x[i];
+	}
+	if (n < 3) {
+		for (size_t i = 0; i < n; i++)
+			sum += l[i];
+		free(l);
+		return sum / (double)n;
+	}
+	{
+		double *tmp = pv_malloc(n * sizeof(*tmp));
+
+		memcpy(tmp, l, n * sizeof(*tmp));
+		gsl_sort(tmp, 1, n);
+		med = n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+		free(tmp);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (fabs(l[i] - med) <= m->tau) {
+			sum += l[i];
+			k++;
+		}
+	free(l);
+	return k ? sum / (double)k : med;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "config.h"
+#include "table.h"
 #include "diag.h"
 #include "stats/changepoint.h"
 #include "util/arena.h"
@@ -27,6 +28,8 @@ struct pv_hist_point {
 	double mtime;           /* seconds since the epoch, for --order time */
 	int is_report;
 	size_t metrics;         /* metrics the point gave */
+	struct pv_kv *context;  /* a tree's preamble keys (arena) */
+	size_t ncontext;
 };
 
 /* One point of one metric's series. */
@@ -70,6 +73,8 @@ struct pv_hist_metric {
 	size_t nclipped;
 	enum pv_hist_status status;
 	size_t status_cp;       /* the change point status comes from + 1 */
+	double tau;             /* runs further from a point's median are
+				 * left out of its value (log scale) */
 };
 
 struct pv_history_opts {
@@ -112,5 +117,10 @@ int pv_history_read(struct pv_history *h, const char *archive,
 /* The series' change points, statuses and h->fail. */
 int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		       struct pv_diag *diag, struct pv_err *err);
+
+/* The point value of runs x[0..n) as the metric's archive points got
+ * theirs (after pv_history_analyse()); NAN if not on its scale. */
+double pv_history_value(const struct pv_hist_metric *m, const double *x,
+			size_t n);
 
 #endif

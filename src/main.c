@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "archive.h"
+#include "baseline_history.h"
 #include "calibrate.h"
 #include "cmd_history.h"
 #include "config.h"
@@ -59,6 +60,9 @@ static const char usage_text[] =
 "      --sided S           worse|two\n"
 "      --min-samples N     fewer runs on a side is insufficient (3)\n"
 "      --criterion-baseline NAME  criterion.rs: baseline from NAME/\n"
+"      --baseline-history ARCHIVE  pool the baseline from ARCHIVE's points\n"
+"                          since the last change point; then give only CANDIDATE\n"
+"      --history-window K  at most K points pooled (10)\n"
 "  -q, --quiet             print only the closing verdict line\n"
 "\n"
 "calibrate takes the compare options that decide (-c -s -f --alpha\n"
@@ -182,7 +186,7 @@ static int write_reports(const struct pv_report *r, const struct outputs *o,
 enum {
 	OPT_JSON = 256, OPT_JUNIT, OPT_MARKDOWN, OPT_MDLIMIT, OPT_ALPHA,
 	OPT_THRESHOLD, OPT_TEST, OPT_CORRECTION, OPT_SIDED, OPT_MINSAMPLES,
-	OPT_CRITERION, OPT_ITERATIONS, OPT_SEED,
+	OPT_CRITERION, OPT_ITERATIONS, OPT_SEED, OPT_BHISTORY, OPT_HWINDOW,
 };
 
 static const struct option compare_opts[] = {
@@ -203,6 +207,8 @@ static const struct option compare_opts[] = {
 	{ "criterion-baseline", required_argument, NULL, OPT_CRITERION },
 	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "baseline-history", required_argument, NULL, OPT_BHISTORY },
+	{ "history-window", required_argument, NULL, OPT_HWINDOW },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -215,6 +221,8 @@ struct compare_args {
 	unsigned set;               /* which gate fields were given */
 	const char *base, *cand;
 	unsigned long iterations, seed;   /* calibrate */
+	const char *history;        /* --baseline-history ARCHIVE */
+	unsigned long window;       /* --history-window K */
 };
 
 enum { SET_ALPHA = 1, SET_THRESHOLD = 2, SET_TEST = 4, SET_CORRECTION = 8,
@@ -230,6 +238,7 @@ static int parse_compare(int argc, char **argv, struct compare_args *a,
 	a->out.markdown_limit = 65000;
 	a->iterations = 200;
 	a->seed = 1;
+	a->window = 10;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "c:s:f:qh", compare_opts, NULL)) != -1) {
@@ -243,6 +252,15 @@ static int parse_compare(int argc, char **argv, struct compare_args *a,
 		case OPT_JUNIT: a->out.junit = optarg; break;
 		case OPT_MARKDOWN: a->out.markdown = optarg; break;
 		case OPT_CRITERION: a->criterion = optarg; break;
+		case OPT_BHISTORY:
+			if (calibrate)
+				return usage_error("%s", "--baseline-history is for compare");
+			a->history = optarg;
+			break;
+		case OPT_HWINDOW:
+			if (pv_parse_uint(optarg, 1000000, &a->window) || a->window < 2)
+				return usage_error("bad --history-window '%s': expected a count of at least 2 points", optarg);
+			break;
 		case OPT_ITERATIONS:
 			if (!calibrate || pv_parse_uint(optarg, 1000000, &a->iterations) ||
 			    !a->iterations)
@@ -300,6 +318,13 @@ static int parse_compare(int argc, char **argv, struct compare_args *a,
 		if (a->out.json || a->out.junit || a->out.markdown)
 			return usage_error("%s", "calibrate writes no reports; it prints its findings");
 		a->base = argv[optind];
+		return 0;
+	}
+	if (a->history) {
+		if (argc - optind != 1)
+			return usage_error("%s", "compare --baseline-history ARCHIVE needs one tree: CANDIDATE");
+		a->base = a->history;
+		a->cand = argv[optind];
 		return 0;
 	}
 	if (argc - optind != 2)
@@ -369,10 +394,12 @@ static int cmd_compare(int argc, char **argv)
 	struct pv_report r;
 	struct pv_diag diag = PV_DIAG_INIT;
 	struct pv_err err = { 0 };
+	struct pv_bh bh;
 	char iso[32], today[16];
 	const char *format;
 	int st = 0, rc;
 
+	memset(&bh, 0, sizeof(bh));
 	if ((rc = parse_compare(argc, argv, &a, 0)))
 		return rc;
 	if (a.config) {
@@ -397,6 +424,23 @@ static int cmd_compare(int argc, char **argv)
 	}
 	pv_table_init(&table, cfg.limits.max_metrics);
 	pv_report_init(&r);
+	now_utc(iso, sizeof(iso), today, sizeof(today));
+	if (a.history) {
+		/* The baseline pooled from the archive's points. */
+		struct pv_history_opts ho = {
+			&cfg, suite, format, PV_ORDER_NAME, 3, today,
+		};
+
+		if (pv_scan_tree(a.cand, suite, &cfg.limits, &scan[1], &err) ||
+		    pv_load_side(&table, PV_CAND, &scan[1], suite, format, &cfg, &diag, &err) ||
+		    pv_bh_pool(&bh, &table, a.history, a.window, &ho, &diag, &err))
+			goto fail_all;
+		table.side[PV_BASE].path = a.history;
+		table.side[PV_BASE].files = bh.h.np;
+		table.side[PV_BASE].runs = 0;
+		for (size_t i = 0; i < bh.h.np; i++)
+			table.side[PV_BASE].runs += bh.used[i] > 0;
+	} else
 	if (pv_scan_tree(a.base, suite, &cfg.limits, &scan[0], &err) ||
 	    pv_scan_tree(a.cand, suite, &cfg.limits, &scan[1], &err) ||
 	    pv_load_side(&table, PV_BASE, &scan[0], suite, format, &cfg, &diag, &err) ||
@@ -411,7 +455,6 @@ static int cmd_compare(int argc, char **argv)
 	}
 	pv_table_finish(&table);
 
-	now_utc(iso, sizeof(iso), today, sizeof(today));
 	r.tool_version = PV_VERSION;
 	r.generated_at = iso;
 	r.settings.config_path = cfg.path;
@@ -421,6 +464,8 @@ static int cmd_compare(int argc, char **argv)
 	r.settings.markdown_limit = (unsigned)a.out.markdown_limit;
 	pv_model_from_table(&table, &cfg, &r, &diag);
 	pv_table_drop_metrics(&table);
+	if (a.history && pv_bh_attach(&bh, &r, &diag, &err))
+		goto fail_all;
 	if (pv_redecide(&r, &cfg, today, &diag, &err))
 		goto fail_all;
 	r.warnings = (const char **)diag.msg;
@@ -468,6 +513,7 @@ fail_printed:
 done:
 	r.warnings = NULL;
 	pv_report_release(&r);
+	pv_bh_release(&bh);
 	pv_table_release(&table);
 	pv_scan_release(&scan[0]);
 	pv_scan_release(&scan[1]);
