@@ -15,7 +15,7 @@ struct pv_history_args {
 	const struct pv_suite *suite;
 	const char *format;             /* NULL: auto */
 	const char *archive;
-	const char *json, *markdown;    /* report files, "-" is stdout */
+	const char *json, *markdown, *html;  /* report files, "-" is stdout */
 	enum pv_hist_order order;
 	size_t recent;
 	int quiet;

@@ -70,8 +70,8 @@ static const char usage_text[] =
 "      --iterations N      random A/A splits (200)\n"
 "      --seed N            seed of the splits (1)\n"
 "\n"
-"history takes -c -s -f --alpha --threshold -q, --json F and\n"
-"--markdown F, and:\n"
+"history takes -c -s -f --alpha --threshold -q, --json F,\n"
+"--markdown F and --html F (SVG trend charts), and:\n"
 "      --recent K          fail on a regression in the newest K points (3)\n"
 "      --order name|time   point order: entry names (default) or recorded time\n"
 "\n"
@@ -812,6 +812,7 @@ static const struct option history_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "json", required_argument, NULL, 'J' },
 	{ "markdown", required_argument, NULL, 'M' },
+	{ "html", required_argument, NULL, 'H' },
 	{ "alpha", required_argument, NULL, 'A' },
 	{ "threshold", required_argument, NULL, 'T' },
 	{ "recent", required_argument, NULL, 'R' },
@@ -847,6 +848,7 @@ static int cmd_history(int argc, char **argv)
 		case 'q': h.quiet = 1; break;
 		case 'J': h.json = optarg; break;
 		case 'M': h.markdown = optarg; break;
+		case 'H': h.html = optarg; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		case 'A':
 			if (pv_parse_alpha(optarg, &alpha))

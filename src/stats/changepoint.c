@@ -81,8 +81,11 @@ size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
 		size_t c = i == 0 ? 1 : i == L - 1 ? L - 2 : i;
 
 		ref = med3(y[c - 1], y[c], y[c + 1]);
-		if (fabs(y[i] - ref) > lim) {
-			out[i] = ref;
+		if (y[i] > ref + lim) {
+			out[i] = ref + lim;
+			nclip++;
+		} else if (y[i] < ref - lim) {
+			out[i] = ref - lim;
 			nclip++;
 		}
 	}

@@ -7,8 +7,9 @@
  * ../shared/sim/cpsim.py:
  *
  *   1. spikes: a value more than PV_CP_CLIP robust sds from the median
- *      of itself and its two nearest neighbours is replaced by that
- *      median; the sd comes from the successive differences (their MAD
+ *      of itself and its two nearest neighbours is pulled back to that
+ *      distance (replacing it by the median would copy a neighbour's
+ *      noise, and at the ends manufacture a short level); the sd comes from the successive differences (their MAD
  *      or 90%-trimmed RMS, the larger), which steps and slow trends do
  *      not inflate.  One wild point is therefore never a
  *      level, and a step seen at the newest point alone waits for the

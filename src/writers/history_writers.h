@@ -13,6 +13,8 @@
 
 int pv_write_history_json(const struct pv_history *h, FILE *fp,
 			  struct pv_err *err);
+int pv_write_history_html(const struct pv_history *h, FILE *fp,
+			  struct pv_err *err);
 int pv_write_history_markdown(const struct pv_history *h, FILE *fp,
 			      struct pv_err *err);
 /* The terminal summary: the status counts, the recent change points and
