@@ -11,7 +11,7 @@ import sys
 
 from scipy import stats
 
-MIN_SEG = 2
+MIN_SEG = 3
 
 
 def close(a, b, rel=1e-9):

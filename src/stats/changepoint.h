@@ -15,7 +15,8 @@
  *      level, and a step seen at the newest point alone waits for the
  *      next point to confirm it.
  *   2. binary segmentation: split a segment where the two-sample t of
- *      its two parts (each at least PV_CP_MIN_SEG points) is largest, if
+ *      its two parts (each at least PV_CP_MIN_SEG = 3 points: a two-point
+ *      bump, such as two runs of outliers, is never a level) is largest, if
  *      its Bonferroni-adjusted p (over every split position of every
  *      series of the family) is at most alpha; then move each split to
  *      the best place between its neighbours and drop the weakest while
@@ -33,8 +34,12 @@
 #include <stddef.h>
 #include "../util/err.h"
 
-#define PV_CP_MIN_SEG 2
+#ifndef PV_CP_MIN_SEG
+#define PV_CP_MIN_SEG 3
+#endif
+#ifndef PV_CP_CLIP
 #define PV_CP_CLIP 3.0
+#endif
 
 struct pv_cp {
 	size_t index;           /* first point of the new level */
