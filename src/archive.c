@@ -346,12 +346,16 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 				"%s: expected a perfverdict JSON report (an object)",
 				path);
 	}
-	if (json_integer_value(json_object_get(root, "schema_version")) !=
-	    PV_SCHEMA_VERSION) {
-		json_decref(root);
-		return pv_error(err, PV_EINPUT,
-				"%s: expected schema_version %d (a perfverdict JSON report)",
-				path, PV_SCHEMA_VERSION);
+	/* Version 1 reads as it is: version 2 only added to it. */
+	{
+		json_int_t v = json_integer_value(json_object_get(root, "schema_version"));
+
+		if (v < 1 || v > PV_SCHEMA_VERSION) {
+			json_decref(root);
+			return pv_error(err, PV_EINPUT,
+					"%s: expected schema_version 1 to %d (a perfverdict JSON report)",
+					path, PV_SCHEMA_VERSION);
+		}
 	}
 	if ((tool = get_obj(&d, root, "tool")))
 		r->tool_version = get_str(&d, tool, "version", 0);

@@ -19,7 +19,7 @@
 #include "util/arena.h"
 #include "util/strbuf.h"
 
-#define PV_SCHEMA_VERSION 1
+#define PV_SCHEMA_VERSION 2
 
 /* The level of the default rule's family gate, as a fraction of alpha
  * (verdict.c's family_gate(); the reasons quote it). */
