@@ -14,7 +14,7 @@
 static int kind_key(const char *k)
 {
 	static const char *const words[] = {
-		"cpu", "arch", "model", "machine", "processor", "platform",
+		"model", "arch", "machine", "processor", "platform",
 	};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
@@ -33,30 +33,42 @@ static const char *context_get(const struct pv_kv *kv, size_t n,
 	return NULL;
 }
 
+/*
+ * Points that ran on another kind of machine than the candidate are
+ * excluded; other context differences (another runner, a clock speed)
+ * are one warning per key, counting the points.
+ */
 static void environments(struct pv_bh *bh, const struct pv_sidemeta *cand,
 			 struct pv_diag *diag)
 {
 	struct pv_history *h = &bh->h;
 
-	for (size_t i = 0; i < h->np; i++) {
-		const struct pv_hist_point *p = &h->p[i];
+	for (size_t j = 0; j < cand->ncontext; j++) {
+		const char *k = cand->context[j].key;
+		const char *cv = cand->context[j].value;
+		size_t ndiff = 0, first = 0;
+		int kind = kind_key(k);
 
-		for (size_t j = 0; j < cand->ncontext; j++) {
-			const char *k = cand->context[j].key;
+		for (size_t i = 0; i < h->np; i++) {
+			const struct pv_hist_point *p = &h->p[i];
 			const char *v = context_get(p->context, p->ncontext, k);
 
-			if (!v || !strcmp(v, cand->context[j].value))
+			if (!v || !strcmp(v, cv))
 				continue;
-			if (kind_key(k)) {
-				if (!bh->excluded[i])
-					pv_diag_add(diag, "baseline point '%s' ran on another kind of machine (%s '%s', the candidate's '%s'): not pooled",
-						    p->label, k, v, cand->context[j].value);
+			if (!ndiff++)
+				first = i;
+			if (kind) {
+				pv_diag_add(diag, "baseline point '%s' ran on another kind of machine (%s '%s', the candidate's '%s'): not pooled",
+					    p->label, k, v, cv);
 				bh->excluded[i] = 1;
-			} else {
-				pv_diag_add(diag, "baseline point '%s' differs from the candidate in %s ('%s' against '%s')",
-					    p->label, k, v, cand->context[j].value);
 			}
 		}
+		if (ndiff && !kind)
+			pv_diag_add(diag, "the candidate's environment differs from %zu of %zu baseline points in %s ('%s' against '%s' at '%s' ...)",
+				    ndiff, h->np, k, cv,
+				    context_get(h->p[first].context,
+						h->p[first].ncontext, k),
+				    h->p[first].label);
 	}
 }
 
