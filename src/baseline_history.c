@@ -89,6 +89,16 @@ int pv_bh_pool(struct pv_bh *bh, struct pv_table *t, const char *archive,
 	bh->used = pv_calloc(h->np, sizeof(*bh->used));
 	bh->excluded = pv_calloc(h->np, sizeof(*bh->excluded));
 	environments(bh, &t->side[PV_CAND], diag);
+	{
+		size_t left = 0;
+
+		for (size_t i = 0; i < h->np; i++)
+			left += !bh->excluded[i];
+		if (!left)
+			return pv_error(err, PV_EINPUT,
+					"no point of archive '%s' ran on the candidate's kind of machine: nothing to pool, so the gate cannot pass (inconclusive)",
+					archive);
+	}
 	for (size_t i = 0; i < h->nm; i++) {
 		struct pv_hist_metric *m = &h->m[i];
 		struct pv_pooled *x = &bh->tests[i];
