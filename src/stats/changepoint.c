@@ -30,6 +30,12 @@ static double med3(double a, double b, double c)
 	return c <= a ? a : c >= b ? b : c;
 }
 
+static double med5(double *x)
+{
+	gsl_sort(x, 1, 5);
+	return x[2];
+}
+
 static double median_sorted(double *x, size_t n)
 {
 	gsl_sort(x, 1, n);
@@ -75,17 +81,24 @@ size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
 	*sd = diff_scale(y, L);
 	lim = PV_CP_CLIP * *sd;
 	for (size_t i = 0; i < L; i++) {
-		/* The median of the point and its two nearest neighbours:
-		 * one wild point never moves another, and a step is never
-		 * clipped once two points confirm it. */
-		size_t c = i == 0 ? 1 : i == L - 1 ? L - 2 : i;
+		/* The median of the point and its nearest neighbours (five,
+		 * or three in a short series): one or two wild points never
+		 * move another, and a step is never clipped once
+		 * PV_CP_MIN_SEG points confirm it. */
+		size_t w = L >= 5 ? 5 : 3, c = i < w / 2 ? w / 2 :
+			   i + w / 2 >= L ? L - 1 - w / 2 : i;
+		double win[5], d;
 
-		ref = med3(y[c - 1], y[c], y[c + 1]);
-		if (y[i] > ref + lim) {
-			out[i] = ref + lim;
+		for (size_t k = 0; k < w; k++)
+			win[k] = y[c - w / 2 + k];
+		ref = w == 5 ? med5(win) : med3(win[0], win[1], win[2]);
+		d = y[i] - ref;
+		if (fabs(d) > PV_CP_GROSS * *sd) {
+			/* gross: a noisy neighbour, not a value */
+			out[i] = ref;
 			nclip++;
-		} else if (y[i] < ref - lim) {
-			out[i] = ref - lim;
+		} else if (fabs(d) > lim) {
+			out[i] = ref + (d > 0 ? lim : -lim);
 			nclip++;
 		}
 	}

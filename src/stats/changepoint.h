@@ -6,10 +6,12 @@
  * point (a log mean of its runs, say).  The method, chosen with
  * ../shared/sim/cpsim.py:
  *
- *   1. spikes: a value more than PV_CP_CLIP robust sds from the median
- *      of itself and its two nearest neighbours is pulled back to that
- *      distance (replacing it by the median would copy a neighbour's
- *      noise, and at the ends manufacture a short level); the sd comes from the successive differences (their MAD
+ *   1. spikes: a value more than PV_CP_GROSS robust sds from the median
+ *      of itself and its four nearest neighbours is replaced by that
+ *      median (a noisy neighbour, not a value); one more than PV_CP_CLIP
+ *      sds is pulled back to that distance (replacing normal tails would
+ *      copy a neighbour's noise and at the ends manufacture short
+ *      levels); the sd comes from the successive differences (their MAD
  *      or 90%-trimmed RMS, the larger), which steps and slow trends do
  *      not inflate.  One wild point is therefore never a
  *      level, and a step seen at the newest point alone waits for the
@@ -39,6 +41,9 @@
 #endif
 #ifndef PV_CP_CLIP
 #define PV_CP_CLIP 3.0
+#endif
+#ifndef PV_CP_GROSS
+#define PV_CP_GROSS 6.0
 #endif
 
 struct pv_cp {

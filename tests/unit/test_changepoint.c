@@ -1,6 +1,7 @@
 /* test_changepoint.c - stats/changepoint.c and stats/pooled.c. */
 #include "unit.h"
 #include <stdlib.h>
+#include <gsl/gsl_sort.h>
 #include "stats/changepoint.h"
 #include "stats/pooled.h"
 
@@ -13,34 +14,45 @@ static double gauss(uint64_t *s)
 	return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
 }
 
-/* One wild point is replaced by the median of it and its neighbours; a
- * step is left alone, even when only its last two points show it. */
+/* A gross spike is replaced by the median of it and its four nearest
+ * neighbours, a milder one pulled back to 3 robust sds; a step is left
+ * alone once its last three points show it, and clipped before. */
 static void test_clip(void **state)
 {
 	enum { L = 40 };
-	double y[L], out[L], sd;
+	double y[L], out[L], sd, w[5];
 	uint64_t seed = 42;
 	size_t n;
 
 	(void)state;
 	for (int i = 0; i < L; i++)
 		y[i] = 0.01 * gauss(&seed);
-	y[15] = 1.0;                    /* spike */
-	y[L - 2] += 0.5;                /* a step at the end */
-	y[L - 1] += 0.5;
+	y[15] = 1.0;                    /* gross spike: 100 sds */
+	for (int i = L - 3; i < L; i++)
+		y[i] += 0.5;            /* a step at the end, three points */
 	n = pv_cp_clip(y, L, out, &sd);
 	assert_int_equal(n, 1);
-	/* pulled back to 3 robust sds above the larger of its neighbours
-	 * (the median of the three) */
-	assert_near(out[15], (y[14] > y[16] ? y[14] : y[16]) + PV_CP_CLIP * sd, 1e-15);
-	assert_near(out[L - 2], y[L - 2], 0);
-	assert_near(out[L - 1], y[L - 1], 0);
+	for (int k = 0; k < 5; k++)
+		w[k] = y[13 + k];
+	gsl_sort(w, 1, 5);
+	assert_near(out[15], w[2], 0);
+	for (int i = L - 3; i < L; i++)
+		assert_near(out[i], y[i], 0);
 	assert_near(sd, 0.01, 0.004);
-	/* A step at the newest point alone waits for confirmation. */
-	y[L - 2] -= 0.5;
+	/* A mild spike (4 sds above all its neighbours) is clamped. */
+	seed = 42;
+	for (int i = 0; i < L; i++)
+		y[i] = 0.01 * gauss(&seed);
+	for (int k = 13; k <= 17; k++)
+		y[k] = 0.04 - 0.001 * (k - 15) * (k - 15);
+	y[15] = 0.039 + 0.055;  /* the median of the five is 0.039 */
 	n = pv_cp_clip(y, L, out, &sd);
-	assert_int_equal(n, 2);
-	assert_true(out[L - 1] < y[L - 1] && out[L - 1] < 0.1);
+	assert_true(sd > 0.055 / PV_CP_GROSS && sd < 0.055 / PV_CP_CLIP);
+	assert_near(out[15], 0.039 + PV_CP_CLIP * sd, 1e-15);
+	/* Two points of a new level are not yet one: both clipped. */
+	y[L - 3] -= 0.5;
+	n = pv_cp_clip(y, L, out, &sd);
+	assert_true(out[L - 1] < 0.1 && out[L - 2] < 0.1);
 }
 
 /* A family of 50 noisy series: a +10% step (10 sds) at point 20 of one
