@@ -309,7 +309,8 @@ static void read_metric(struct rd *d, json_t *m, size_t i,
 		snprintf(d->where, sizeof(d->where), "metrics[%zu].test", i);
 		name = get_str(d, t, "name", 1);
 		res->tested = name != NULL;
-		if (name && strcmp(name, "yuen") && pv_parse_test(name, &res->test_used))
+		if (name && strcmp(name, "yuen") && strcmp(name, "history") &&
+		    pv_parse_test(name, &res->test_used))
 			bad(d, "name", "a test name");
 		else if (name && !strcmp(name, "yuen"))
 			res->test_used = PV_TEST_YUEN;

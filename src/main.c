@@ -18,7 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "archive.h"
+#include "baseline_history.h"
 #include "calibrate.h"
+#include "cmd_history.h"
 #include "config.h"
 #include "diag.h"
 #include "parseopt.h"
@@ -203,6 +205,10 @@ struct cli {
 	const char *label[2];       /* --baseline-label, --candidate-label */
 	char **operand;             /* the arguments that are not options */
 	int noperands;
+	const char *history;        /* --baseline-history ARCHIVE */
+	unsigned long window;       /* --history-window K */
+	unsigned long recent;       /* history --recent K */
+	enum pv_hist_order order;   /* history --order */
 };
 
 enum { SET_ALPHA = 1, SET_THRESHOLD = 2, SET_TEST = 4, SET_CORRECTION = 8,
@@ -246,6 +252,19 @@ static int set_sided(void *p, const char *v)
 
 	a->set |= SET_SIDED;
 	return pv_parse_sided(v, &a->gate.sided);
+}
+
+static int set_order(void *p, const char *v)
+{
+	struct cli *a = p;
+
+	if (!strcmp(v, "name"))
+		a->order = PV_ORDER_NAME;
+	else if (!strcmp(v, "time"))
+		a->order = PV_ORDER_TIME;
+	else
+		return -1;
+	return 0;
 }
 
 static int set_min_samples(void *p, const char *v)
@@ -300,6 +319,10 @@ static const struct pv_option compare_options[] = {
 	OPT_REPORTS("65000"),
 	PV_OPT_STRING(0, "baseline-label", "T", CLI, label[0], "what the baseline is, e.g. a commit", "from the CI's variables"),
 	PV_OPT_STRING(0, "candidate-label", "T", CLI, label[1], "what the candidate is, e.g. a commit", "from the CI's variables"),
+	PV_OPT_STRING(0, "baseline-history", "ARCHIVE", CLI, history,
+		      "pool the baseline from ARCHIVE's points since its last change point; then give only CANDIDATE", NULL),
+	PV_OPT_UINT(0, "history-window", "K", CLI, window, 2, 1000000,
+		    "a count of at least 2 points", "at most K points pooled", "10"),
 	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing verdict line"),
 	PV_OPT_FLAG('v', "verbose", CLI, out.verbose, "print every metric, not only those that need attention"),
 	OPT_HELP,
@@ -423,6 +446,56 @@ static int choose_suite(struct pv_config *cfg, const char *name,
 	return 0;
 }
 
+/*
+ * compare's two sides into table: two trees, or with --baseline-history
+ * the candidate's tree and a baseline pooled from the archive's points.
+ */
+static int load_sides(const struct cli *a, const struct pv_config *cfg,
+		      const struct pv_suite *suite, const char *format,
+		      const char *today, struct pv_scan scan[2],
+		      struct pv_table *table, struct pv_bh *bh,
+		      struct pv_diag *diag, struct pv_err *err)
+{
+	const char *base = a->history ? a->history : a->operand[0];
+	const char *cand = a->operand[a->history ? 0 : 1];
+
+	if (a->history && a->noperands != 1)
+		return pv_error(err, PV_EUSAGE, "compare --baseline-history ARCHIVE needs one tree: CANDIDATE");
+	if (!a->history && a->noperands != 2)
+		return pv_error(err, PV_EUSAGE, "compare needs two trees: BASELINE CANDIDATE");
+	if (a->history) {
+		/* The baseline pooled from the archive's points. */
+		struct pv_history_opts ho = {
+			cfg, suite, format, PV_ORDER_NAME, 3, today,
+		};
+
+		if (pv_scan_tree(cand, suite, &cfg->limits, &scan[1], err) ||
+		    pv_load_side(table, PV_CAND, &scan[1], suite, format, cfg,
+				 diag, err) ||
+		    pv_bh_pool(bh, table, a->history, a->window ? a->window : 10,
+			       &ho, diag, err))
+			return -1;
+		table->side[PV_BASE].path = a->history;
+		table->side[PV_BASE].files = bh->h.np;
+		table->side[PV_BASE].runs = 0;
+		for (size_t i = 0; i < bh->h.np; i++)
+			table->side[PV_BASE].runs += bh->used[i] > 0;
+	} else if (pv_scan_tree(base, suite, &cfg->limits, &scan[0], err) ||
+		   pv_scan_tree(cand, suite, &cfg->limits, &scan[1], err) ||
+		   pv_load_side(table, PV_BASE, &scan[0], suite, format, cfg,
+				diag, err) ||
+		   pv_load_side(table, PV_CAND, &scan[1], suite, format, cfg,
+				diag, err)) {
+		return -1;
+	}
+	if (!table->n)
+		return pv_error(err, PV_EINPUT,
+			 "no samples found in '%s' or '%s'%s", base, cand,
+			 suite->pattern ? " (check result_file_pattern)" :
+			 ": expected result files of a known format (see 'perfverdict formats')");
+	return 0;
+}
+
 static int cmd_compare(struct cli *a)
 {
 	struct pv_config cfg;
@@ -433,10 +506,12 @@ static int cmd_compare(struct cli *a)
 	struct pv_report r;
 	struct pv_diag diag = PV_DIAG_INIT;
 	struct pv_err err = { 0 };
+	struct pv_bh bh;
 	char iso[32], today[16];
 	const char *format;
 	int st = 0;
 
+	memset(&bh, 0, sizeof(bh));
 	if (!a->out.markdown_limit)
 		a->out.markdown_limit = 65000;
 	if (a->config) {
@@ -461,21 +536,12 @@ static int cmd_compare(struct cli *a)
 	}
 	pv_table_init(&table, cfg.limits.max_metrics);
 	pv_report_init(&r);
-	if (pv_scan_tree(a->operand[0], suite, &cfg.limits, &scan[0], &err) ||
-	    pv_scan_tree(a->operand[1], suite, &cfg.limits, &scan[1], &err) ||
-	    pv_load_side(&table, PV_BASE, &scan[0], suite, format, &cfg, &diag, &err) ||
-	    pv_load_side(&table, PV_CAND, &scan[1], suite, format, &cfg, &diag, &err))
+	now_utc(iso, sizeof(iso), today, sizeof(today));
+	if (load_sides(a, &cfg, suite, format, today, scan, &table, &bh, &diag,
+		       &err))
 		goto fail_all;
-	if (!table.n) {
-		pv_error(&err, PV_EINPUT,
-			 "no samples found in '%s' or '%s'%s", a->operand[0], a->operand[1],
-			 suite->pattern ? " (check result_file_pattern)" :
-			 ": expected result files of a known format (see 'perfverdict formats')");
-		goto fail_all;
-	}
 	pv_table_finish(&table);
 
-	now_utc(iso, sizeof(iso), today, sizeof(today));
 	r.tool_version = PV_VERSION;
 	r.generated_at = iso;
 	r.settings.config_path = cfg.path;
@@ -490,6 +556,8 @@ static int cmd_compare(struct cli *a)
 	r.settings.nwaivers = cfg.nwaivers;
 	pv_model_from_table(&table, &cfg, &r, &diag);
 	pv_table_drop_metrics(&table);
+	if (a->history && pv_bh_attach(&bh, &r, &diag, &err))
+		goto fail_all;
 	if (pv_redecide(&r, &cfg, today, &diag, &err))
 		goto fail_all;
 	r.warnings = (const char **)diag.msg;
@@ -530,6 +598,7 @@ fail_printed:
 done:
 	r.warnings = NULL;
 	pv_report_release(&r);
+	pv_bh_release(&bh);
 	pv_table_release(&table);
 	pv_scan_release(&scan[0]);
 	pv_scan_release(&scan[1]);
@@ -715,6 +784,86 @@ static int cmd_formats(struct cli *a)
 	return fflush(stdout) ? PV_EUSAGE : PV_OK;
 }
 
+static const struct pv_option history_options[] = {
+	OPT_CONFIG("INI settings (autotest's perf.conf works)", NULL),
+	PV_OPT_STRING('s', "suite", "NAME", CLI, suite, "the config section to use", "the only one"),
+	PV_OPT_STRING('f', "format", "FMT", CLI, format, "input format of the points that are trees, or auto", "auto"),
+	PV_OPT_CALLBACK(0, "alpha", "A", set_alpha, "a number between 0 and 1",
+			"family-wise level of the change points", "0.05"),
+	PV_OPT_CALLBACK(0, "threshold", "T", set_threshold,
+			"a non-negative fraction or percentage, e.g. 5%",
+			"smallest step that counts, e.g. 5%", "5%"),
+	PV_OPT_UINT(0, "recent", "K", CLI, recent, 1, 1000000,
+		    "a positive count of points",
+		    "fail on a regression that began in the newest K points", "3"),
+	PV_OPT_CALLBACK(0, "order", "ORDER", set_order, "name or time",
+			"point order: entry names, or each point's recorded time", "name"),
+	PV_OPT_STRING(0, "json", "F", CLI, out.json, "write the JSON history report ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown with trends ('-' is stdout)", NULL),
+	OPT_HTML,
+	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing status line"),
+	OPT_HELP,
+	PV_OPT_END,
+};
+
+/* history [options] ARCHIVE: settle the config, and hand over. */
+static int cmd_history(struct cli *a)
+{
+	struct pv_history_args h;
+	struct pv_config cfg;
+	struct pv_suite fallback;
+	const struct pv_suite *suite = NULL;
+	struct pv_diag diag = PV_DIAG_INIT;
+	struct pv_err err = { 0 };
+	char iso[32], today[16];
+	int st;
+
+	memset(&h, 0, sizeof(h));
+	h.recent = a->recent ? a->recent : 3;
+	h.order = a->order;
+	h.format = a->format;
+	h.quiet = a->out.quiet;
+	h.json = a->out.json;
+	h.markdown = a->out.markdown;
+	h.html = a->out.html;
+	h.archive = a->operand[0];
+	if (a->config) {
+		if (pv_config_load(&cfg, a->config, &err))
+			return report_error(&err);
+	} else {
+		pv_config_defaults(&cfg);
+	}
+	apply_overrides(&cfg.gate, a);
+	memset(&fallback, 0, sizeof(fallback));
+	if (choose_suite(&cfg, a->suite, &fallback, &suite, &err)) {
+		pv_config_release(&cfg);
+		return report_error(&err);
+	}
+	if (!h.format)
+		h.format = suite->format;
+	if (h.format && strcmp(h.format, "auto") && !pv_reader_by_name(h.format)) {
+		pv_error(&err, PV_EUSAGE, "unknown format '%s' (see 'perfverdict formats')",
+			 h.format);
+		st = report_error(&err);
+		goto out;
+	}
+	now_utc(iso, sizeof(iso), today, sizeof(today));
+	h.cfg = &cfg;
+	h.suite = suite;
+	h.tool_version = PV_VERSION;
+	h.generated_at = iso;
+	h.today = today;
+	st = pv_cmd_history(&h, &diag, &err);
+	print_warnings(&diag);
+	if (st < 0)
+		st = report_error(&err);
+out:
+	pv_diag_release(&diag);
+	if (suite == &fallback)
+		regfree(&fallback.repeat_re);
+	pv_config_release(&cfg);
+	return st;
+}
 /* The commands (git's struct cmd_struct commands[]), in help order. */
 static const struct cmd_struct {
 	const char *name;
@@ -726,7 +875,7 @@ static const struct cmd_struct {
 	const char *what;           /* one line for --help */
 } commands[] = {
 	{ "compare", cmd_compare, compare_options, "[options] BASELINE CANDIDATE",
-	  2, 2, "compare needs two trees: BASELINE CANDIDATE",
+	  1, 2, "compare needs two trees: BASELINE CANDIDATE",
 	  "compare two result trees and decide the gate" },
 	{ "render", cmd_render, render_options, "[options] REPORT.json",
 	  1, 1, "render needs one REPORT.json",
@@ -740,6 +889,9 @@ static const struct cmd_struct {
 	{ "formats", cmd_formats, formats_options, "",
 	  0, 0, "formats takes no arguments",
 	  "list the input formats and how each is detected" },
+	{ "history", cmd_history, history_options, "[options] ARCHIVE",
+	  1, 1, "history needs one archive: ARCHIVE",
+	  "find change points in an archive of past results, and gate on the newest" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(*commands))

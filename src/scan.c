@@ -729,9 +729,11 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 	if (!rc && side == PV_CAND)
 		rc = check_unread(t, PV_BASE, 1, cfg, diag, err);
 	/* A side without results, once both are read (so that a broken
-	 * candidate file is named first). */
+	 * candidate file is named first).  history reads a point as a
+	 * candidate alone: a baseline that was never read is not empty. */
 	for (int s = 0; !rc && side == PV_CAND && s < 2; s++)
-		if (!any_results(&t->side[s]))
+		if ((s == PV_CAND || t->side[PV_BASE].path) &&
+		    !any_results(&t->side[s]))
 			rc = no_result_files(&t->side[s], (enum pv_side)s,
 					     suite, err);
 	return rc;

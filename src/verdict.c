@@ -592,7 +592,15 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 		w[i].test = g->test == PV_TEST_AUTO ? PV_TEST_MODERATED : g->test;
 		if (w[i].summary)
 			w[i].test = PV_TEST_WELCH;
+		if (r->ext) {
+			w[i].testable = w[i].testable && r->ext[i].testable;
+			w[i].deterministic = 0;
+			w[i].summary = 0;
+			w[i].test = PV_TEST_HISTORY;
+		}
 	}
+	if (r->ext)
+		need_mod = 0;
 	pv_tmemo_init(&tm);
 	if (need_mod)
 		rc = prepare_moderated(r, w, g->test, &prior, &df_cap, err);
@@ -603,6 +611,18 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 
 		if (!w[i].testable)
 			continue;
+		if (r->ext) {
+			const struct pv_ext_test *x = &r->ext[i];
+
+			res->statistic = x->statistic;
+			res->df = x->df;
+			res->ci_low = x->ci_low;
+			res->ci_high = x->ci_high;
+			w[i].p_two = x->p_two;
+			w[i].p_worse = x->p_worse;
+			w[i].p_better = x->p_better;
+			continue;
+		}
 		if (w[i].deterministic) {
 			/* No spread at all: equal means are unchanged (p=1),
 			 * different ones a certain change (p=0).  The t of a
