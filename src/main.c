@@ -38,17 +38,19 @@
 #define PV_VERSION "0.0.0"
 #endif
 
-static int usage_error(const char *fmt, const char *arg)
+/* Every message line ends in its code (msg.h), for scripts to filter. */
+static int usage_error(enum pv_msg id, const char *fmt, const char *arg)
 {
 	fprintf(stderr, "perfverdict: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'perfverdict --help'.\n");
+	fprintf(stderr, " [%s]\nTry 'perfverdict --help'.\n", pv_msg_code(id));
 	return PV_EUSAGE;
 }
 
 static int report_error(const struct pv_err *err)
 {
-	fprintf(stderr, "perfverdict: error: %s\n", err->msg);
+	fprintf(stderr, "perfverdict: error: %s [%s]\n", err->msg,
+		pv_msg_code(err->id));
 	return err->status ? (int)err->status : PV_EINPUT;
 }
 
@@ -113,7 +115,7 @@ static int write_reports_named(const struct pv_report *r,
 		for (int j = i + 1; j < 4; j++)
 			if (paths[i] && paths[j] && strcmp(paths[i], "-") &&
 			    !strcmp(paths[i], paths[j]))
-				return pv_error(err, PV_EUSAGE,
+				return pv_error(err, PV_M_SAME_OUTPUT,
 						"'%s' is given for two reports: each report needs its own file",
 						paths[i]);
 	for (int i = 0; i < 4 && !rc; i++) {
@@ -176,7 +178,7 @@ static int write_summary(const struct pv_report *r, int quiet, int verbose,
 	if (pv_write_text(r, &to, stdout, err))
 		return -1;
 	if (fflush(stdout))
-		return pv_error(err, PV_EUSAGE, "cannot write to standard output");
+		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write to standard output");
 	return 0;
 }
 
@@ -371,7 +373,7 @@ static int apply_merge_config(struct pv_report *r, const struct pv_config *cfg,
 		if (rule.ignore == 1) {
 			struct strbuf id = STRBUF_INIT;
 
-			pv_error_at(err, PV_EUSAGE, cfg->path, rule.line,
+			pv_error_at(err, PV_M_MERGE_IGNORE, cfg->path, rule.line,
 				    "merge cannot apply 'ignore' of [metric \"%s\"] to '%s': ignore it when comparing",
 				    rule.glob, pv_result_id(m, &id));
 			strbuf_release(&id);
@@ -399,7 +401,7 @@ static int choose_suite(struct pv_config *cfg, const char *name,
 	if (name) {
 		*out = pv_config_suite(cfg, name);
 		if (!*out)
-			return pv_error(err, PV_EUSAGE,
+			return pv_error(err, PV_M_NO_SUCH_SUITE,
 					"no suite [%s] in %s", name,
 					cfg->path ? cfg->path : "the built-in defaults");
 		return 0;
@@ -416,7 +418,7 @@ static int choose_suite(struct pv_config *cfg, const char *name,
 			snprintf(list + strlen(list), sizeof(list) - strlen(list),
 				 "%s%s", i ? ", " : "", cfg->suites[i].name);
 		(void)e;
-		return pv_error(err, PV_EUSAGE,
+		return pv_error(err, PV_M_AMBIGUOUS_SUITE,
 				"%s has several suites (%s): choose one with -s",
 				cfg->path, list);
 	}
@@ -425,7 +427,7 @@ static int choose_suite(struct pv_config *cfg, const char *name,
 	fallback->ignore_col = 1;
 	fallback->repeat_pattern = (char *)"repeat[0-9]+";
 	if (regcomp(&fallback->repeat_re, fallback->repeat_pattern, REG_EXTENDED))
-		return pv_error(err, PV_EUSAGE, "cannot compile the repeat pattern");
+		return pv_error(err, PV_M_BAD_PATTERN, "cannot compile the repeat pattern");
 	*out = fallback;
 	return 0;
 }
@@ -462,7 +464,7 @@ static int cmd_compare(struct cli *a)
 	}
 	format = a->format ? a->format : suite->format;
 	if (format && strcmp(format, "auto") && !pv_reader_by_name(format)) {
-		pv_error(&err, PV_EUSAGE, "unknown format '%s' (see 'perfverdict formats')",
+		pv_error(&err, PV_M_UNKNOWN_FORMAT, "unknown format '%s' (see 'perfverdict formats')",
 			 format);
 		goto fail;
 	}
@@ -474,7 +476,7 @@ static int cmd_compare(struct cli *a)
 	    pv_load_side(&table, PV_CAND, &scan[1], suite, format, &cfg, &diag, &err))
 		goto fail_all;
 	if (!table.n) {
-		pv_error(&err, PV_EINPUT,
+		pv_error(&err, PV_M_NO_SAMPLES,
 			 "no samples found in '%s' or '%s'%s", a->operand[0], a->operand[1],
 			 suite->pattern ? " (check result_file_pattern)" :
 			 ": expected result files of a known format (see 'perfverdict formats')");
@@ -500,6 +502,7 @@ static int cmd_compare(struct cli *a)
 	if (pv_redecide(&r, &cfg, today, &diag, &err))
 		goto fail_all;
 	r.warnings = (const char **)diag.msg;
+	r.warning_codes = diag.code;
 	r.nwarnings = diag.n;
 
 	print_warnings(&diag);
@@ -507,7 +510,7 @@ static int cmd_compare(struct cli *a)
 		/* Nothing was tested: an input error, not a verdict. */
 		struct strbuf why = STRBUF_INIT;
 
-		pv_error(&err, PV_EINPUT,
+		pv_error(&err, PV_M_NOTHING_COMPARED,
 			 "no metric could be compared (%zu insufficient, %zu missing, %zu new): %s",
 			 r.count[PV_V_INSUFFICIENT], r.count[PV_V_MISSING],
 			 r.count[PV_V_NEW], pv_result_reason(&r, &r.m[0], &why));
@@ -536,6 +539,7 @@ fail_printed:
 	st = report_error(&err);
 done:
 	r.warnings = NULL;
+	r.warning_codes = NULL;
 	pv_report_release(&r);
 	pv_table_release(&table);
 	pv_scan_release(&scan[0]);
@@ -589,7 +593,7 @@ static int cmd_calibrate(struct cli *a)
 		goto out;
 	}
 	if (!table.n) {
-		pv_error(&err, PV_EINPUT, "no samples found in '%s'", a->operand[0]);
+		pv_error(&err, PV_M_NO_SAMPLES, "no samples found in '%s'", a->operand[0]);
 		st = report_error(&err);
 		goto out;
 	}
@@ -605,7 +609,7 @@ static int cmd_calibrate(struct cli *a)
 		print_warnings(&diag);
 		if (pv_write_calibration(&cal, a->operand[0], stdout, &err) ||
 		    fflush(stdout))
-			st = report_error((pv_error(&err, PV_EUSAGE,
+			st = report_error((pv_error(&err, PV_M_CANNOT_WRITE,
 				"cannot write to standard output"), &err));
 	}
 out:
@@ -660,7 +664,7 @@ static int cmd_merge(struct cli *a)
 	int n = a->noperands, st = PV_OK;
 
 	if (!o.json && !o.junit && !o.markdown && !o.html)
-		return usage_error("%s", "merge needs --json F (and may add --junit, --markdown, --html)");
+		return usage_error(PV_M_USAGE, "%s", "merge needs --json F (and may add --junit, --markdown, --html)");
 	if (a->config) {
 		if (pv_config_load(&cfg, a->config, &err))
 			return report_error(&err);
@@ -692,7 +696,7 @@ static int cmd_merge(struct cli *a)
 		} else {
 			print_warnings(&diag);
 			if (!r->compared)
-				st = report_error((pv_error(&err, PV_EINPUT,
+				st = report_error((pv_error(&err, PV_M_NOTHING_COMPARED,
 					"no metric could be compared: %zu insufficient, %zu missing, %zu new",
 					r->count[PV_V_INSUFFICIENT], r->count[PV_V_MISSING],
 					r->count[PV_V_NEW]), &err));
@@ -808,11 +812,11 @@ static int run_command(const struct cmd_struct *c, int argc, char **argv)
 	a.seed = 1;
 	n = pv_parse_options(argc, argv, c->options, &a, &err);
 	if (n < 0)
-		return usage_error("%s", err.msg);
+		return usage_error(err.id, "%s", err.msg);
 	if (a.help)
 		return print_command_help(c, stdout);
 	if (n < c->min || (c->max >= 0 && n > c->max))
-		return usage_error("%s", c->needs);
+		return usage_error(PV_M_USAGE, "%s", c->needs);
 	a.operand = argv;
 	a.noperands = n;
 	return c->fn(&a);
@@ -828,7 +832,7 @@ int main(int argc, char **argv)
 			strbuf_addf(&list, "%s%s", i == 0 ? "" :
 				    i + 1 == NCOMMANDS ? " or " : ", ",
 				    commands[i].name);
-		usage_error("a command is required: %s", list.buf);
+		usage_error(PV_M_USAGE, "a command is required: %s", list.buf);
 		strbuf_release(&list);
 		return PV_EUSAGE;
 	}
@@ -841,5 +845,5 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return run_command(&commands[i], argc - 2, argv + 2);
-	return usage_error("unknown command '%s'", argv[1]);
+	return usage_error(PV_M_UNKNOWN_COMMAND, "unknown command '%s'", argv[1]);
 }
