@@ -58,13 +58,13 @@ static void environments(struct pv_bh *bh, const struct pv_sidemeta *cand,
 			if (!ndiff++)
 				first = i;
 			if (kind) {
-				pv_diag_add(diag, "baseline point '%s' ran on another kind of machine (%s '%s', the candidate's '%s'): not pooled",
+				pv_diag_add(diag, PV_M_OTHER_MACHINE, "baseline point '%s' ran on another kind of machine (%s '%s', the candidate's '%s'): not pooled",
 					    p->label, k, v, cv);
 				bh->excluded[i] = 1;
 			}
 		}
 		if (ndiff && !kind)
-			pv_diag_add(diag, "the candidate's environment differs from %zu of %zu baseline points in %s ('%s' against '%s' at '%s' ...)",
+			pv_diag_add(diag, PV_M_ENVIRONMENT_DIFFERS, "the candidate's environment differs from %zu of %zu baseline points in %s ('%s' against '%s' at '%s' ...)",
 				    ndiff, h->np, k, cv,
 				    context_get(h->p[first].context,
 						h->p[first].ncontext, k),
@@ -95,7 +95,7 @@ int pv_bh_pool(struct pv_bh *bh, struct pv_table *t, const char *archive,
 		for (size_t i = 0; i < h->np; i++)
 			left += !bh->excluded[i];
 		if (!left)
-			return pv_error(err, PV_EINPUT,
+			return pv_error(err, PV_M_NO_POOLABLE_POINT,
 					"no point of archive '%s' ran on the candidate's kind of machine: nothing to pool, so the gate cannot pass (inconclusive)",
 					archive);
 	}
@@ -169,7 +169,7 @@ int pv_bh_pool(struct pv_bh *bh, struct pv_table *t, const char *archive,
 					    h->p[i].label, h->np - i);
 				n++;
 			}
-		pv_diag_add(diag, "baseline pooled from %zu point%s of '%s' (at most %zu a metric, since its last change point): %s",
+		pv_diag_add(diag, PV_M_POOLED_BASELINE, "baseline pooled from %zu point%s of '%s' (at most %zu a metric, since its last change point): %s",
 			    n, n == 1 ? "" : "s", archive, window,
 			    n ? sb.buf : "none");
 		strbuf_release(&sb);
@@ -220,7 +220,7 @@ int pv_bh_attach(struct pv_bh *bh, struct pv_report *r, struct pv_diag *diag,
 			     x->level != 0 ? x->hi / fabs(x->level) : NAN;
 	}
 	if (lost)
-		pv_diag_add(diag, "%zu metric%s had fewer than 2 comparable baseline points: not tested",
+		pv_diag_add(diag, PV_M_FEW_BASELINE_POINTS, "%zu metric%s had fewer than 2 comparable baseline points: not tested",
 			    lost, lost == 1 ? "" : "s");
 	r->ext = bh->ext;
 	return 0;

@@ -25,7 +25,7 @@ int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
 		for (int j = i + 1; j < 3; j++)
 			if (paths[i] && paths[j] && strcmp(paths[i], "-") &&
 			    !strcmp(paths[i], paths[j]))
-				return pv_error(err, PV_EUSAGE,
+				return pv_error(err, PV_M_SAME_OUTPUT,
 						"'%s' is given for two reports: each report needs its own file",
 						paths[i]);
 	pv_history_init(&h);
@@ -62,7 +62,7 @@ int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
 					  stdout, err))
 			goto out;
 		if (fflush(stdout)) {
-			pv_error(err, PV_EUSAGE, "cannot write to standard output");
+			pv_error(err, PV_M_CANNOT_WRITE, "cannot write to standard output");
 			goto out;
 		}
 	}

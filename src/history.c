@@ -175,9 +175,7 @@ static void add_obs(struct pv_hist_metric *m, uint32_t point,
 
 static void point_warnings(struct pv_diag *from, struct pv_diag *to)
 {
-	for (size_t i = 0; i < from->n; i++)
-		pv_diag_add(to, "%s", from->msg[i]);
-	pv_diag_release(from);
+	pv_diag_take(to, from);
 }
 
 /* A result tree as one point: the same scan, readers and table as
@@ -199,7 +197,7 @@ static int read_tree(struct pv_history *h, size_t pi,
 	    pv_load_side(&t, PV_CAND, &sc, o->suite, o->format, o->cfg, &d, err))
 		goto out;
 	if (!t.n) {
-		pv_error(err, PV_EINPUT,
+		pv_error(err, PV_M_BAD_POINT,
 			 "point '%s' of archive '%s': no samples found%s",
 			 p->label, h->archive,
 			 o->suite->pattern ? " (check result_file_pattern)" :
@@ -274,7 +272,7 @@ static int read_report(struct pv_history *h, size_t pi,
 		if (!sd->present || !sd->s.n)
 			continue;
 		if (!sd->nsamples) {
-			pv_error(err, PV_EINPUT,
+			pv_error(err, PV_M_BAD_POINT,
 				 "point '%s' of archive '%s': the report keeps no candidate samples of %s/%s/%s; history needs the samples (a tree, or a report written with them)",
 				 p->label, h->archive, res->group, res->benchmark,
 				 res->metric);
@@ -289,7 +287,7 @@ static int read_report(struct pv_history *h, size_t pi,
 		p->metrics++;
 	}
 	if (!p->metrics) {
-		pv_error(err, PV_EINPUT,
+		pv_error(err, PV_M_BAD_POINT,
 			 "point '%s' of archive '%s': the report has no candidate samples",
 			 p->label, h->archive);
 		goto out;
@@ -345,7 +343,7 @@ static int order_by_time(struct pv_history *h, struct pv_err *err)
 
 	for (size_t i = 0; i < h->np; i++) {
 		if (isnan(h->p[i].mtime)) {
-			pv_error(err, PV_EINPUT,
+			pv_error(err, PV_M_BAD_POINT,
 				 "point '%s' of archive '%s' has no recorded time: --order time needs a report's generated_at",
 				 h->p[i].label, h->archive);
 			free(e);
@@ -390,7 +388,7 @@ int pv_history_read(struct pv_history *h, const char *archive,
 	h->recent = o->recent;
 	dir = opendir(archive);
 	if (!dir)
-		return pv_error(err, PV_EINPUT, "cannot read archive '%s': %s",
+		return pv_error(err, PV_M_CANNOT_READ, "cannot read archive '%s': %s",
 				archive, strerror(errno));
 	while ((de = readdir(dir))) {
 		if (de->d_name[0] == '.')
@@ -411,14 +409,14 @@ int pv_history_read(struct pv_history *h, const char *archive,
 
 		strbuf_addf(&path, "%s/%s", archive, names[i]);
 		if (lstat(path.buf, &st)) {
-			pv_error(err, PV_EINPUT, "cannot read '%s': %s", path.buf,
+			pv_error(err, PV_M_CANNOT_READ, "cannot read '%s': %s", path.buf,
 				 strerror(errno));
 			strbuf_release(&path);
 			goto out;
 		}
 		if (!S_ISDIR(st.st_mode) &&
 		    !(S_ISREG(st.st_mode) && has_suffix(names[i], ".json"))) {
-			pv_diag_add(diag, "archive '%s': '%s' is not a point (expected a result tree or a compare report ending in .json); left out",
+			pv_diag_add(diag, PV_M_NOT_A_POINT, "archive '%s': '%s' is not a point (expected a result tree or a compare report ending in .json); left out",
 				    archive, names[i]);
 			strbuf_release(&path);
 			continue;
@@ -430,7 +428,7 @@ int pv_history_read(struct pv_history *h, const char *archive,
 		strbuf_release(&path);
 	}
 	if (h->np < 3) {
-		pv_error(err, PV_EINPUT,
+		pv_error(err, PV_M_TOO_FEW_POINTS,
 			 "archive '%s' has %zu point%s: history needs at least 3 (result trees or compare reports, oldest first by name)",
 			 archive, h->np, h->np == 1 ? "" : "s");
 		goto out;
@@ -440,7 +438,7 @@ int pv_history_read(struct pv_history *h, const char *archive,
 					read_tree(h, i, o, diag, err))
 			goto out;
 	if (!h->nm) {
-		pv_error(err, PV_EINPUT, "archive '%s': no metrics in any point",
+		pv_error(err, PV_M_NO_SAMPLES, "archive '%s': no metrics in any point",
 			 archive);
 		goto out;
 	}
@@ -532,7 +530,7 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		for (size_t i = 0; i < h->nm; i++)
 			assumed += h->m[i].dir_assumed;
 		if (assumed)
-			pv_diag_add(diag, "%zu metric%s had no configured direction; it was inferred from the name and unit; set direction in [gate] or [metric \"GLOB\"]",
+			pv_diag_add(diag, PV_M_NO_DIRECTION, "%zu metric%s had no configured direction; it was inferred from the name and unit; set direction in [gate] or [metric \"GLOB\"]",
 				    assumed, assumed == 1 ? "" : "s");
 	}
 	for (size_t i = 0; i < h->nm; i++) {

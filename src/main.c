@@ -40,17 +40,19 @@
 #define PV_VERSION "0.0.0"
 #endif
 
-static int usage_error(const char *fmt, const char *arg)
+/* Every message line ends in its code (msg.h), for scripts to filter. */
+static int usage_error(enum pv_msg id, const char *fmt, const char *arg)
 {
 	fprintf(stderr, "perfverdict: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'perfverdict --help'.\n");
+	fprintf(stderr, " [%s]\nTry 'perfverdict --help'.\n", pv_msg_code(id));
 	return PV_EUSAGE;
 }
 
 static int report_error(const struct pv_err *err)
 {
-	fprintf(stderr, "perfverdict: error: %s\n", err->msg);
+	fprintf(stderr, "perfverdict: error: %s [%s]\n", err->msg,
+		pv_msg_code(err->id));
 	return err->status ? (int)err->status : PV_EINPUT;
 }
 
@@ -115,7 +117,7 @@ static int write_reports_named(const struct pv_report *r,
 		for (int j = i + 1; j < 4; j++)
 			if (paths[i] && paths[j] && strcmp(paths[i], "-") &&
 			    !strcmp(paths[i], paths[j]))
-				return pv_error(err, PV_EUSAGE,
+				return pv_error(err, PV_M_SAME_OUTPUT,
 						"'%s' is given for two reports: each report needs its own file",
 						paths[i]);
 	for (int i = 0; i < 4 && !rc; i++) {
@@ -178,7 +180,7 @@ static int write_summary(const struct pv_report *r, int quiet, int verbose,
 	if (pv_write_text(r, &to, stdout, err))
 		return -1;
 	if (fflush(stdout))
-		return pv_error(err, PV_EUSAGE, "cannot write to standard output");
+		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write to standard output");
 	return 0;
 }
 
@@ -415,7 +417,7 @@ static int choose_suite(struct pv_config *cfg, const char *name,
 	if (name) {
 		*out = pv_config_suite(cfg, name);
 		if (!*out)
-			return pv_error(err, PV_EUSAGE,
+			return pv_error(err, PV_M_NO_SUCH_SUITE,
 					"no suite [%s] in %s", name,
 					cfg->path ? cfg->path : "the built-in defaults");
 		return 0;
@@ -432,7 +434,7 @@ static int choose_suite(struct pv_config *cfg, const char *name,
 			snprintf(list + strlen(list), sizeof(list) - strlen(list),
 				 "%s%s", i ? ", " : "", cfg->suites[i].name);
 		(void)e;
-		return pv_error(err, PV_EUSAGE,
+		return pv_error(err, PV_M_AMBIGUOUS_SUITE,
 				"%s has several suites (%s): choose one with -s",
 				cfg->path, list);
 	}
@@ -441,7 +443,7 @@ static int choose_suite(struct pv_config *cfg, const char *name,
 	fallback->ignore_col = 1;
 	fallback->repeat_pattern = (char *)"repeat[0-9]+";
 	if (regcomp(&fallback->repeat_re, fallback->repeat_pattern, REG_EXTENDED))
-		return pv_error(err, PV_EUSAGE, "cannot compile the repeat pattern");
+		return pv_error(err, PV_M_BAD_PATTERN, "cannot compile the repeat pattern");
 	*out = fallback;
 	return 0;
 }
@@ -460,9 +462,9 @@ static int load_sides(const struct cli *a, const struct pv_config *cfg,
 	const char *cand = a->operand[a->history ? 0 : 1];
 
 	if (a->history && a->noperands != 1)
-		return pv_error(err, PV_EUSAGE, "compare --baseline-history ARCHIVE needs one tree: CANDIDATE");
+		return pv_error(err, PV_M_USAGE, "compare --baseline-history ARCHIVE needs one tree: CANDIDATE");
 	if (!a->history && a->noperands != 2)
-		return pv_error(err, PV_EUSAGE, "compare needs two trees: BASELINE CANDIDATE");
+		return pv_error(err, PV_M_USAGE, "compare needs two trees: BASELINE CANDIDATE");
 	if (a->history) {
 		/* The baseline pooled from the archive's points. */
 		struct pv_history_opts ho = {
@@ -489,7 +491,7 @@ static int load_sides(const struct cli *a, const struct pv_config *cfg,
 		return -1;
 	}
 	if (!table->n)
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_NO_SAMPLES,
 			 "no samples found in '%s' or '%s'%s", base, cand,
 			 suite->pattern ? " (check result_file_pattern)" :
 			 ": expected result files of a known format (see 'perfverdict formats')");
@@ -530,7 +532,7 @@ static int cmd_compare(struct cli *a)
 	}
 	format = a->format ? a->format : suite->format;
 	if (format && strcmp(format, "auto") && !pv_reader_by_name(format)) {
-		pv_error(&err, PV_EUSAGE, "unknown format '%s' (see 'perfverdict formats')",
+		pv_error(&err, PV_M_UNKNOWN_FORMAT, "unknown format '%s' (see 'perfverdict formats')",
 			 format);
 		goto fail;
 	}
@@ -561,6 +563,7 @@ static int cmd_compare(struct cli *a)
 	if (pv_redecide(&r, &cfg, today, &diag, &err))
 		goto fail_all;
 	r.warnings = (const char **)diag.msg;
+	r.warning_codes = diag.code;
 	r.nwarnings = diag.n;
 
 	print_warnings(&diag);
@@ -568,7 +571,7 @@ static int cmd_compare(struct cli *a)
 		/* Nothing was tested: an input error, not a verdict. */
 		struct strbuf why = STRBUF_INIT;
 
-		pv_error(&err, PV_EINPUT,
+		pv_error(&err, PV_M_NOTHING_COMPARED,
 			 "no metric could be compared (%zu insufficient, %zu missing, %zu new): %s",
 			 r.count[PV_V_INSUFFICIENT], r.count[PV_V_MISSING],
 			 r.count[PV_V_NEW], pv_result_reason(&r, &r.m[0], &why));
@@ -597,6 +600,7 @@ fail_printed:
 	st = report_error(&err);
 done:
 	r.warnings = NULL;
+	r.warning_codes = NULL;
 	pv_report_release(&r);
 	pv_bh_release(&bh);
 	pv_table_release(&table);
@@ -651,7 +655,7 @@ static int cmd_calibrate(struct cli *a)
 		goto out;
 	}
 	if (!table.n) {
-		pv_error(&err, PV_EINPUT, "no samples found in '%s'", a->operand[0]);
+		pv_error(&err, PV_M_NO_SAMPLES, "no samples found in '%s'", a->operand[0]);
 		st = report_error(&err);
 		goto out;
 	}
@@ -667,7 +671,7 @@ static int cmd_calibrate(struct cli *a)
 		print_warnings(&diag);
 		if (pv_write_calibration(&cal, a->operand[0], stdout, &err) ||
 		    fflush(stdout))
-			st = report_error((pv_error(&err, PV_EUSAGE,
+			st = report_error((pv_error(&err, PV_M_CANNOT_WRITE,
 				"cannot write to standard output"), &err));
 	}
 out:
@@ -722,7 +726,7 @@ static int cmd_merge(struct cli *a)
 	int n = a->noperands, st = PV_OK;
 
 	if (!o.json && !o.junit && !o.markdown && !o.html)
-		return usage_error("%s", "merge needs --json F (and may add --junit, --markdown, --html)");
+		return usage_error(PV_M_USAGE, "%s", "merge needs --json F (and may add --junit, --markdown, --html)");
 	if (a->config) {
 		if (pv_config_load(&cfg, a->config, &err))
 			return report_error(&err);
@@ -755,7 +759,7 @@ static int cmd_merge(struct cli *a)
 		} else {
 			print_warnings(&diag);
 			if (!r->compared)
-				st = report_error((pv_error(&err, PV_EINPUT,
+				st = report_error((pv_error(&err, PV_M_NOTHING_COMPARED,
 					"no metric could be compared: %zu insufficient, %zu missing, %zu new",
 					r->count[PV_V_INSUFFICIENT], r->count[PV_V_MISSING],
 					r->count[PV_V_NEW]), &err));
@@ -842,7 +846,7 @@ static int cmd_history(struct cli *a)
 	if (!h.format)
 		h.format = suite->format;
 	if (h.format && strcmp(h.format, "auto") && !pv_reader_by_name(h.format)) {
-		pv_error(&err, PV_EUSAGE, "unknown format '%s' (see 'perfverdict formats')",
+		pv_error(&err, PV_M_UNKNOWN_FORMAT, "unknown format '%s' (see 'perfverdict formats')",
 			 h.format);
 		st = report_error(&err);
 		goto out;
@@ -954,11 +958,11 @@ static int run_command(const struct cmd_struct *c, int argc, char **argv)
 	a.seed = 1;
 	n = pv_parse_options(argc, argv, c->options, &a, &err);
 	if (n < 0)
-		return usage_error("%s", err.msg);
+		return usage_error(err.id, "%s", err.msg);
 	if (a.help)
 		return print_command_help(c, stdout);
 	if (n < c->min || (c->max >= 0 && n > c->max))
-		return usage_error("%s", c->needs);
+		return usage_error(PV_M_USAGE, "%s", c->needs);
 	a.operand = argv;
 	a.noperands = n;
 	return c->fn(&a);
@@ -974,7 +978,7 @@ int main(int argc, char **argv)
 			strbuf_addf(&list, "%s%s", i == 0 ? "" :
 				    i + 1 == NCOMMANDS ? " or " : ", ",
 				    commands[i].name);
-		usage_error("a command is required: %s", list.buf);
+		usage_error(PV_M_USAGE, "a command is required: %s", list.buf);
 		strbuf_release(&list);
 		return PV_EUSAGE;
 	}
@@ -987,5 +991,5 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return run_command(&commands[i], argc - 2, argv + 2);
-	return usage_error("unknown command '%s'", argv[1]);
+	return usage_error(PV_M_UNKNOWN_COMMAND, "unknown command '%s'", argv[1]);
 }

@@ -222,7 +222,7 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 		struct strbuf names = STRBUF_INIT;
 
 		pv_report_some_names(r, is_assumed, 3, &names);
-		pv_diag_add(diag, "%zu metric%s had no configured direction (%s); it was inferred from the name and unit (see each reason); set direction in [gate] or [metric \"GLOB\"]",
+		pv_diag_add(diag, PV_M_NO_DIRECTION, "%zu metric%s had no configured direction (%s); it was inferred from the name and unit (see each reason); set direction in [gate] or [metric \"GLOB\"]",
 			    assumed, assumed == 1 ? "" : "s", names.buf);
 		strbuf_release(&names);
 	}

@@ -153,6 +153,9 @@ struct pv_report {
 	struct pv_result *m;
 	size_t n;
 	const char **warnings;
+	/* Each warning's code (msg.h), or NULL: one read from a version-1
+	 * report, which had none. */
+	const char **warning_codes;
 	size_t nwarnings;
 	const struct pv_ext_test *ext;  /* NULL: verdict.c runs the tests */
 };

@@ -165,7 +165,7 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 	}
 
 	if (t->max_metrics && t->n >= t->max_metrics) {
-		pv_error(err, PV_EINPUT,
+		pv_error(err, PV_M_TOO_MANY_METRICS,
 			 "more than %zu metrics (limits.max_metrics)",
 			 t->max_metrics);
 		return -1;

@@ -458,11 +458,11 @@ static void regression(const struct pv_config *cfg, const char *today,
 		res->waiver = wv;
 	} else if (wv && today && !wv->line) {
 		/* A waiver a merged report carried (archive.c). */
-		pv_diag_add(diag, "waiver \"%s\" (from the reports) expired on %s; %s/%s/%s counts as a regression",
+		pv_diag_add(diag, PV_M_WAIVER_EXPIRED, "waiver \"%s\" (from the reports) expired on %s; %s/%s/%s counts as a regression",
 			    wv->glob, wv->until, res->group, res->benchmark,
 			    res->metric);
 	} else if (wv && today) {
-		pv_diag_add(diag, "%s:%lu: waiver \"%s\" expired on %s; %s/%s/%s counts as a regression",
+		pv_diag_add(diag, PV_M_WAIVER_EXPIRED, "%s:%lu: waiver \"%s\" expired on %s; %s/%s/%s counts as a regression",
 			    cfg->path ? cfg->path : "config", wv->line,
 			    wv->glob, wv->until, res->group, res->benchmark,
 			    res->metric);
@@ -655,7 +655,7 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 			struct strbuf names = STRBUF_INIT;
 
 			pv_report_some_names(r, is_noisy, 3, &names);
-			pv_diag_add(diag, "%zu metric%s too noisy to judge (%s; CV above max_cv = %g%%): run more repeats or raise max_cv",
+			pv_diag_add(diag, PV_M_TOO_NOISY, "%zu metric%s too noisy to judge (%s; CV above max_cv = %g%%): run more repeats or raise max_cv",
 				    r->count[PV_V_NOISY],
 				    r->count[PV_V_NOISY] == 1 ? " is" : "s are",
 				    names.buf, g->max_cv * 100);

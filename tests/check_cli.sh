@@ -59,11 +59,11 @@ a, b = (json.load(open(p)) for p in sys.argv[1:])
 assert a["config"]["alpha"] == 0.2 and a == b
 PY
 "$PV_BIN" compare "$base" "$cand" --nope 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q "^perfverdict: unknown option '--nope'$" "$tmp/err" || bad "unknown option"
+[ $? -eq 2 ] && grep -q "^perfverdict: unknown option '--nope' \\[unknown-option\\]$" "$tmp/err" || bad "unknown option"
 "$PV_BIN" compare "$base" "$cand" --json 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q "^perfverdict: option '--json' needs a value$" "$tmp/err" || bad "missing value"
+[ $? -eq 2 ] && grep -q "^perfverdict: option '--json' needs a value \\[option-needs-value\\]$" "$tmp/err" || bad "missing value"
 "$PV_BIN" compare "$base" "$cand" --sided=up 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q "^perfverdict: bad --sided 'up': expected worse or two$" "$tmp/err" || bad "bad value"
+[ $? -eq 2 ] && grep -q "^perfverdict: bad --sided 'up': expected worse or two \\[bad-option-value\\]$" "$tmp/err" || bad "bad value"
 "$PV_BIN" calibrate --seed 2 --iterations 0 "$base" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "bad --iterations '0'" "$tmp/err" || bad "bad --iterations"
 
@@ -158,7 +158,7 @@ if (ulimit -v 1000000 && "$PV_BIN" --version) >/dev/null 2>&1; then
 	st=$?
 	if [ $st -ne 127 ]; then
 		[ $st -eq 4 ] || bad "out of memory: exit $st, not 4"
-		tail -n 1 "$tmp/err" | grep -q '^perfverdict: error: out of memory allocating [0-9]* bytes$' ||
+		tail -n 1 "$tmp/err" | grep -q '^perfverdict: error: out of memory allocating [0-9]* bytes \[out-of-memory\]$' ||
 			bad "out of memory: $(tail -n 1 "$tmp/err")"
 	fi
 else

@@ -202,7 +202,7 @@ int pv_write_history_html(const struct pv_history *h, FILE *fp,
 	}
 	strbuf_addstr(&sb, "<p>Each dot is a point's mean with its &plusmn;sd; the solid lines are the fitted levels, the dashed ones the change points (red: regression, green: improvement).</p>\n</body>\n</html>\n");
 	if (fwrite(sb.buf, 1, sb.len, fp) != sb.len)
-		rc = pv_error(err, PV_EINPUT, "cannot write the history HTML");
+		rc = pv_error(err, PV_M_CANNOT_WRITE, "cannot write the history HTML");
 	strbuf_release(&sb);
 	return rc;
 }

@@ -274,6 +274,6 @@ int pv_write_history_json(const struct pv_history *h, FILE *fp,
 		rc = -1;
 	strbuf_release(&sb);
 	if (rc)
-		return pv_error(err, PV_EINPUT, "cannot write the history JSON");
+		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write the history JSON");
 	return 0;
 }

@@ -218,7 +218,7 @@ int pv_write_history_markdown(const struct pv_history *h, FILE *fp,
 	}
 	strbuf_addstr(&sb, "\nChange points: binary segmentation with a two-sample t of the adjacent segments' point values; the between-point sd is estimated from the residuals and moderated across metrics; q is Bonferroni over every split position of every metric.\n");
 	if (fwrite(sb.buf, 1, sb.len, fp) != sb.len)
-		rc = pv_error(err, PV_EINPUT, "cannot write the history Markdown");
+		rc = pv_error(err, PV_M_CANNOT_WRITE, "cannot write the history Markdown");
 	strbuf_release(&sb);
 	return rc;
 }
@@ -246,7 +246,7 @@ int pv_write_history_text(const struct pv_history *h, int quiet, FILE *fp,
 		    h->fail ? "FAIL" : "PASS", h->np, h->nm, h->fail_cp,
 		    h->fail_cp == 1 ? "" : "s", h->recent);
 	if (fwrite(sb.buf, 1, sb.len, fp) != sb.len)
-		rc = pv_error(err, PV_EINPUT, "cannot write to standard output");
+		rc = pv_error(err, PV_M_CANNOT_WRITE, "cannot write to standard output");
 	strbuf_release(&sb);
 	return rc;
 }
