@@ -38,6 +38,7 @@ int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
 	    pv_history_analyse(&h, &o, diag, err))
 		goto out;
 	h.warnings = (const char **)diag->msg;
+	h.warning_codes = diag->code;
 	h.nwarnings = diag->n;
 	for (int i = 0; i < 3; i++) {
 		if (!paths[i])

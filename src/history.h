@@ -104,6 +104,7 @@ struct pv_history {
 	size_t fail_cp;         /* regressions in the recent window */
 	int fail;
 	const char **warnings;
+	const char **warning_codes;     /* each warning's code (msg.h) */
 	size_t nwarnings;
 };
 

@@ -255,9 +255,11 @@ int pv_write_history_json(const struct pv_history *h, FILE *fp,
 	jstr(&sb, h->fail ? "fail" : "pass");
 	strbuf_addstr(&sb, ",\n\"warnings\":[");
 	for (size_t i = 0; i < h->nwarnings; i++) {
-		if (i)
-			strbuf_addstr(&sb, ",");
+		strbuf_addstr(&sb, i ? ",{\"code\":" : "{\"code\":");
+		jstr(&sb, h->warning_codes ? h->warning_codes[i] : "uncoded");
+		strbuf_addstr(&sb, ",\"level\":\"warning\",\"message\":");
 		jstr(&sb, h->warnings[i]);
+		strbuf_addch(&sb, '}');
 	}
 	strbuf_addstr(&sb, "],\n\"metrics\":[");
 	for (size_t i = 0; i < h->nm; i++) {
