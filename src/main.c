@@ -41,11 +41,12 @@
 #endif
 
 /* Every message line ends in its code (msg.h), for scripts to filter. */
+/* A usage error, in one line like every error. */
 static int usage_error(enum pv_msg id, const char *fmt, const char *arg)
 {
-	fprintf(stderr, "perfverdict: ");
+	fprintf(stderr, "perfverdict: error: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " [%s]\nTry 'perfverdict --help'.\n", pv_msg_code(id));
+	fprintf(stderr, " (see 'perfverdict --help') [%s]\n", pv_msg_code(id));
 	return PV_EUSAGE;
 }
 

@@ -59,7 +59,7 @@ grep -q "^perfverdict: error: .*p.conf:3: duplicate key 'alpha' in \[gate\] \[du
 	bad "duplicate key: $(cat "$tmp/err")"
 "$PV_BIN" frobnicate 2>"$tmp/err"
 [ $? -eq 2 ] || bad "unknown command: not exit 2"
-grep -q "^perfverdict: unknown command 'frobnicate' \[unknown-command\]$" "$tmp/err" ||
+grep -q "^perfverdict: error: unknown command 'frobnicate' (see 'perfverdict --help') \[unknown-command\]$" "$tmp/err" ||
 	bad "unknown command: $(cat "$tmp/err")"
 
 # A known warning: a metric without a direction, in the JSON and on

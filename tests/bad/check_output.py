@@ -45,8 +45,7 @@ def check_stderr(path, status):
         problems.append(f"{path}: the last line has no newline")
     for ln in lines:
         if not ln.startswith("perfverdict: "):
-            if ln != "Try 'perfverdict --help'.":
-                problems.append(f"{path}: line not from perfverdict: {ln[:80]!r}")
+            problems.append(f"{path}: line not from perfverdict: {ln[:80]!r}")
         # Every message ends in its code (README, Messages) but the
         # tally of warnings not shown.
         elif not CODE.search(ln) and not TALLY.match(ln):
@@ -56,10 +55,6 @@ def check_stderr(path, status):
               if not ln.startswith("perfverdict: error: ")
               and not ln.startswith("perfverdict: warning: ")]
     if status in (2, 3):
-        usage = (len(lines) == 2 and not errors
-                 and lines[1] == "Try 'perfverdict --help'.")
-        if usage:
-            return problems
         if len(errors) != 1:
             problems.append(f"{path}: {len(errors)} error lines, expected one")
         elif lines[-1] != errors[0]:
