@@ -43,13 +43,18 @@ static const int cleanup_signals[] = {
 };
 #define NSIGNALS (sizeof(cleanup_signals) / sizeof(*cleanup_signals))
 
+void pv_atomic_remove_temps(void)
+{
+	for (size_t i = 0; i < CLEANUP_SLOTS; i++)
+		if (cleanup[i].used)
+			unlink(cleanup[i].path);
+}
+
 static void cleanup_on_signal(int sig)
 {
 	int e = errno;
 
-	for (size_t i = 0; i < CLEANUP_SLOTS; i++)
-		if (cleanup[i].used)
-			unlink(cleanup[i].path);
+	pv_atomic_remove_temps();
 	signal(sig, SIG_DFL);
 	raise(sig);
 	errno = e;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "atomic.h"
 #include "text.h"
 #include "banned.h"
 
@@ -74,6 +75,7 @@ int pv_error_at(struct pv_err *err, enum pv_msg id, const char *file,
  * files that are never renamed into place, so none is left half-written. */
 static void *die_oom(size_t n)
 {
+	pv_atomic_remove_temps();
 	fprintf(stderr, "perfverdict: error: out of memory allocating %zu bytes [%s]\n",
 		n, pv_msg_code(PV_M_OUT_OF_MEMORY));
 	exit(PV_ENOMEM);
@@ -81,9 +83,10 @@ static void *die_oom(size_t n)
 
 void pv_die_size_overflow(size_t a, size_t b, char op)
 {
-	fprintf(stderr, "perfverdict: out of memory: %zu %c %zu bytes overflows\n",
-		a, op, b);
-	abort();
+	pv_atomic_remove_temps();
+	fprintf(stderr, "perfverdict: error: out of memory: %zu %c %zu bytes overflows [%s]\n",
+		a, op, b, pv_msg_code(PV_M_OUT_OF_MEMORY));
+	exit(PV_ENOMEM);
 }
 
 void *pv_malloc(size_t n)
