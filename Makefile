@@ -97,6 +97,10 @@ demo: deps
 		samples/netperf/baseline samples/netperf/candidate; \
 	st=$$?; echo "(exit status $$st: 1 means the gate found a regression)"; \
 	test $$st -le 1
+	@echo '$$ perfverdict history -c samples/history/perf.conf samples/history/archive'
+	@$(BIN) history -c samples/history/perf.conf samples/history/archive; \
+	st=$$?; echo "(exit status $$st: 1 means a regression began in the newest 3 points)"; \
+	test $$st -le 1
 
 # Speed and memory against the strtod floor (tests/bench/run.sh), after
 # ns per double printed (tests/bench/dtoa_bench.c); not a test.

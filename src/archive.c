@@ -31,7 +31,7 @@ struct rd {
 static int bad(struct rd *d, const char *key, const char *expected)
 {
 	if (!d->failed)
-		pv_error(d->err, PV_EINPUT, "%s: %s%s%s: expected %s", d->path,
+		pv_error(d->err, PV_M_BAD_REPORT, "%s: %s%s%s: expected %s", d->path,
 			 d->where, *d->where && key ? "." : "", key ? key : "",
 			 expected);
 	d->failed = 1;
@@ -309,7 +309,8 @@ static void read_metric(struct rd *d, json_t *m, size_t i,
 		snprintf(d->where, sizeof(d->where), "metrics[%zu].test", i);
 		name = get_str(d, t, "name", 1);
 		res->tested = name != NULL;
-		if (name && strcmp(name, "yuen") && pv_parse_test(name, &res->test_used))
+		if (name && strcmp(name, "yuen") && strcmp(name, "history") &&
+		    pv_parse_test(name, &res->test_used))
 			bad(d, "name", "a test name");
 		else if (name && !strcmp(name, "yuen"))
 			res->test_used = PV_TEST_YUEN;
@@ -342,18 +343,18 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 	root = json_loadb(buf.buf, buf.len, JSON_REJECT_DUPLICATES, &je);
 	strbuf_release(&buf);
 	if (!root)
-		return pv_error(err, PV_EINPUT, "%s:%d:%d: %s", path, je.line,
+		return pv_error(err, PV_M_MALFORMED_JSON, "%s:%d:%d: %s", path, je.line,
 				je.column, je.text);
 	if (!json_is_object(root)) {
 		json_decref(root);
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_BAD_REPORT,
 				"%s: expected a perfverdict JSON report (an object)",
 				path);
 	}
 	version = json_integer_value(json_object_get(root, "schema_version"));
 	if (version < PV_SCHEMA_VERSION_MIN || version > PV_SCHEMA_VERSION) {
 		json_decref(root);
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_BAD_SCHEMA_VERSION,
 				"%s: expected schema_version %d to %d (a perfverdict JSON report)",
 				path, PV_SCHEMA_VERSION_MIN, PV_SCHEMA_VERSION);
 	}
@@ -375,9 +376,21 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 	if (json_is_array(warnings)) {
 		r->nwarnings = json_array_size(warnings);
 		r->warnings = pv_calloc(r->nwarnings + 1, sizeof(*r->warnings));
+		r->warning_codes = pv_calloc(r->nwarnings + 1,
+					     sizeof(*r->warning_codes));
 		for (size_t i = 0; i < r->nwarnings; i++) {
 			json_t *w = json_array_get(warnings, i);
 
+			/* Version 1: a string; 2: {code, level, message}. */
+			if (json_is_object(w)) {
+				const char *code = json_string_value(
+					json_object_get(w, "code"));
+
+				if (code)
+					r->warning_codes[i] = arena_strdup(
+						&r->arena, code);
+				w = json_object_get(w, "message");
+			}
 			r->warnings[i] = arena_strdup(&r->arena,
 				json_is_string(w) ? json_string_value(w) : "");
 		}
@@ -472,12 +485,12 @@ static int merge_waivers(struct pv_report *dst, const struct pv_report *src,
 							s->waivers[i].glob);
 
 		if (o && strcmp(o->until, s->waivers[i].until))
-			return pv_error(err, PV_EINPUT,
+			return pv_error(err, PV_M_SHARD_WAIVER_DIFFERS,
 					"%s: waiver \"%s\" holds until %s, but until %s in the first report; shards of one comparison must share their waivers",
 					src_path, o->glob, s->waivers[i].until,
 					o->until);
 		if (o && strcmp(o->reason, s->waivers[i].reason))
-			return pv_error(err, PV_EINPUT,
+			return pv_error(err, PV_M_SHARD_WAIVER_DIFFERS,
 					"%s: waiver \"%s\" gives another reason than in the first report; shards of one comparison must share their waivers",
 					src_path, o->glob);
 		n += !o;
@@ -531,7 +544,7 @@ int pv_archive_merge(struct pv_report *dst, const struct pv_report *src,
 	size_t n = dst->n + src->n, dup = 0;
 
 	if (!same_gate(&dst->settings.gate, &src->settings.gate))
-		return pv_error(err, PV_EUSAGE,
+		return pv_error(err, PV_M_SHARD_GATE_DIFFERS,
 				"%s: its gate settings differ from the first report's; shards of one comparison must share them",
 				src_path);
 	dst->m = pv_reallocarray(dst->m, n + 1, sizeof(*dst->m));
@@ -549,7 +562,7 @@ int pv_archive_merge(struct pv_report *dst, const struct pv_report *src,
 		if (!strcmp(ids[i], ids[i - 1]))
 			dup = i;
 	if (dup)
-		pv_error(err, PV_EINPUT,
+		pv_error(err, PV_M_SHARD_OVERLAP,
 			 "%s: metric '%s' is already in another report; each metric must come from one shard",
 			 src_path, ids[dup]);
 	for (size_t i = 0; i < n; i++)

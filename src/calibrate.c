@@ -202,7 +202,7 @@ int pv_calibrate(struct pv_table *t, const struct pv_config *cfg,
 	c->alarms = pv_calloc(st_add(r->n, 1), sizeof(*c->alarms));
 	count_runs(c, r, &maxn);
 	if (!c->metrics)
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_TOO_FEW_RUNS,
 				"calibrate needs at least %d runs of a metric to split them in two; the most any metric has is %zu",
 				MIN_RUNS, maxn);
 

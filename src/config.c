@@ -106,8 +106,8 @@ struct loader {
 };
 
 static int begin_section(struct loader *ld, const char *section);
-static int fail(struct loader *ld, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static int fail(struct loader *ld, enum pv_msg id, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* inih's line reader: count lines and keep over-long values aside. */
 static char *read_line(char *buf, int size, void *stream)
@@ -132,7 +132,7 @@ static char *read_line(char *buf, int size, void *stream)
 	ld->line++;
 	if (nul) {
 		/* inih would silently cut the line there. */
-		fail(ld, "unexpected NUL byte: not a text file");
+		fail(ld, PV_M_CONFIG_BINARY, "unexpected NUL byte: not a text file");
 		strbuf_release(&sb);
 		return NULL;
 	}
@@ -149,7 +149,7 @@ static char *read_line(char *buf, int size, void *stream)
 		const char *t = sb.buf + strspn(sb.buf, " \t");
 
 		if (*t == '[' && !strchr(t, ']') && !ld->failed)
-			fail(ld, "cannot parse this line: a [section] needs its closing ']'");
+			fail(ld, PV_M_CONFIG_SYNTAX, "cannot parse this line: a [section] needs its closing ']'");
 		if (*t == '[' && strchr(t, ']')) {
 			/* Sections start here, so they know their line and
 			 * an empty one is still seen. */
@@ -188,7 +188,7 @@ static char *read_line(char *buf, int size, void *stream)
 	return buf;
 }
 
-static int fail(struct loader *ld, const char *fmt, ...)
+static int fail(struct loader *ld, enum pv_msg id, const char *fmt, ...)
 {
 	char msg[768];
 	va_list ap;
@@ -197,7 +197,7 @@ static int fail(struct loader *ld, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (!ld->failed)
-		pv_error_at(ld->err, PV_EUSAGE, ld->path, ld->line, "%s", msg);
+		pv_error_at(ld->err, id, ld->path, ld->line, "%s", msg);
 	ld->failed = 1;
 	return 0;
 }
@@ -205,7 +205,7 @@ static int fail(struct loader *ld, const char *fmt, ...)
 static int bad_value(struct loader *ld, const char *key, const char *value,
 		     const char *expected)
 {
-	return fail(ld, "bad value '%s' for '%s': expected %s", value, key,
+	return fail(ld, PV_M_BAD_VALUE, "bad value '%s' for '%s': expected %s", value, key,
 		    expected);
 }
 
@@ -234,7 +234,7 @@ static int begin_section(struct loader *ld, const char *section)
 	ld->seen = 0;
 	ld->last_key[0] = '\0';
 	if (!*section) {
-		return fail(ld, "empty section name []: expected a suite name, [gate], [limits], [metric \"GLOB\"] or [waiver \"GLOB\"]");
+		return fail(ld, PV_M_BAD_SECTION, "empty section name []: expected a suite name, [gate], [limits], [metric \"GLOB\"] or [waiver \"GLOB\"]");
 	} else if (!strcmp(section, "gate")) {
 		ld->kind = SEC_GATE;
 	} else if (!strcmp(section, "limits")) {
@@ -255,14 +255,14 @@ static int begin_section(struct loader *ld, const char *section)
 		};
 	} else if (!strncmp(section, "metric", 6) ||
 		   !strncmp(section, "waiver", 6)) {
-		return fail(ld, "bad section [%s]: expected [%.6s \"GLOB\"]",
+		return fail(ld, PV_M_BAD_SECTION, "bad section [%s]: expected [%.6s \"GLOB\"]",
 			    section, section);
 	} else {
 		struct pv_suite *s;
 
 		for (size_t i = 0; i < c->nsuites; i++)
 			if (!strcmp(c->suites[i].name, section))
-				return fail(ld, "duplicate section [%s] (first at line %lu)",
+				return fail(ld, PV_M_DUPLICATE_SECTION, "duplicate section [%s] (first at line %lu)",
 					    section, c->suites[i].line);
 		ld->kind = SEC_SUITE;
 		c->suites = pv_reallocarray(c->suites, c->nsuites + 1,
@@ -341,7 +341,7 @@ static int compile(struct loader *ld, regex_t *re, const char *key,
 
 	if (pv_regex_compile(re, pattern, REG_EXTENDED | REG_NOSUB, msg,
 			     sizeof(msg)))
-		return fail(ld, "bad %s '%s': %s", key, pattern, msg);
+		return fail(ld, PV_M_BAD_PATTERN, "bad %s '%s': %s", key, pattern, msg);
 	return 1;
 }
 
@@ -385,7 +385,7 @@ static int suite_key(struct loader *ld, struct pv_suite *s, const char *key,
 		free(s->desc);
 		s->desc = unescape(value);
 	} else {
-		return fail(ld, "unknown key '%s' in suite [%s]: expected result_file_pattern, ignore_col, avg_update, repeat_pattern, format or desc",
+		return fail(ld, PV_M_UNKNOWN_KEY, "unknown key '%s' in suite [%s]: expected result_file_pattern, ignore_col, avg_update, repeat_pattern, format or desc",
 			    key, s->name);
 	}
 	return 1;
@@ -423,7 +423,7 @@ static int gate_key(struct loader *ld, const char *key, const char *value)
 	else if (!strcmp(key, "direction"))
 		bad = pv_parse_dir(value, &g->direction);
 	else
-		return fail(ld, "unknown key '%s' in [gate]: expected alpha, test, correction, sided, threshold, min_samples, max_cv, missing, new, inconclusive, insufficient or direction",
+		return fail(ld, PV_M_UNKNOWN_KEY, "unknown key '%s' in [gate]: expected alpha, test, correction, sided, threshold, min_samples, max_cv, missing, new, inconclusive, insufficient or direction",
 			    key);
 	if (!bad)
 		return 1;
@@ -475,7 +475,7 @@ static int limits_key(struct loader *ld, const char *key, const char *value)
 			return bad_value(ld, key, value, "error or warn");
 		l->empty_files_warn = !strcmp(value, "warn");
 	} else {
-		return fail(ld, "unknown key '%s' in [limits]: expected max_file_size, max_line, max_depth, max_metrics or empty_files",
+		return fail(ld, PV_M_UNKNOWN_KEY, "unknown key '%s' in [limits]: expected max_file_size, max_line, max_depth, max_metrics or empty_files",
 			    key);
 	}
 	return 1;
@@ -509,7 +509,7 @@ static int rule_key(struct loader *ld, struct pv_rule *r, const char *key,
 		else
 			return bad_value(ld, key, value, "true or false");
 	} else {
-		return fail(ld, "unknown key '%s' in [%s]: expected direction, threshold, abs_threshold, alpha or ignore",
+		return fail(ld, PV_M_UNKNOWN_KEY, "unknown key '%s' in [%s]: expected direction, threshold, abs_threshold, alpha or ignore",
 			    key, ld->section);
 	}
 	return 1;
@@ -542,7 +542,7 @@ static int waiver_key(struct loader *ld, struct pv_waiver *w, const char *key,
 		free(w->reason);
 		w->reason = pv_strdup(value);
 	} else {
-		return fail(ld, "unknown key '%s' in [%s]: expected until or reason",
+		return fail(ld, PV_M_UNKNOWN_KEY, "unknown key '%s' in [%s]: expected until or reason",
 			    key, ld->section);
 	}
 	return 1;
@@ -560,7 +560,7 @@ static int handler(void *user, const char *section, const char *name,
 		return 0;
 	(void)section;  /* begin_section() ran when read_line() saw it */
 	if (ld->kind == SEC_NONE)
-		return fail(ld, "key '%s' is outside any [section]", name);
+		return fail(ld, PV_M_KEY_OUTSIDE_SECTION, "key '%s' is outside any [section]", name);
 	if (!strcmp(value, LONG_MARK) && ld->long_value)
 		value = ld->long_value;
 	if (ld->indented && !strcmp(name, ld->last_key)) {
@@ -573,7 +573,7 @@ static int handler(void *user, const char *section, const char *name,
 		if (ld->kind == SEC_WAIVER && !strcmp(name, "reason"))
 			prev = c->waivers[c->nwaivers - 1].reason;
 		if (!prev)
-			return fail(ld, "unexpected indented line: '%s' takes one line",
+			return fail(ld, PV_M_CONFIG_SYNTAX, "unexpected indented line: '%s' takes one line",
 				    name);
 		size = strlen(prev) + strlen(value) + 2;
 		joined = pv_malloc(size);
@@ -604,7 +604,7 @@ static int handler(void *user, const char *section, const char *name,
 		int k = PV_LOOKUP(name, keys);
 
 		if (k >= 0 && (ld->seen & (1u << k)))
-			return fail(ld, "duplicate key '%s' in [%s]", name,
+			return fail(ld, PV_M_DUPLICATE_KEY, "duplicate key '%s' in [%s]", name,
 				    ld->section);
 		if (k >= 0)
 			ld->seen |= 1u << k;
@@ -613,7 +613,7 @@ static int handler(void *user, const char *section, const char *name,
 				ld->global_value[k] = pv_strdup(value);
 				ld->global_line[k] = ld->line;
 			} else if (strcmp(ld->global_value[k], value)) {
-				return fail(ld, "conflicting values for '%s' in a repeated [%s]: '%s' here, '%s' at line %lu",
+				return fail(ld, PV_M_CONFLICTING_VALUE, "conflicting values for '%s' in a repeated [%s]: '%s' here, '%s' at line %lu",
 					    name, ld->section, value,
 					    ld->global_value[k], ld->global_line[k]);
 			}
@@ -654,29 +654,29 @@ static int finish(struct loader *ld)
 
 		ld->line = s->line;
 		if (!s->pattern)
-			return fail(ld, "suite [%s] has no result_file_pattern",
+			return fail(ld, PV_M_NO_PATTERN, "suite [%s] has no result_file_pattern",
 				    s->name);
 		for (size_t j = 0; j < s->nratios; j++) {
 			const struct pv_ratio *r = &s->ratios[j];
 
 			if (r->dst < s->ignore_col || r->num < s->ignore_col ||
 			    r->den < s->ignore_col)
-				return fail(ld, "avg_update %d,%d,%d of [%s] uses a key column (ignore_col = %d)",
+				return fail(ld, PV_M_KEY_COLUMN, "avg_update %d,%d,%d of [%s] uses a key column (ignore_col = %d)",
 					    r->dst, r->num, r->den, s->name,
 					    s->ignore_col);
 		}
 		if (!s->repeat_pattern)
 			s->repeat_pattern = pv_strdup(rp);
 		if (regcomp(&s->repeat_re, rp, REG_EXTENDED))
-			return fail(ld, "bad repeat_pattern '%s'", rp);
+			return fail(ld, PV_M_BAD_PATTERN, "bad repeat_pattern '%s'", rp);
 	}
 	for (size_t i = 0; i < c->nwaivers; i++) {
 		ld->line = c->waivers[i].line;
 		if (!c->waivers[i].until[0])
-			return fail(ld, "waiver \"%s\" has no 'until' date",
+			return fail(ld, PV_M_INCOMPLETE_WAIVER, "waiver \"%s\" has no 'until' date",
 				    c->waivers[i].glob);
 		if (!c->waivers[i].reason)
-			return fail(ld, "waiver \"%s\" has no 'reason'",
+			return fail(ld, PV_M_INCOMPLETE_WAIVER, "waiver \"%s\" has no 'reason'",
 				    c->waivers[i].glob);
 	}
 	return 1;
@@ -710,9 +710,9 @@ int pv_config_load(struct pv_config *c, const char *path, struct pv_err *err)
 		free(ld.global_value[i]);
 	if (!ld.failed && rc > 0) {
 		ld.line = (unsigned long)rc;
-		fail(&ld, "cannot parse this line: expected [section], key = value, or a ; or # comment");
+		fail(&ld, PV_M_CONFIG_SYNTAX, "cannot parse this line: expected [section], key = value, or a ; or # comment");
 	} else if (!ld.failed && rc < 0) {
-		fail(&ld, "cannot parse the config file");
+		fail(&ld, PV_M_CONFIG_SYNTAX, "cannot parse the config file");
 	}
 	if (!ld.failed)
 		finish(&ld);

@@ -16,7 +16,8 @@
 enum pv_dir { PV_DIR_UNSET = 0, PV_DIR_LOWER, PV_DIR_HIGHER, PV_DIR_NONE };
 enum pv_test {
 	PV_TEST_AUTO = 0, PV_TEST_WELCH, PV_TEST_STUDENT, PV_TEST_MANNWHITNEY,
-	PV_TEST_MODERATED, PV_TEST_YUEN /* chosen by auto only */
+	PV_TEST_MODERATED, PV_TEST_YUEN /* chosen by auto only */,
+	PV_TEST_HISTORY /* compare --baseline-history only */
 };
 enum pv_correction { PV_CORR_NONE = 0, PV_CORR_HOLM, PV_CORR_BH };
 enum pv_sided { PV_SIDED_WORSE = 0, PV_SIDED_TWO };

@@ -13,7 +13,8 @@
 
 static const char *const dir_names[] = { "auto", "lower", "higher", "none" };
 static const char *const test_names[] = {
-	"auto", "welch", "student", "mannwhitney", "moderated", "yuen"
+	"auto", "welch", "student", "mannwhitney", "moderated", "yuen",
+	"history"
 };
 static const char *const corr_names[] = { "none", "holm", "bh" };
 static const char *const sided_names[] = { "worse", "two" };
@@ -47,7 +48,7 @@ int pv_parse_test(const char *s, enum pv_test *out)
 {
 	int i = PV_LOOKUP(s, test_names);
 
-	if (i < 0 || i == PV_TEST_YUEN)
+	if (i < 0 || i >= PV_TEST_YUEN)     /* yuen and history: chosen, not asked */
 		return -1;
 	*out = (enum pv_test)i;
 	return 0;

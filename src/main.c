@@ -18,7 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "archive.h"
+#include "baseline_history.h"
 #include "calibrate.h"
+#include "cmd_history.h"
 #include "config.h"
 #include "diag.h"
 #include "parseopt.h"
@@ -38,17 +40,20 @@
 #define PV_VERSION "0.0.0"
 #endif
 
-static int usage_error(const char *fmt, const char *arg)
+/* Every message line ends in its code (msg.h), for scripts to filter. */
+/* A usage error, in one line like every error. */
+static int usage_error(enum pv_msg id, const char *fmt, const char *arg)
 {
-	fprintf(stderr, "perfverdict: ");
+	fprintf(stderr, "perfverdict: error: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'perfverdict --help'.\n");
+	fprintf(stderr, " (see 'perfverdict --help') [%s]\n", pv_msg_code(id));
 	return PV_EUSAGE;
 }
 
 static int report_error(const struct pv_err *err)
 {
-	fprintf(stderr, "perfverdict: error: %s\n", err->msg);
+	fprintf(stderr, "perfverdict: error: %s [%s]\n", err->msg,
+		pv_msg_code(err->id));
 	return err->status ? (int)err->status : PV_EINPUT;
 }
 
@@ -113,7 +118,7 @@ static int write_reports_named(const struct pv_report *r,
 		for (int j = i + 1; j < 4; j++)
 			if (paths[i] && paths[j] && strcmp(paths[i], "-") &&
 			    !strcmp(paths[i], paths[j]))
-				return pv_error(err, PV_EUSAGE,
+				return pv_error(err, PV_M_SAME_OUTPUT,
 						"'%s' is given for two reports: each report needs its own file",
 						paths[i]);
 	for (int i = 0; i < 4 && !rc; i++) {
@@ -176,7 +181,7 @@ static int write_summary(const struct pv_report *r, int quiet, int verbose,
 	if (pv_write_text(r, &to, stdout, err))
 		return -1;
 	if (fflush(stdout))
-		return pv_error(err, PV_EUSAGE, "cannot write to standard output");
+		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write to standard output");
 	return 0;
 }
 
@@ -203,6 +208,10 @@ struct cli {
 	const char *label[2];       /* --baseline-label, --candidate-label */
 	char **operand;             /* the arguments that are not options */
 	int noperands;
+	const char *history;        /* --baseline-history ARCHIVE */
+	unsigned long window;       /* --history-window K */
+	unsigned long recent;       /* history --recent K */
+	enum pv_hist_order order;   /* history --order */
 };
 
 enum { SET_ALPHA = 1, SET_THRESHOLD = 2, SET_TEST = 4, SET_CORRECTION = 8,
@@ -246,6 +255,19 @@ static int set_sided(void *p, const char *v)
 
 	a->set |= SET_SIDED;
 	return pv_parse_sided(v, &a->gate.sided);
+}
+
+static int set_order(void *p, const char *v)
+{
+	struct cli *a = p;
+
+	if (!strcmp(v, "name"))
+		a->order = PV_ORDER_NAME;
+	else if (!strcmp(v, "time"))
+		a->order = PV_ORDER_TIME;
+	else
+		return -1;
+	return 0;
 }
 
 static int set_min_samples(void *p, const char *v)
@@ -300,6 +322,10 @@ static const struct pv_option compare_options[] = {
 	OPT_REPORTS("65000"),
 	PV_OPT_STRING(0, "baseline-label", "T", CLI, label[0], "what the baseline is, e.g. a commit", "from the CI's variables"),
 	PV_OPT_STRING(0, "candidate-label", "T", CLI, label[1], "what the candidate is, e.g. a commit", "from the CI's variables"),
+	PV_OPT_STRING(0, "baseline-history", "ARCHIVE", CLI, history,
+		      "pool the baseline from ARCHIVE's points since its last change point; then give only CANDIDATE", NULL),
+	PV_OPT_UINT(0, "history-window", "K", CLI, window, 2, 1000000,
+		    "a count of at least 2 points", "at most K points pooled", "10"),
 	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing verdict line"),
 	PV_OPT_FLAG('v', "verbose", CLI, out.verbose, "print every metric, not only those that need attention"),
 	OPT_HELP,
@@ -392,7 +418,7 @@ static int choose_suite(struct pv_config *cfg, const char *name,
 	if (name) {
 		*out = pv_config_suite(cfg, name);
 		if (!*out)
-			return pv_error(err, PV_EUSAGE,
+			return pv_error(err, PV_M_NO_SUCH_SUITE,
 					"no suite [%s] in %s", name,
 					cfg->path ? cfg->path : "the built-in defaults");
 		return 0;
@@ -409,7 +435,7 @@ static int choose_suite(struct pv_config *cfg, const char *name,
 			snprintf(list + strlen(list), sizeof(list) - strlen(list),
 				 "%s%s", i ? ", " : "", cfg->suites[i].name);
 		(void)e;
-		return pv_error(err, PV_EUSAGE,
+		return pv_error(err, PV_M_AMBIGUOUS_SUITE,
 				"%s has several suites (%s): choose one with -s",
 				cfg->path, list);
 	}
@@ -418,7 +444,7 @@ static int choose_suite(struct pv_config *cfg, const char *name,
 	fallback->ignore_col = 1;
 	fallback->repeat_pattern = (char *)"repeat[0-9]+";
 	if (regcomp(&fallback->repeat_re, fallback->repeat_pattern, REG_EXTENDED))
-		return pv_error(err, PV_EUSAGE, "cannot compile the repeat pattern");
+		return pv_error(err, PV_M_BAD_PATTERN, "cannot compile the repeat pattern");
 	*out = fallback;
 	return 0;
 }
@@ -456,6 +482,56 @@ static int any_report(const struct outputs *o)
 	return o->json || o->junit || o->markdown || o->html;
 }
 
+/*
+ * compare's two sides into table: two trees, or with --baseline-history
+ * the candidate's tree and a baseline pooled from the archive's points.
+ */
+static int load_sides(const struct cli *a, const struct pv_config *cfg,
+		      const struct pv_suite *suite, const char *format,
+		      const char *today, struct pv_scan scan[2],
+		      struct pv_table *table, struct pv_bh *bh,
+		      struct pv_diag *diag, struct pv_err *err)
+{
+	const char *base = a->history ? a->history : a->operand[0];
+	const char *cand = a->operand[a->history ? 0 : 1];
+
+	if (a->history && a->noperands != 1)
+		return pv_error(err, PV_M_USAGE, "compare --baseline-history ARCHIVE needs one tree: CANDIDATE");
+	if (!a->history && a->noperands != 2)
+		return pv_error(err, PV_M_USAGE, "compare needs two trees: BASELINE CANDIDATE");
+	if (a->history) {
+		/* The baseline pooled from the archive's points. */
+		struct pv_history_opts ho = {
+			cfg, suite, format, PV_ORDER_NAME, 3, today,
+		};
+
+		if (pv_scan_tree(cand, suite, &cfg->limits, &scan[1], err) ||
+		    pv_load_side(table, PV_CAND, &scan[1], suite, format, cfg,
+				 diag, err) ||
+		    pv_bh_pool(bh, table, a->history, a->window ? a->window : 10,
+			       &ho, diag, err))
+			return -1;
+		table->side[PV_BASE].path = a->history;
+		table->side[PV_BASE].files = bh->h.np;
+		table->side[PV_BASE].runs = 0;
+		for (size_t i = 0; i < bh->h.np; i++)
+			table->side[PV_BASE].runs += bh->used[i] > 0;
+	} else if (pv_scan_tree(base, suite, &cfg->limits, &scan[0], err) ||
+		   pv_scan_tree(cand, suite, &cfg->limits, &scan[1], err) ||
+		   pv_load_side(table, PV_BASE, &scan[0], suite, format, cfg,
+				diag, err) ||
+		   pv_load_side(table, PV_CAND, &scan[1], suite, format, cfg,
+				diag, err)) {
+		return -1;
+	}
+	if (!table->n)
+		return pv_error(err, PV_M_NO_SAMPLES,
+			 "no samples found in '%s' or '%s'%s", base, cand,
+			 suite->pattern ? " (check result_file_pattern)" :
+			 ": expected result files of a known format (see 'perfverdict formats')");
+	return 0;
+}
+
 static int cmd_compare(struct cli *a)
 {
 	struct pv_config cfg;
@@ -466,10 +542,12 @@ static int cmd_compare(struct cli *a)
 	struct pv_report r;
 	struct pv_diag diag = PV_DIAG_INIT;
 	struct pv_err err = { 0 };
+	struct pv_bh bh;
 	char iso[32], today[16];
 	const char *format;
 	int st = 0;
 
+	memset(&bh, 0, sizeof(bh));
 	if (!a->out.markdown_limit)
 		a->out.markdown_limit = 65000;
 	if (a->config) {
@@ -488,34 +566,28 @@ static int cmd_compare(struct cli *a)
 	}
 	format = a->format ? a->format : suite->format;
 	if (format && strcmp(format, "auto") && !pv_reader_by_name(format)) {
-		pv_error(&err, PV_EUSAGE, "unknown format '%s' (see 'perfverdict formats')",
+		pv_error(&err, PV_M_UNKNOWN_FORMAT, "unknown format '%s' (see 'perfverdict formats')",
 			 format);
 		goto fail;
 	}
 	pv_table_init(&table, cfg.limits.max_metrics);
 	pv_report_init(&r);
-	if (pv_scan_tree(a->operand[0], suite, &cfg.limits, &scan[0], &err) ||
-	    pv_scan_tree(a->operand[1], suite, &cfg.limits, &scan[1], &err) ||
-	    pv_load_side(&table, PV_BASE, &scan[0], suite, format, &cfg, &diag, &err) ||
-	    pv_load_side(&table, PV_CAND, &scan[1], suite, format, &cfg, &diag, &err))
+	now_utc(iso, sizeof(iso), today, sizeof(today));
+	if (load_sides(a, &cfg, suite, format, today, scan, &table, &bh, &diag,
+		       &err))
 		goto fail_all;
-	if (!table.n) {
-		pv_error(&err, PV_EINPUT,
-			 "no samples found in '%s' or '%s'%s", a->operand[0], a->operand[1],
-			 suite->pattern ? " (check result_file_pattern)" :
-			 ": expected result files of a known format (see 'perfverdict formats')");
-		goto fail_all;
-	}
 	pv_table_finish(&table);
 
-	now_utc(iso, sizeof(iso), today, sizeof(today));
 	report_settings(&r, a, &cfg, suite, format);
 	r.generated_at = iso;
 	pv_model_from_table(&table, &cfg, &r, &diag);
 	pv_table_drop_metrics(&table);
+	if (a->history && pv_bh_attach(&bh, &r, &diag, &err))
+		goto fail_all;
 	if (pv_redecide(&r, &cfg, today, &diag, &err))
 		goto fail_all;
 	r.warnings = (const char **)diag.msg;
+	r.warning_codes = diag.code;
 	r.nwarnings = diag.n;
 
 	print_warnings(&diag);
@@ -523,7 +595,7 @@ static int cmd_compare(struct cli *a)
 		/* Nothing was tested: an input error, not a verdict. */
 		struct strbuf why = STRBUF_INIT;
 
-		pv_error(&err, PV_EINPUT,
+		pv_error(&err, PV_M_NOTHING_COMPARED,
 			 "no metric could be compared (%zu insufficient, %zu missing, %zu new): %s",
 			 r.count[PV_V_INSUFFICIENT], r.count[PV_V_MISSING],
 			 r.count[PV_V_NEW], pv_result_reason(&r, &r.m[0], &why));
@@ -545,7 +617,9 @@ fail_printed:
 	st = report_error(&err);
 done:
 	r.warnings = NULL;
+	r.warning_codes = NULL;
 	pv_report_release(&r);
+	pv_bh_release(&bh);
 	pv_table_release(&table);
 	pv_scan_release(&scan[0]);
 	pv_scan_release(&scan[1]);
@@ -598,7 +672,7 @@ static int cmd_calibrate(struct cli *a)
 		goto out;
 	}
 	if (!table.n) {
-		pv_error(&err, PV_EINPUT, "no samples found in '%s'", a->operand[0]);
+		pv_error(&err, PV_M_NO_SAMPLES, "no samples found in '%s'", a->operand[0]);
 		st = report_error(&err);
 		goto out;
 	}
@@ -614,7 +688,7 @@ static int cmd_calibrate(struct cli *a)
 		print_warnings(&diag);
 		if (pv_write_calibration(&cal, a->operand[0], stdout, &err) ||
 		    fflush(stdout))
-			st = report_error((pv_error(&err, PV_EUSAGE,
+			st = report_error((pv_error(&err, PV_M_CANNOT_WRITE,
 				"cannot write to standard output"), &err));
 	}
 out:
@@ -669,7 +743,7 @@ static int cmd_merge(struct cli *a)
 	int n = a->noperands, st = PV_OK;
 
 	if (!o.json && !o.junit && !o.markdown && !o.html)
-		return usage_error("%s", "merge needs --json F (and may add --junit, --markdown, --html)");
+		return usage_error(PV_M_USAGE, "%s", "merge needs --json F (and may add --junit, --markdown, --html)");
 	if (a->config) {
 		if (pv_config_load(&cfg, a->config, &err))
 			return report_error(&err);
@@ -702,7 +776,7 @@ static int cmd_merge(struct cli *a)
 		} else {
 			print_warnings(&diag);
 			if (!r->compared)
-				st = report_error((pv_error(&err, PV_EINPUT,
+				st = report_error((pv_error(&err, PV_M_NOTHING_COMPARED,
 					"no metric could be compared: %zu insufficient, %zu missing, %zu new",
 					r->count[PV_V_INSUFFICIENT], r->count[PV_V_MISSING],
 					r->count[PV_V_NEW]), &err));
@@ -731,6 +805,86 @@ static int cmd_formats(struct cli *a)
 	return fflush(stdout) ? PV_EUSAGE : PV_OK;
 }
 
+static const struct pv_option history_options[] = {
+	OPT_CONFIG("INI settings (autotest's perf.conf works)", NULL),
+	PV_OPT_STRING('s', "suite", "NAME", CLI, suite, "the config section to use", "the only one"),
+	PV_OPT_STRING('f', "format", "FMT", CLI, format, "input format of the points that are trees, or auto", "auto"),
+	PV_OPT_CALLBACK(0, "alpha", "A", set_alpha, "a number between 0 and 1",
+			"family-wise level of the change points", "0.05"),
+	PV_OPT_CALLBACK(0, "threshold", "T", set_threshold,
+			"a non-negative fraction or percentage, e.g. 5%",
+			"smallest step that counts, e.g. 5%", "5%"),
+	PV_OPT_UINT(0, "recent", "K", CLI, recent, 1, 1000000,
+		    "a positive count of points",
+		    "fail on a regression that began in the newest K points", "3"),
+	PV_OPT_CALLBACK(0, "order", "ORDER", set_order, "name or time",
+			"point order: entry names, or each point's recorded time", "name"),
+	PV_OPT_STRING(0, "json", "F", CLI, out.json, "write the JSON history report ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown with trends ('-' is stdout)", NULL),
+	OPT_HTML,
+	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing status line"),
+	OPT_HELP,
+	PV_OPT_END,
+};
+
+/* history [options] ARCHIVE: settle the config, and hand over. */
+static int cmd_history(struct cli *a)
+{
+	struct pv_history_args h;
+	struct pv_config cfg;
+	struct pv_suite fallback;
+	const struct pv_suite *suite = NULL;
+	struct pv_diag diag = PV_DIAG_INIT;
+	struct pv_err err = { 0 };
+	char iso[32], today[16];
+	int st;
+
+	memset(&h, 0, sizeof(h));
+	h.recent = a->recent ? a->recent : 3;
+	h.order = a->order;
+	h.format = a->format;
+	h.quiet = a->out.quiet;
+	h.json = a->out.json;
+	h.markdown = a->out.markdown;
+	h.html = a->out.html;
+	h.archive = a->operand[0];
+	if (a->config) {
+		if (pv_config_load(&cfg, a->config, &err))
+			return report_error(&err);
+	} else {
+		pv_config_defaults(&cfg);
+	}
+	apply_overrides(&cfg.gate, a);
+	memset(&fallback, 0, sizeof(fallback));
+	if (choose_suite(&cfg, a->suite, &fallback, &suite, &err)) {
+		pv_config_release(&cfg);
+		return report_error(&err);
+	}
+	if (!h.format)
+		h.format = suite->format;
+	if (h.format && strcmp(h.format, "auto") && !pv_reader_by_name(h.format)) {
+		pv_error(&err, PV_M_UNKNOWN_FORMAT, "unknown format '%s' (see 'perfverdict formats')",
+			 h.format);
+		st = report_error(&err);
+		goto out;
+	}
+	now_utc(iso, sizeof(iso), today, sizeof(today));
+	h.cfg = &cfg;
+	h.suite = suite;
+	h.tool_version = PV_VERSION;
+	h.generated_at = iso;
+	h.today = today;
+	st = pv_cmd_history(&h, &diag, &err);
+	print_warnings(&diag);
+	if (st < 0)
+		st = report_error(&err);
+out:
+	pv_diag_release(&diag);
+	if (suite == &fallback)
+		regfree(&fallback.repeat_re);
+	pv_config_release(&cfg);
+	return st;
+}
 /* The commands (git's struct cmd_struct commands[]), in help order. */
 static const struct cmd_struct {
 	const char *name;
@@ -742,7 +896,7 @@ static const struct cmd_struct {
 	const char *what;           /* one line for --help */
 } commands[] = {
 	{ "compare", cmd_compare, compare_options, "[options] BASELINE CANDIDATE",
-	  2, 2, "compare needs two trees: BASELINE CANDIDATE",
+	  1, 2, "compare needs two trees: BASELINE CANDIDATE",
 	  "compare two result trees and decide the gate" },
 	{ "render", cmd_render, render_options, "[options] REPORT.json",
 	  1, 1, "render needs one REPORT.json",
@@ -756,6 +910,9 @@ static const struct cmd_struct {
 	{ "formats", cmd_formats, formats_options, "",
 	  0, 0, "formats takes no arguments",
 	  "list the input formats and how each is detected" },
+	{ "history", cmd_history, history_options, "[options] ARCHIVE",
+	  1, 1, "history needs one archive: ARCHIVE",
+	  "find change points in an archive of past results, and gate on the newest" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(*commands))
@@ -818,11 +975,11 @@ static int run_command(const struct cmd_struct *c, int argc, char **argv)
 	a.seed = 1;
 	n = pv_parse_options(argc, argv, c->options, &a, &err);
 	if (n < 0)
-		return usage_error("%s", err.msg);
+		return usage_error(err.id, "%s", err.msg);
 	if (a.help)
 		return print_command_help(c, stdout);
 	if (n < c->min || (c->max >= 0 && n > c->max))
-		return usage_error("%s", c->needs);
+		return usage_error(PV_M_USAGE, "%s", c->needs);
 	a.operand = argv;
 	a.noperands = n;
 	return c->fn(&a);
@@ -838,7 +995,7 @@ int main(int argc, char **argv)
 			strbuf_addf(&list, "%s%s", i == 0 ? "" :
 				    i + 1 == NCOMMANDS ? " or " : ", ",
 				    commands[i].name);
-		usage_error("a command is required: %s", list.buf);
+		usage_error(PV_M_USAGE, "a command is required: %s", list.buf);
 		strbuf_release(&list);
 		return PV_EUSAGE;
 	}
@@ -851,5 +1008,5 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return run_command(&commands[i], argc - 2, argv + 2);
-	return usage_error("unknown command '%s'", argv[1]);
+	return usage_error(PV_M_UNKNOWN_COMMAND, "unknown command '%s'", argv[1]);
 }

@@ -25,8 +25,7 @@ static int has(const char *s, const char *word)
 	return 0;
 }
 
-/* The direction a metric's name and unit suggest, or PV_DIR_UNSET. */
-static enum pv_dir guess_direction(const char *metric, const char *unit)
+enum pv_dir pv_guess_direction(const char *metric, const char *unit)
 {
 	static const char *const higher[] = {
 		"throughput", "bandwidth", "per_second", "per second", "/s",
@@ -140,7 +139,7 @@ static void result_from_table(const struct pv_metric *m,
 	if (res->direction == PV_DIR_UNSET)
 		res->direction = g->direction;
 	if (res->direction == PV_DIR_UNSET) {
-		res->direction = guess_direction(m->key.metric, m->unit);
+		res->direction = pv_guess_direction(m->key.metric, m->unit);
 		res->dir_assumed = 1;
 		if (res->direction == PV_DIR_UNSET)
 			res->direction = PV_DIR_LOWER;
@@ -222,7 +221,7 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 		struct strbuf names = STRBUF_INIT;
 
 		pv_report_some_names(r, is_assumed, 3, &names);
-		pv_diag_add(diag, "%zu metric%s had no configured direction (%s); it was inferred from the name and unit (see each reason); set direction in [gate] or [metric \"GLOB\"]",
+		pv_diag_add(diag, PV_M_NO_DIRECTION, "%zu metric%s had no configured direction (%s); it was inferred from the name and unit (see each reason); set direction in [gate] or [metric \"GLOB\"]",
 			    assumed, assumed == 1 ? "" : "s", names.buf);
 		strbuf_release(&names);
 	}

@@ -42,4 +42,7 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
  * splits still compute their change themselves). */
 void pv_model_change(struct pv_result *res);
 
+/* The direction a metric's name and unit suggest, or PV_DIR_UNSET. */
+enum pv_dir pv_guess_direction(const char *metric, const char *unit);
+
 #endif

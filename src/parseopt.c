@@ -36,7 +36,7 @@ static int store(const struct pv_option *o, const char *arg, void *settings,
 	case PV_OPTION_END:
 		break;
 	}
-	return pv_error(err, PV_EUSAGE, "bad --%s '%s': expected %s",
+	return pv_error(err, PV_M_BAD_OPTION_VALUE, "bad --%s '%s': expected %s",
 			o->long_name, arg, o->expected ? o->expected : "another value");
 }
 
@@ -62,10 +62,10 @@ static const struct pv_option *find_long(const struct pv_option *opts,
 		return found;
 	}
 	if (n > 1)
-		pv_error(err, PV_EUSAGE, "option '%s' is ambiguous: %s", given,
+		pv_error(err, PV_M_AMBIGUOUS_OPTION, "option '%s' is ambiguous: %s", given,
 			 all.buf);
 	else
-		pv_error(err, PV_EUSAGE, "unknown option '%s'", given);
+		pv_error(err, PV_M_UNKNOWN_OPTION, "unknown option '%s'", given);
 	strbuf_release(&all);
 	return NULL;
 }
@@ -92,14 +92,14 @@ static int parse_long(int argc, char **argv, int *i,
 		return -1;
 	if (!o->argname) {
 		if (eq)
-			return pv_error(err, PV_EUSAGE,
+			return pv_error(err, PV_M_OPTION_TAKES_NO_VALUE,
 					"option '--%s' takes no value", o->long_name);
 		return store(o, NULL, settings, err);
 	}
 	if (eq)
 		return store(o, eq + 1, settings, err);
 	if (*i + 1 >= argc)
-		return pv_error(err, PV_EUSAGE, "option '%s' needs a value", arg);
+		return pv_error(err, PV_M_OPTION_NEEDS_VALUE, "option '%s' needs a value", arg);
 	return store(o, argv[++*i], settings, err);
 }
 
@@ -114,7 +114,7 @@ static int parse_short(int argc, char **argv, int *i,
 		const struct pv_option *o = find_short(opts, *p);
 
 		if (!o)
-			return pv_error(err, PV_EUSAGE, "unknown option '-%c'", *p);
+			return pv_error(err, PV_M_UNKNOWN_OPTION, "unknown option '-%c'", *p);
 		if (!o->argname) {
 			if (store(o, NULL, settings, err))
 				return -1;
@@ -123,7 +123,7 @@ static int parse_short(int argc, char **argv, int *i,
 		if (p[1])
 			return store(o, p + 1, settings, err);
 		if (*i + 1 >= argc)
-			return pv_error(err, PV_EUSAGE, "option '-%c' needs a value", *p);
+			return pv_error(err, PV_M_OPTION_NEEDS_VALUE, "option '-%c' needs a value", *p);
 		return store(o, argv[++*i], settings, err);
 	}
 	return 0;

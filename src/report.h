@@ -127,6 +127,17 @@ struct pv_settings {
 	size_t nwaivers;
 };
 
+/*
+ * A test made outside verdict.c (compare --baseline-history, where the
+ * baseline is pooled from past points): one per metric of r->m, used by
+ * pv_redecide() instead of the sample test.  statistic follows scipy's
+ * sign (baseline - candidate); ci_low/ci_high are relative.
+ */
+struct pv_ext_test {
+	int testable;
+	double statistic, df, p_two, p_worse, p_better, ci_low, ci_high;
+};
+
 struct pv_report {
 	struct arena arena;
 	const char *tool_version;
@@ -142,7 +153,11 @@ struct pv_report {
 	struct pv_result *m;
 	size_t n;
 	const char **warnings;
+	/* Each warning's code (msg.h), or NULL: one read from a version-1
+	 * report, which had none. */
+	const char **warning_codes;
 	size_t nwarnings;
+	const struct pv_ext_test *ext;  /* NULL: verdict.c runs the tests */
 };
 
 void pv_report_init(struct pv_report *r);

@@ -67,7 +67,7 @@ static int skip(struct walk *w, const struct stat *st)
 			   S_ISSOCK(st->st_mode) ? "a socket" : "a device";
 
 	if (!S_ISLNK(st->st_mode) && w->suite->pattern)
-		return pv_error(w->err, PV_EINPUT,
+		return pv_error(w->err, PV_M_NOT_REGULAR_FILE,
 				"%s: %s, not a regular file: cannot read it as a result file (it matches result_file_pattern)",
 				w->path.buf, what);
 	w->out->skipped++;
@@ -89,12 +89,12 @@ static int walk_dir(struct walk *w, unsigned depth)
 	int rc = 0;
 
 	if (depth > w->lim->max_depth)
-		return pv_error(w->err, PV_EINPUT,
+		return pv_error(w->err, PV_M_TOO_DEEP,
 				"%s: deeper than %u directories (limits.max_depth)",
 				w->path.buf, w->lim->max_depth);
 	d = opendir(w->path.buf);
 	if (!d)
-		return pv_error(w->err, PV_EINPUT, "cannot read directory '%s': %s",
+		return pv_error(w->err, PV_M_CANNOT_READ, "cannot read directory '%s': %s",
 				w->path.buf, strerror(errno));
 	while (!rc && (errno = 0, de = readdir(d))) {
 		struct stat st;
@@ -107,7 +107,7 @@ static int walk_dir(struct walk *w, unsigned depth)
 		strbuf_addstr(&w->path, de->d_name);
 		rel = w->path.buf + w->rootlen + 1;
 		if (lstat(w->path.buf, &st)) {
-			rc = pv_error(w->err, PV_EINPUT, "cannot stat '%s': %s",
+			rc = pv_error(w->err, PV_M_CANNOT_READ, "cannot stat '%s': %s",
 				      w->path.buf, strerror(errno));
 		} else if (S_ISDIR(st.st_mode)) {
 			rc = walk_dir(w, depth + 1);
@@ -133,7 +133,7 @@ static int walk_dir(struct walk *w, unsigned depth)
 		int e = errno;
 
 		strbuf_setlen(&w->path, len);
-		rc = pv_error(w->err, PV_EINPUT, "cannot read directory '%s': %s",
+		rc = pv_error(w->err, PV_M_CANNOT_READ, "cannot read directory '%s': %s",
 			      w->path.buf, strerror(e));
 	}
 	closedir(d);
@@ -172,12 +172,12 @@ int pv_scan_tree(const char *root, const struct pv_suite *suite,
 
 	memset(out, 0, sizeof(*out));
 	if (stat(root, &st))
-		return pv_error(err, PV_EINPUT, "cannot read tree '%s': %s",
+		return pv_error(err, PV_M_CANNOT_READ, "cannot read tree '%s': %s",
 				root, strerror(errno));
 	if (S_ISREG(st.st_mode))
 		return scan_file(root, suite, out);
 	if (!S_ISDIR(st.st_mode))
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_NOT_A_TREE,
 				"'%s' is not a directory or a regular file: expected a result tree or a result file",
 				root);
 	out->root = pv_strdup(root);
@@ -260,7 +260,7 @@ static int gunzip(const char *path, const struct strbuf *in, size_t max,
 
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit2(&zs, 15 + 16) != Z_OK)
-		return pv_error(err, PV_EINPUT, "%s: cannot start gzip decoder",
+		return pv_error(err, PV_M_BAD_GZIP, "%s: cannot start gzip decoder",
 				path);
 	zs.next_in = (unsigned char *)in->buf;
 	zs.avail_in = (uInt)in->len;
@@ -270,14 +270,14 @@ static int gunzip(const char *path, const struct strbuf *in, size_t max,
 		rc = inflate(&zs, Z_NO_FLUSH);
 		if (rc != Z_OK && rc != Z_STREAM_END) {
 			inflateEnd(&zs);
-			return pv_error(err, PV_EINPUT,
+			return pv_error(err, PV_M_BAD_GZIP,
 					"%s: corrupt gzip data: %s", path,
 					zs.msg ? zs.msg : "unexpected end");
 		}
 		strbuf_add(out, buf, sizeof(buf) - zs.avail_out);
 		if (out->len > max) {
 			inflateEnd(&zs);
-			return pv_error(err, PV_EINPUT,
+			return pv_error(err, PV_M_TOO_LARGE,
 					"%s: inflates to more than %zu bytes (limits.max_file_size)",
 					path, max);
 		}
@@ -425,14 +425,14 @@ static const char *side_name(enum pv_side side)
 /* A file that should have held results but did not: an input error, or
  * a warning when [limits] empty_files = warn.  msg is the whole text. */
 static int no_results(const struct pv_config *cfg, struct pv_diag *diag,
-		      const char *kind, const char *path, const char *msg,
+		      enum pv_msg id, const char *path, const char *msg,
 		      struct pv_err *err)
 {
 	if (cfg->limits.empty_files_warn) {
-		pv_diag_add_kind(diag, kind, path, "%s", msg);
+		pv_diag_add_subj(diag, id, path, "%s", msg);
 		return 0;
 	}
-	return pv_error(err, PV_EINPUT, "%s ([limits] empty_files = warn allows such files)",
+	return pv_error(err, id, "%s ([limits] empty_files = warn allows such files)",
 			msg);
 }
 
@@ -498,14 +498,14 @@ static int no_result_files(const struct pv_sidemeta *sm, enum pv_side side,
 	for (size_t i = 0; i < sm->nfinfo; i++)
 		unknown += !sm->finfo[i].format;
 	if (!sm->nfinfo)
-		return pv_error(err, PV_EINPUT, "no result files found in %s tree '%s'%s",
+		return pv_error(err, PV_M_NO_RESULT_FILES, "no result files found in %s tree '%s'%s",
 				side_name(side), sm->path,
 				suite->pattern ? " (check result_file_pattern)" :
 				": it holds no files");
 	if (unknown == sm->nfinfo)
-		return pv_error(err, PV_EINPUT, "no result files found in %s tree '%s': none of its %zu files is of a known format (see 'perfverdict formats')",
+		return pv_error(err, PV_M_NO_RESULT_FILES, "no result files found in %s tree '%s': none of its %zu files is of a known format (see 'perfverdict formats')",
 				side_name(side), sm->path, unknown);
-	return pv_error(err, PV_EINPUT, "no result files found in %s tree '%s': none of its %zu files holds results",
+	return pv_error(err, PV_M_NO_RESULT_FILES, "no result files found in %s tree '%s': none of its %zu files holds results",
 			side_name(side), sm->path, sm->nfinfo);
 }
 
@@ -540,7 +540,7 @@ static int check_unread(struct pv_table *t, enum pv_side side, int other,
 			continue;
 		strbuf_addf(&msg, "%s: cannot read it as any format: %s; expected %s results, as in '%s'",
 			    u->path, u->why, k->format, k->path);
-		rc = no_results(cfg, diag, "unreadable", u->path, msg.buf, err);
+		rc = no_results(cfg, diag, PV_M_UNREADABLE_FILE, u->path, msg.buf, err);
 		strbuf_release(&msg);
 	}
 	free(mine);
@@ -573,8 +573,8 @@ static int read_content(const char *path, const struct pv_config *cfg,
 	/* The scan saw it a moment ago: gone now is an error too. */
 	rc = pv_read_file(path, path, cfg->limits.max_file_size, raw, err);
 	if (rc > 0)
-		rc = pv_error(err, PV_EINPUT, "cannot read '%s': %s", path,
-			      strerror(ENOENT));
+		rc = pv_error(err, PV_M_CANNOT_READ, "cannot read '%s': %s",
+			      path, strerror(ENOENT));
 	if (rc)
 		return rc;
 	if (raw->len >= 2 && (unsigned char)raw->buf[0] == 0x1f &&
@@ -599,8 +599,8 @@ static int is_blank(const char *buf, size_t len)
 
 /* After a reader: a file that gave no sample (and is no companion
  * file) is reported; the reader's note otherwise becomes a warning. */
-static int after_read(struct pv_read_ctx *ctx, const struct pv_reader *rd,
-		      struct strbuf *msg, struct pv_err *err)
+static int after_read(struct pv_read_ctx *ctx, struct strbuf *msg,
+		      struct pv_err *err)
 {
 	if (!ctx->emitted && !ctx->companion) {
 		strbuf_reset(msg);
@@ -611,11 +611,11 @@ static int after_read(struct pv_read_ctx *ctx, const struct pv_reader *rd,
 		strbuf_addf(msg, "%s: the file holds no results",
 			    ctx->why[0] ? ctx->why :
 			    "no benchmark in it gave a sample");
-		return no_results(ctx->cfg, ctx->diag, rd->name, ctx->path,
-				  msg->buf, err);
+		return no_results(ctx->cfg, ctx->diag, PV_M_NO_RESULTS,
+				  ctx->path, msg->buf, err);
 	}
 	if (ctx->why[0])
-		pv_warn(ctx, ctx->why_line, "%s", ctx->why);
+		pv_warn(ctx, PV_M_PARTLY_EMPTY, ctx->why_line, "%s", ctx->why);
 	return 0;
 }
 
@@ -628,7 +628,7 @@ static int forced_reader(const char *format, const struct pv_reader **out,
 		return 0;
 	*out = pv_reader_by_name(format);
 	if (!*out)
-		return pv_error(err, PV_EUSAGE,
+		return pv_error(err, PV_M_UNKNOWN_FORMAT,
 				"unknown format '%s' (see 'perfverdict formats')",
 				format);
 	return 0;
@@ -657,7 +657,8 @@ static void note_why(struct pv_table *t, struct pv_fileinfo *fi,
 
 /* A side read: the files of a known format that gave nothing; once both
  * sides are read, a side without results (so that a broken candidate
- * file is named first). */
+ * file is named first).  history reads a point as a candidate alone: a
+ * baseline that was never read is not empty. */
 static int check_side(struct pv_table *t, enum pv_side side,
 		      const struct pv_suite *suite,
 		      const struct pv_config *cfg, struct pv_diag *diag,
@@ -668,7 +669,8 @@ static int check_side(struct pv_table *t, enum pv_side side,
 	if (!rc && side == PV_CAND)
 		rc = check_unread(t, PV_BASE, 1, cfg, diag, err);
 	for (int s = 0; !rc && side == PV_CAND && s < 2; s++)
-		if (!any_results(&t->side[s]))
+		if ((s == PV_CAND || t->side[PV_BASE].path) &&
+		    !any_results(&t->side[s]))
 			rc = no_result_files(&t->side[s], (enum pv_side)s,
 					     suite, err);
 	return rc;
@@ -697,7 +699,7 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 	sm->finfo = pv_reallocarray(NULL, sc->n + 1, sizeof(*sm->finfo));
 	sm->nfinfo = 0;
 	for (size_t i = 0; i < sc->nnotes; i++)
-		pv_diag_add(diag, "%s", sc->notes[i]);
+		pv_diag_add(diag, PV_M_IGNORED_FILE, "%s", sc->notes[i]);
 	if (side == PV_CAND && !forced)
 		base_known = known_files(&t->side[PV_BASE], &nbase_known);
 	for (size_t i = 0; !rc && i < sc->n; i++) {
@@ -731,7 +733,7 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 					    path.buf, why, peer->format,
 					    peer->path);
 				fi->reported = 1;
-				rc = no_results(cfg, diag, "empty", path.buf,
+				rc = no_results(cfg, diag, PV_M_EMPTY_FILE, path.buf,
 						msg.buf, err);
 				continue;
 			}
@@ -745,7 +747,7 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 			strbuf_addf(&msg, "%s: cannot tell the format of this file (%s): expected one of 'perfverdict formats' (set format = in the suite or use -f)",
 				    path.buf, why);
 			fi->reported = 1;
-			rc = no_results(cfg, diag, "unknown format", path.buf,
+			rc = no_results(cfg, diag, PV_M_UNKNOWN_FILE_FORMAT, path.buf,
 					msg.buf, err);
 			continue;
 		}
@@ -763,7 +765,7 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 			fi->format = NULL;
 			fi->why = "CR-only line endings";
 			fi->reported = 1;
-			rc = no_results(cfg, diag, "cr-only", path.buf, msg.buf,
+			rc = no_results(cfg, diag, PV_M_CR_ONLY, path.buf, msg.buf,
 					err);
 			continue;
 		}
@@ -780,7 +782,7 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 		if (rc)
 			break;
 		fi->results = ctx.emitted > 0;
-		rc = after_read(&ctx, rd, &msg, err);
+		rc = after_read(&ctx, &msg, err);
 	}
 	sm->files = file;
 	free(runs);

@@ -135,6 +135,18 @@ const char *pv_table_str(struct pv_table *t, const char *s)
 	return pv_table_strn(t, s, strlen(s));
 }
 
+long pv_table_intern(struct pv_table *t, const struct pv_key *k,
+		     struct pv_err *err)
+{
+	struct pv_key own = {
+		pv_table_str(t, k->suite), pv_table_str(t, k->test),
+		pv_table_str(t, k->group), pv_table_str(t, k->benchmark),
+		pv_table_str(t, k->metric),
+	};
+
+	return pv_table_intern_hashed(t, &own, hash_key(&own), err);
+}
+
 long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 			    uint64_t hash, struct pv_err *err)
 {
@@ -153,7 +165,7 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 	}
 
 	if (t->max_metrics && t->n >= t->max_metrics) {
-		pv_error(err, PV_EINPUT,
+		pv_error(err, PV_M_TOO_MANY_METRICS,
 			 "more than %zu metrics (limits.max_metrics)",
 			 t->max_metrics);
 		return -1;

@@ -115,6 +115,10 @@ struct pv_table {
 void pv_table_init(struct pv_table *t, size_t max_metrics);
 void pv_table_release(struct pv_table *t);
 
+/* Find or add the metric of key k, whose strings need not be the
+ * table's (they are interned first); its index, or -1 as below. */
+long pv_table_intern(struct pv_table *t, const struct pv_key *k,
+		     struct pv_err *err);
 /* Find or add the metric of a key made of the table's own strings
  * (pv_table_str()); returns its index, or -1 when max_metrics is
  * exceeded.  The caller computes the hash, and can then hash a row's

@@ -459,11 +459,11 @@ static void regression(const struct pv_config *cfg, const char *today,
 		res->waiver = wv;
 	} else if (wv && today && !wv->line) {
 		/* A waiver a merged report carried (archive.c). */
-		pv_diag_add(diag, "waiver \"%s\" (from the reports) expired on %s; %s/%s/%s counts as a regression",
+		pv_diag_add(diag, PV_M_WAIVER_EXPIRED, "waiver \"%s\" (from the reports) expired on %s; %s/%s/%s counts as a regression",
 			    wv->glob, wv->until, res->group, res->benchmark,
 			    res->metric);
 	} else if (wv && today) {
-		pv_diag_add(diag, "%s:%lu: waiver \"%s\" expired on %s; %s/%s/%s counts as a regression",
+		pv_diag_add(diag, PV_M_WAIVER_EXPIRED, "%s:%lu: waiver \"%s\" expired on %s; %s/%s/%s counts as a regression",
 			    cfg->path ? cfg->path : "config", wv->line,
 			    wv->glob, wv->until, res->group, res->benchmark,
 			    res->metric);
@@ -593,7 +593,15 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 		w[i].test = g->test == PV_TEST_AUTO ? PV_TEST_MODERATED : g->test;
 		if (w[i].summary)
 			w[i].test = PV_TEST_WELCH;
+		if (r->ext) {
+			w[i].testable = w[i].testable && r->ext[i].testable;
+			w[i].deterministic = 0;
+			w[i].summary = 0;
+			w[i].test = PV_TEST_HISTORY;
+		}
 	}
+	if (r->ext)
+		need_mod = 0;
 	pv_tmemo_init(&tm);
 	if (need_mod)
 		rc = prepare_moderated(r, w, g->test, &prior, &df_cap, err);
@@ -604,6 +612,18 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 
 		if (!w[i].testable)
 			continue;
+		if (r->ext) {
+			const struct pv_ext_test *x = &r->ext[i];
+
+			res->statistic = x->statistic;
+			res->df = x->df;
+			res->ci_low = x->ci_low;
+			res->ci_high = x->ci_high;
+			w[i].p_two = x->p_two;
+			w[i].p_worse = x->p_worse;
+			w[i].p_better = x->p_better;
+			continue;
+		}
 		if (w[i].deterministic) {
 			/* No spread at all: equal means are unchanged (p=1),
 			 * different ones a certain change (p=0).  The t of a
@@ -636,7 +656,7 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 			struct strbuf names = STRBUF_INIT;
 
 			pv_report_some_names(r, is_noisy, 3, &names);
-			pv_diag_add(diag, "%zu metric%s too noisy to judge (%s; CV above max_cv = %g%%): run more repeats or raise max_cv",
+			pv_diag_add(diag, PV_M_TOO_NOISY, "%zu metric%s too noisy to judge (%s; CV above max_cv = %g%%): run more repeats or raise max_cv",
 				    r->count[PV_V_NOISY],
 				    r->count[PV_V_NOISY] == 1 ? " is" : "s are",
 				    names.buf, g->max_cv * 100);

@@ -59,13 +59,14 @@ a, b = (json.load(open(p)) for p in sys.argv[1:])
 assert a["config"]["alpha"] == 0.2 and a == b
 PY
 "$PV_BIN" compare "$base" "$cand" --nope 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q "^perfverdict: unknown option '--nope'$" "$tmp/err" || bad "unknown option"
+[ $? -eq 2 ] && grep -q "^perfverdict: error: unknown option '--nope' (see 'perfverdict --help') \\[unknown-option\\]$" "$tmp/err" || bad "unknown option"
 "$PV_BIN" compare "$base" "$cand" --json 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q "^perfverdict: option '--json' needs a value$" "$tmp/err" || bad "missing value"
+[ $? -eq 2 ] && grep -q "^perfverdict: error: option '--json' needs a value (see 'perfverdict --help') \\[option-needs-value\\]$" "$tmp/err" || bad "missing value"
 "$PV_BIN" compare "$base" "$cand" --sided=up 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q "^perfverdict: bad --sided 'up': expected worse or two$" "$tmp/err" || bad "bad value"
+[ $? -eq 2 ] && grep -q "^perfverdict: error: bad --sided 'up': expected worse or two (see 'perfverdict --help') \\[bad-option-value\\]$" "$tmp/err" || bad "bad value"
 "$PV_BIN" calibrate --seed 2 --iterations 0 "$base" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "bad --iterations '0'" "$tmp/err" || bad "bad --iterations"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "a usage error is not one line"
 
 # ---- render with no output options: the terminal summary ----
 "$PV_BIN" compare "$base" "$cand" >"$tmp/c.txt" 2>/dev/null
@@ -158,7 +159,7 @@ if (ulimit -v 1000000 && "$PV_BIN" --version) >/dev/null 2>&1; then
 	st=$?
 	if [ $st -ne 127 ]; then
 		[ $st -eq 4 ] || bad "out of memory: exit $st, not 4"
-		tail -n 1 "$tmp/err" | grep -q '^perfverdict: error: out of memory allocating [0-9]* bytes$' ||
+		tail -n 1 "$tmp/err" | grep -q '^perfverdict: error: out of memory allocating [0-9]* bytes \[out-of-memory\]$' ||
 			bad "out of memory: $(tail -n 1 "$tmp/err")"
 	fi
 else

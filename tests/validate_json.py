@@ -9,11 +9,54 @@ from jsonschema import Draft202012Validator
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA = os.path.join(HERE, "..", "schemas", "report.schema.json")
+HISTORY_SCHEMA = os.path.join(HERE, "..", "schemas", "history.schema.json")
 
 
-def check(path, validator):
+def check_history(report, path, validator):
+    """A history report: its schema, and the cross-field rules."""
+    errors = sorted(validator.iter_errors(report), key=lambda e: list(e.path))
+    problems = [f"{'/'.join(map(str, e.path))}: {e.message}" for e in errors[:10]]
+    points = report.get("points", [])
+    if [p.get("index") for p in points] != list(range(len(points))):
+        problems.append("points are not indexed 0..L-1 in order")
+    statuses = {}
+    fail = False
+    for m in report.get("metrics", []):
+        statuses[m.get("status")] = statuses.get(m.get("status"), 0) + 1
+        idx = [s.get("index") for s in m.get("series", [])]
+        if idx != sorted(set(idx)):
+            problems.append(f"{m.get('id')}: series indexes not increasing")
+        for c in m.get("change_points", []):
+            if not 0 < c.get("index", 0) < len(points):
+                problems.append(f"{m.get('id')}: change point index out of range")
+            elif c.get("label") != points[c["index"]].get("label"):
+                problems.append(f"{m.get('id')}: change point label is not its point's")
+            rel = c.get("rel")
+            if rel is not None and m.get("direction") != "none":
+                worse = rel > 0 if m.get("direction") == "lower" else rel < 0
+                if (c.get("verdict") == "regression") != worse:
+                    problems.append(f"{m.get('id')}: verdict contradicts rel")
+            if c.get("q_value") is not None and \
+                    c["q_value"] > report["config"]["alpha"]:
+                problems.append(f"{m.get('id')}: change point with q > alpha")
+            if c.get("verdict") == "regression" and c.get("recent") and \
+                    c.get("beyond_threshold") and not c.get("waived"):
+                fail = True
+    for k, v in statuses.items():
+        if report.get("summary", {}).get(k) != v:
+            problems.append(f"summary.{k} differs from the metrics")
+    if (report.get("verdict") == "fail") != fail:
+        problems.append("verdict does not follow from the recent change points")
+    for p in problems:
+        print(f"{path}: {p}", file=sys.stderr)
+    return not problems
+
+
+def check(path, validator, history_validator=None):
     with open(path, encoding="utf-8") as f:
         report = json.load(f)
+    if isinstance(report, dict) and report.get("kind") == "history":
+        return check_history(report, path, history_validator)
     errors = sorted(validator.iter_errors(report), key=lambda e: list(e.path))
     problems = [f"{'/'.join(map(str, e.path))}: {e.message}" for e in errors[:10]]
     # Rules a schema cannot say: counts agree with the verdicts, the
@@ -75,7 +118,11 @@ def main():
         schema = json.load(f)
     Draft202012Validator.check_schema(schema)
     validator = Draft202012Validator(schema)
-    ok = all([check(p, validator) for p in sys.argv[1:]])
+    with open(HISTORY_SCHEMA, encoding="utf-8") as f:
+        hschema = json.load(f)
+    Draft202012Validator.check_schema(hschema)
+    hvalidator = Draft202012Validator(hschema)
+    ok = all([check(p, validator, hvalidator) for p in sys.argv[1:]])
     sys.exit(0 if ok else 1)
 
 

@@ -95,7 +95,7 @@ static int fail_at(struct c2 *c, const xmlNode *n, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&what, fmt, ap);
 	va_end(ap);
-	pv_error(c->err, PV_EINPUT, "%s:%lu: %s", c->ctx->path, line_of(n),
+	pv_error(c->err, PV_M_BAD_STRUCTURE, "%s:%lu: %s", c->ctx->path, line_of(n),
 		 what.buf);
 	strbuf_release(&what);
 	return -1;
@@ -145,7 +145,7 @@ static int benchmark(struct c2 *c, const xmlNode *br, const char *group,
 	if ((failed = child(br, "failed"))) {
 		char *msg = attr(failed, "message");
 
-		pv_warn(c->ctx, line_of(failed),
+		pv_warn(c->ctx, PV_M_FAILED_BENCHMARK, line_of(failed),
 			"benchmark '%s' failed (%s); skipped", c->bench.buf,
 			msg ? msg : "no message");
 		xmlFree(msg);
@@ -244,10 +244,10 @@ static int catch2_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 	int rc = 0;
 
 	if (len > INT32_MAX)
-		return pv_error(err, PV_EINPUT, "%s: too large for the XML parser",
+		return pv_error(err, PV_M_TOO_LARGE, "%s: too large for the XML parser",
 				ctx->path);
 	if (len == 0)
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_EMPTY_FILE,
 				"%s:1: empty file: expected Catch2 XML (-r xml)",
 				ctx->path);
 	xmlSetStructuredErrorFunc(&first, quiet);
@@ -257,18 +257,18 @@ static int catch2_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	if (!doc || first.msg[0]) {
 		xmlFreeDoc(doc);
-		return pv_error(err, PV_EINPUT, "%s:%d: %s", ctx->path,
+		return pv_error(err, PV_M_MALFORMED_XML, "%s:%d: %s", ctx->path,
 				first.line > 0 ? first.line : 1,
 				first.msg[0] ? first.msg : "malformed XML");
 	}
 	root = xmlDocGetRootElement(doc);
 	if (doc->intSubset) {
 		/* Catch2 writes no DTD; entity tricks stay out. */
-		rc = pv_error(err, PV_EINPUT,
+		rc = pv_error(err, PV_M_BAD_STRUCTURE,
 			      "%s:%lu: a <!DOCTYPE> is not expected in Catch2 XML",
 			      ctx->path, line_of((const xmlNode *)doc->intSubset));
 	} else if (!root || (!is(root, "Catch") && !is(root, "Catch2TestRun"))) {
-		rc = pv_error(err, PV_EINPUT,
+		rc = pv_error(err, PV_M_BAD_STRUCTURE,
 			      "%s:%lu: expected Catch2 XML, whose root element is <Catch> (v2) or <Catch2TestRun> (v3), not <%s>",
 			      ctx->path, root ? line_of(root) : 1UL,
 			      root ? (const char *)root->name : "");
@@ -282,7 +282,7 @@ static int catch2_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 		rc = walk(&c, root, "", &sections);
 	}
 	if (!rc && (c.nbench || c.nfailed))
-		pv_warn(ctx, 0, "Catch2 keeps only summary statistics (mean, sd, samples), not the raw samples%s",
+		pv_warn(ctx, PV_M_SUMMARY_ONLY, 0, "Catch2 keeps only summary statistics (mean, sd, samples), not the raw samples%s",
 			c.nbench ? "" : "; no benchmark in this file succeeded");
 	else if (!rc)
 		pv_no_results(ctx, 0, "no <BenchmarkResults> in this Catch2 XML file (built without CATCH_CONFIG_ENABLE_BENCHMARKING, or no BENCHMARK ran)");

@@ -139,7 +139,7 @@ static int read_name(struct pv_read_ctx *ctx, size_t dirlen, const char *sub,
 		strbuf_add(bench, ctx->relpath, dirlen);
 		if (!dirlen)
 			strbuf_addstr(bench, ctx->test);
-		pv_warn(ctx, 0, "no benchmark.json beside it; naming the "
+		pv_warn(ctx, PV_M_NO_BENCHMARK_JSON, 0, "no benchmark.json beside it; naming the "
 			"benchmark '%s' after its directory", bench->buf);
 	}
 out:
@@ -188,7 +188,7 @@ static int read_samples(struct pv_read_ctx *ctx, const char *shown,
 		}
 	}
 	if (json_array_size(iters) != json_array_size(times)) {
-		pv_error(err, PV_EINPUT, "%s: iters has %zu entries but times "
+		pv_error(err, PV_M_BAD_STRUCTURE, "%s: iters has %zu entries but times "
 			 "has %zu; expected one count per time", shown,
 			 json_array_size(iters), json_array_size(times));
 		goto out;
@@ -251,13 +251,13 @@ static int criterion_read(struct pv_read_ctx *ctx, const char *buf,
 	if (ctx->side == PV_BASE && saved && *saved) {
 		if (strchr(saved, '/') || !strcmp(saved, ".") ||
 		    !strcmp(saved, ".."))
-			return pv_error(err, PV_EUSAGE, "criterion baseline "
+			return pv_error(err, PV_M_BAD_CRITERION_BASELINE, "criterion baseline "
 					"'%s' is not a directory name", saved);
 		sub = saved;
 		sibling(ctx, dirlen, sub, "sample.json", &fs, &shown);
 		switch (slurp(ctx, fs.buf, shown.buf, &other, err)) {
 		case 1:
-			pv_warn(ctx, 0, "no saved criterion baseline '%s' "
+			pv_warn(ctx, PV_M_NO_SAVED_BASELINE, 0, "no saved criterion baseline '%s' "
 				"(%s); the benchmark has no baseline samples",
 				saved, shown.buf);
 			rc = 0;

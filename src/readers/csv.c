@@ -130,7 +130,7 @@ static int quoted(struct csv *c)
 
 		/* Point at the opening quote, just before the field. */
 		if (!q)
-			return pv_error(c->err, PV_EINPUT,
+			return pv_error(c->err, PV_M_MALFORMED_CSV,
 					"%s:%lu:%zu: unterminated quoted field",
 					c->path, c->f[c->nf - 1].line,
 					c->f[c->nf - 1].col - 1);
@@ -179,7 +179,7 @@ static int next_record(struct csv *c, int *blank)
 			    (c->p + 1 == c->end || c->p[1] == '\n'))
 				c->p++;
 			if (c->p < c->end && *c->p != ',' && *c->p != '\n')
-				return pv_error(c->err, PV_EINPUT,
+				return pv_error(c->err, PV_M_MALFORMED_CSV,
 						"%s:%lu:%zu: unexpected '%c' "
 						"after a closing quote",
 						c->path, c->line,
@@ -238,7 +238,7 @@ static int read_header(struct csv *c, long *idx, int *summary)
 		if (k < 0)
 			continue;
 		if (idx[k] >= 0)
-			return pv_error(c->err, PV_EINPUT,
+			return pv_error(c->err, PV_M_DUPLICATE_COLUMN,
 					"%s:%lu:%zu: column '%s' "
 					"appears twice in the header "
 					"(fields %ld and %zu)", c->path,
@@ -247,17 +247,17 @@ static int read_header(struct csv *c, long *idx, int *summary)
 		idx[k] = (long)i;
 	}
 	if (idx[COL_BENCHMARK] < 0)
-		return pv_error_at(c->err, PV_EINPUT, c->path, line,
+		return pv_error_at(c->err, PV_M_MISSING_COLUMN, c->path, line,
 				   "missing required column 'benchmark' in "
 				   "the header");
 	*summary = idx[COL_VALUE] < 0 && idx[COL_MEAN] >= 0;
 	if (!*summary && idx[COL_VALUE] < 0)
-		return pv_error_at(c->err, PV_EINPUT, c->path, line,
+		return pv_error_at(c->err, PV_M_MISSING_COLUMN, c->path, line,
 				   "missing required column 'value' in "
 				   "the header (or 'mean', 'sd' and 'n' "
 				   "for summaries)");
 	if (*summary && (idx[COL_SD] < 0 || idx[COL_N] < 0))
-		return pv_error_at(c->err, PV_EINPUT, c->path, line,
+		return pv_error_at(c->err, PV_M_MISSING_COLUMN, c->path, line,
 				   "missing required column '%s' in the "
 				   "header: a summary needs 'mean', 'sd' "
 				   "(or 'stddev') and 'n'",
@@ -273,7 +273,7 @@ static int cell_num(struct csv *c, const long *idx, int k, double *v)
 	enum pv_num st = pv_parse_double(text, f->len, v);
 
 	if (st != PV_NUM_OK)
-		return pv_error(c->err, PV_EINPUT,
+		return pv_error(c->err, PV_M_BAD_NUMBER,
 				"%s:%lu:%zu: cannot parse '%.*s%s' as "
 				"a number in column '%s' (%s)",
 				c->path, f->line, f->col,
@@ -306,7 +306,7 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 			continue;
 		}
 		if (c->nf != ncols)
-			return pv_error_at(c->err, PV_EINPUT, c->path,
+			return pv_error_at(c->err, PV_M_FIELD_COUNT, c->path,
 					   c->f[0].line, "record has %zu "
 					   "fields but the header has %zu",
 					   c->nf, ncols);
@@ -318,20 +318,20 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 				cell_num(c, idx, COL_N, &n)))
 			return -1;
 		if (summary && !(sd >= 0))
-			return pv_error(c->err, PV_EINPUT,
+			return pv_error(c->err, PV_M_BAD_SUMMARY,
 					"%s:%lu:%zu: sd is negative: expected a standard deviation >= 0",
 					c->path, c->f[idx[COL_SD]].line,
 					c->f[idx[COL_SD]].col);
 		/* (Compared as doubles: a huge n must not reach a cast.) */
 		if (summary && (n < 1 || n > 4294967295.0 || n != floor(n)))
-			return pv_error(c->err, PV_EINPUT,
+			return pv_error(c->err, PV_M_BAD_SUMMARY,
 					"%s:%lu:%zu: n is '%s': expected the number of runs, a whole number >= 1",
 					c->path, c->f[idx[COL_N]].line,
 					c->f[idx[COL_N]].col,
 					fld(c, (size_t)idx[COL_N]));
 		s.benchmark = fld(c, (size_t)idx[COL_BENCHMARK]);
 		if (!*s.benchmark)
-			return pv_error(c->err, PV_EINPUT,
+			return pv_error(c->err, PV_M_EMPTY_NAME,
 					"%s:%lu:%zu: empty 'benchmark' field",
 					c->path, c->f[idx[COL_BENCHMARK]].line,
 					c->f[idx[COL_BENCHMARK]].col);
@@ -358,7 +358,7 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 		} else if (strcmp(e->str, s.unit)) {
 			const struct field *uf = &c->f[idx[COL_UNIT]];
 
-			return pv_error(c->err, PV_EINPUT,
+			return pv_error(c->err, PV_M_UNIT_MISMATCH,
 					"%s:%lu:%zu: unit '%.*s' of metric "
 					"'%s' differs from '%s' at line %lu",
 					c->path, uf->line, uf->col,
@@ -395,7 +395,7 @@ static int check_lines(struct pv_read_ctx *ctx, const char *p,
 		const char *stop = nl ? nl : end;
 
 		if ((size_t)(stop - p) > max)
-			return pv_error_at(err, PV_EINPUT, ctx->path, line,
+			return pv_error_at(err, PV_M_LINE_TOO_LONG, ctx->path, line,
 					   "line is longer than %zu bytes (limits.max_line)",
 					   max);
 		line++;
@@ -424,7 +424,7 @@ static int csv_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 
 		for (const char *q = c.p; q < nul; q++)
 			l += *q == '\n';
-		return pv_error_at(err, PV_EINPUT, ctx->path, l,
+		return pv_error_at(err, PV_M_BINARY_FILE, ctx->path, l,
 				   "unexpected NUL byte: not a text file");
 	}
 	if (check_lines(ctx, c.p, c.end, err))

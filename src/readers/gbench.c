@@ -253,7 +253,7 @@ static int emit_value(struct pv_read_ctx *ctx, const struct entry *e,
 		return pv_emit(ctx, s, err);
 	case PV_JNUM_NONFINITE:
 	case PV_JNUM_NULL:
-		pv_warn(ctx, 0, "%s.%s of '%s' is %s; sample skipped",
+		pv_warn(ctx, PV_M_SKIPPED_SAMPLE, 0, "%s.%s of '%s' is %s; sample skipped",
 			e->jpath, metric, e->name,
 			json_is_string(v) ? json_string_value(v) : "null");
 		return 0;
@@ -359,7 +359,7 @@ static void read_context(struct pv_read_ctx *ctx, const json_t *context)
 		}
 	}
 	if (json_is_true(json_object_get(context, "cpu_scaling_enabled")))
-		pv_warn(ctx, 0, "CPU frequency scaling was enabled while "
+		pv_warn(ctx, PV_M_CPU_SCALING, 0, "CPU frequency scaling was enabled while "
 			"benchmarking; real time will be noisy");
 	/* library_build_type "debug" is not warned about: Debian's
 	 * libbenchmark always says so, and the context shows it. */
@@ -398,7 +398,7 @@ static int gbench_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 			if (!msg)
 				msg = pv_json_str(e.obj, "skip_message");
 			if (!last_failed || strcmp(last_failed, e.name))
-				pv_warn(ctx, 0, "'%s' %s%s%s; no samples from it",
+				pv_warn(ctx, PV_M_FAILED_BENCHMARK, 0, "'%s' %s%s%s; no samples from it",
 					e.name, truthy(json_object_get(e.obj,
 					"error_occurred")) ? "failed" :
 					"was skipped", msg ? ": " : "",
@@ -451,13 +451,13 @@ static int gbench_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 		naggonly++;
 	}
 	if (nsummary)
-		pv_warn(ctx, 0, "only aggregates were saved for %zu "
+		pv_warn(ctx, PV_M_AGGREGATES_ONLY, 0, "only aggregates were saved for %zu "
 			"benchmark%s (--benchmark_report_aggregates_only); "
 			"compared from the summaries (mean, stddev, "
 			"repetitions) by Welch's test", nsummary,
 			nsummary == 1 ? "" : "s");
 	if (naggonly)
-		pv_warn(ctx, 0, "only aggregates were saved for %zu "
+		pv_warn(ctx, PV_M_AGGREGATES_ONLY, 0, "only aggregates were saved for %zu "
 			"benchmark%s (--benchmark_report_aggregates_only), "
 			"without a stddev aggregate or a repetition count; no "
 			"test is possible for %s", naggonly,

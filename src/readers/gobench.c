@@ -170,7 +170,7 @@ static void unit_line(struct pv_read_ctx *ctx, const struct line *l,
 		else if (n == 12 && !memcmp(f, "better=lower", 12))
 			d = PV_DIR_LOWER;
 		else if (n > 7 && !memcmp(f, "better=", 7)) {
-			pv_warn(ctx, l->no, "unknown direction '%.*s' for "
+			pv_warn(ctx, PV_M_UNKNOWN_DIRECTION, l->no, "unknown direction '%.*s' for "
 				"unit '%.*s'", (int)n, f, (int)ulen, unit);
 			continue;
 		} else {
@@ -214,7 +214,7 @@ static int result_line(struct pv_read_ctx *ctx, const struct line *l,
 	if (!is_iterations(f, n)) {
 		/* benchstat's parser calls this a syntax error; a file
 		 * with other results is still worth reading. */
-		pv_warn(ctx, l->no, "syntax error: '%.*s' is not an "
+		pv_warn(ctx, PV_M_IGNORED_LINE, l->no, "syntax error: '%.*s' is not an "
 			"iteration count: expected '%s <iterations> <value> "
 			"<unit>...'; line ignored", (int)(n > 64 ? 64 : n), f,
 			name->buf);
@@ -227,7 +227,7 @@ static int result_line(struct pv_read_ctx *ctx, const struct line *l,
 		enum pv_num st;
 
 		if (!field(l, &i, &f, &n))
-			return pv_error(err, PV_EINPUT, "%s:%lu:%zu: value "
+			return pv_error(err, PV_M_MISSING_UNIT, "%s:%lu:%zu: value "
 					"'%.*s' has no unit; expected "
 					"<value> <unit> pairs", ctx->path,
 					l->no, col, (int)vn, v);
@@ -243,17 +243,17 @@ static int result_line(struct pv_read_ctx *ctx, const struct line *l,
 			continue;
 		}
 		if (nonfinite(v, vn)) {
-			pv_warn(ctx, l->no, "%s %s is %.*s; sample skipped",
+			pv_warn(ctx, PV_M_SKIPPED_SAMPLE, l->no, "%s %s is %.*s; sample skipped",
 				name->buf, unit->buf, (int)vn, v);
 			continue;
 		}
-		return pv_error(err, PV_EINPUT, "%s:%lu:%zu: cannot parse "
+		return pv_error(err, PV_M_BAD_NUMBER, "%s:%lu:%zu: cannot parse "
 				"'%.*s' as a number (%s for %s): %s",
 				ctx->path, l->no, col, (int)vn, v, unit->buf,
 				name->buf, pv_num_strerror(st));
 	}
 	if (!pairs)
-		pv_warn(ctx, l->no, "%s has an iteration count but no "
+		pv_warn(ctx, PV_M_NO_MEASUREMENTS, l->no, "%s has an iteration count but no "
 			"measurements; line ignored", name->buf);
 	return 0;
 }
@@ -283,7 +283,7 @@ static int gobench_read(struct pv_read_ctx *ctx, const char *buf,
 		size_t i = 0, n;
 
 		if (max_line && l.len > max_line) {
-			pv_error(err, PV_EINPUT, "%s:%lu: line longer than %zu "
+			pv_error(err, PV_M_LINE_TOO_LONG, "%s:%lu: line longer than %zu "
 				 "bytes (limits.max_line)", ctx->path, l.no,
 				 max_line);
 			goto out;
@@ -307,7 +307,7 @@ static int gobench_read(struct pv_read_ctx *ctx, const char *buf,
 			continue;
 		}
 		if (starts(&l, "--- FAIL:")) {
-			pv_warn(ctx, l.no, "%.*s", (int)l.len, l.s);
+			pv_warn(ctx, PV_M_FAILED_BENCHMARK, l.no, "%.*s", (int)l.len, l.s);
 			continue;
 		}
 		if (!field(&l, &i, &f, &n) || f != l.s ||

@@ -81,7 +81,7 @@ static void check_exit_codes(struct pv_read_ctx *ctx, const json_t *res,
 		if (!json_is_integer(c) || json_integer_value(c) != 0)
 			bad++;
 	if (bad)
-		pv_warn(ctx, 0, "'%s': %zu of %zu runs exited non-zero or were "
+		pv_warn(ctx, PV_M_FAILED_RUNS, 0, "'%s': %zu of %zu runs exited non-zero or were "
 			"killed; their times are still samples", bench, bad,
 			json_array_size(codes));
 }

@@ -134,14 +134,14 @@ json_t *pv_json_parse(const char *path, const char *buf, size_t len,
 	root = json_loadb(buf, len, 0, &jerr);
 	if (!root) {
 		if (jerr.line > 0 && blank(buf, len))
-			pv_error(err, PV_EINPUT, "%s:%d:%d: the file is empty; "
+			pv_error(err, PV_M_EMPTY_FILE, "%s:%d:%d: the file is empty; "
 				 "expected a JSON object or array", path,
 				 jerr.line, jerr.column);
 		else if (jerr.line > 0)
-			pv_error(err, PV_EINPUT, "%s:%d:%d: %s", path,
+			pv_error(err, PV_M_MALFORMED_JSON, "%s:%d:%d: %s", path,
 				 jerr.line, jerr.column, jerr.text);
 		else
-			pv_error(err, PV_EINPUT, "%s: %s", path, jerr.text);
+			pv_error(err, PV_M_MALFORMED_JSON, "%s: %s", path, jerr.text);
 	}
 	strbuf_release(&sb);
 	return root;
@@ -166,7 +166,7 @@ int pv_json_expect(struct pv_err *err, const char *path, const char *jpath,
 		   const char *what, const json_t *found)
 {
 	if (!found)
-		return pv_error(err, PV_EINPUT, "%s: %s: expected %s, found "
+		return pv_error(err, PV_M_BAD_STRUCTURE, "%s: %s: expected %s, found "
 				"nothing (the member is missing)", path, jpath,
 				what);
 	if (json_is_string(found)) {
@@ -174,11 +174,11 @@ int pv_json_expect(struct pv_err *err, const char *path, const char *jpath,
 		const char *s = json_string_value(found);
 
 		if (strlen(s) <= 32 && pv_text_is_clean(s, strlen(s)))
-			return pv_error(err, PV_EINPUT, "%s: %s: expected %s, "
+			return pv_error(err, PV_M_BAD_STRUCTURE, "%s: %s: expected %s, "
 					"found a string '%s'", path, jpath,
 					what, s);
 	}
-	return pv_error(err, PV_EINPUT, "%s: %s: expected %s, found %s", path,
+	return pv_error(err, PV_M_BAD_STRUCTURE, "%s: %s: expected %s, found %s", path,
 			jpath, what, pv_json_type(found));
 }
 
@@ -263,7 +263,7 @@ int pv_jskip_finish(struct pv_read_ctx *ctx, const struct pv_sample *s,
 {
 	if (!skip->skipped)
 		return 0;
-	pv_warn(ctx, 0, "%s: skipped %zu non-finite or null value%s "
+	pv_warn(ctx, PV_M_SKIPPED_NONFINITE, 0, "%s: skipped %zu non-finite or null value%s "
 		"(first: %s)", label, skip->skipped,
 		skip->skipped == 1 ? "" : "s", skip->first);
 	if (!skip->good)

@@ -140,7 +140,7 @@ static int read_benchmark(struct pv_read_ctx *ctx, const json_t *bench,
 		if (!s.benchmark) {
 			s.benchmark = fallback;
 			if (!named_warned++)
-				pv_warn(ctx, 0, "%s has no name in its "
+				pv_warn(ctx, PV_M_NO_NAME, 0, "%s has no name in its "
 					"metadata; calling it '%s'", jp,
 					fallback);
 		}

@@ -133,7 +133,7 @@ static int pytest_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 			nodata++;
 	}
 	if (nodata)
-		pv_warn(ctx, 0, "%zu benchmark%s without per-round data: %s",
+		pv_warn(ctx, PV_M_NO_ROUNDS, 0, "%zu benchmark%s without per-round data: %s",
 			nodata, nodata == 1 ? "" : "s", no_data_note);
 	rc = 0;
 out:

@@ -108,8 +108,8 @@ int pv_emit_row(struct pv_read_ctx *ctx, const char *group,
 /* A context key of this side (kernel, qemu version, cpu...). */
 void pv_context(struct pv_read_ctx *ctx, const char *key, const char *value);
 /* A warning that does not stop the run; line 0 means the whole file. */
-void pv_warn(struct pv_read_ctx *ctx, unsigned long line, const char *fmt,
-	     ...) __attribute__((format(printf, 3, 4)));
+void pv_warn(struct pv_read_ctx *ctx, enum pv_msg id, unsigned long line,
+	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
  * Say why the file holds no results ("the table has a header but no

@@ -136,7 +136,7 @@ static long find(struct pv_read_ctx *ctx, const char *metric,
 		char msg[sizeof(err->msg)];
 
 		memcpy(msg, err->msg, sizeof(msg));
-		pv_error(err, PV_EINPUT, "%s: %s", ctx->path, msg);
+		pv_error(err, err->id, "%s: %s", ctx->path, msg);
 	}
 	return i;
 }
@@ -205,7 +205,7 @@ static int convert(struct pv_read_ctx *ctx, const struct pv_metric *m,
 		*v = a >= b ? *v * (a / b) : *v / (b / a);
 		return 0;
 	}
-	return pv_error(err, PV_EINPUT,
+	return pv_error(err, PV_M_UNIT_MISMATCH,
 			"%s: metric '%s' of '%s' is in '%s' here but in '%s' before; they cannot be converted",
 			ctx->path, m->key.metric, m->key.benchmark, from, m->unit);
 }
@@ -231,7 +231,7 @@ static long intern_sample(struct pv_read_ctx *ctx, const struct pv_sample *s,
 static int mixed_error(struct pv_read_ctx *ctx, const struct pv_metric *m,
 		       struct pv_err *err)
 {
-	return pv_error(err, PV_EINPUT,
+	return pv_error(err, PV_M_SAMPLES_AND_SUMMARY,
 			"%s: metric '%s' of '%s' has both samples and a summary (mean, sd, n) on the %s side; a side must give one or the other",
 			ctx->path, m->key.metric, m->key.benchmark,
 			ctx->side == PV_BASE ? "baseline" : "candidate");
@@ -268,7 +268,7 @@ int pv_emit_summary(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	if (m->n[ctx->side] && !m->sum[ctx->side])
 		return mixed_error(ctx, m, err);
 	if (m->sum[ctx->side] && m->sum[ctx->side]->file == ctx->file)
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_DUPLICATE_SUMMARY,
 				"%s: metric '%s' of '%s' is summarised twice in this file",
 				ctx->path, m->key.metric, m->key.benchmark);
 	if (n > UINT32_MAX)
@@ -385,8 +385,8 @@ void pv_no_results(struct pv_read_ctx *ctx, unsigned long line,
 	ctx->why_line = line;
 }
 
-void pv_warn(struct pv_read_ctx *ctx, unsigned long line, const char *fmt,
-	     ...)
+void pv_warn(struct pv_read_ctx *ctx, enum pv_msg id, unsigned long line,
+	     const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -396,13 +396,13 @@ void pv_warn(struct pv_read_ctx *ctx, unsigned long line, const char *fmt,
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	/* The format is the warning's kind: stderr shows one line for
-	 * all the files that warn the same way. */
+	/* stderr shows one line for all the files that warn with one
+	 * code. */
 	if (line)
-		pv_diag_add_kind(ctx->diag, fmt, ctx->path, "%s:%lu: %s",
+		pv_diag_add_subj(ctx->diag, id, ctx->path, "%s:%lu: %s",
 				 ctx->path, line, sb.buf);
 	else
-		pv_diag_add_kind(ctx->diag, fmt, ctx->path, "%s: %s",
+		pv_diag_add_subj(ctx->diag, id, ctx->path, "%s: %s",
 				 ctx->path, sb.buf);
 	strbuf_release(&sb);
 }

@@ -224,7 +224,7 @@ static void read_preamble(struct rhs *r, const char *s, size_t n,
 		if (!body.n)
 			return;
 		if (!colon) {
-			pv_warn(r->ctx, lineno,
+			pv_warn(r->ctx, PV_M_IGNORED_PREAMBLE, lineno,
 				"ignoring preamble line without ' : ': '%.*s'",
 				(int)(body.n > QUOTE_MAX ? QUOTE_MAX : body.n),
 				body.p);
@@ -232,7 +232,7 @@ static void read_preamble(struct rhs *r, const char *s, size_t n,
 		}
 		k = trim(body.p, (size_t)(colon - body.p));
 		if (!k.n) {
-			pv_warn(r->ctx, lineno,
+			pv_warn(r->ctx, PV_M_IGNORED_PREAMBLE, lineno,
 				"ignoring preamble line with an empty key");
 			return;
 		}
@@ -245,7 +245,7 @@ static void read_preamble(struct rhs *r, const char *s, size_t n,
 static void set_group(struct rhs *r, struct span g, unsigned long lineno)
 {
 	if (r->need_header && r->group_line)
-		pv_warn(r->ctx, r->group_line,
+		pv_warn(r->ctx, PV_M_NO_TABLE, r->group_line,
 			"ignoring '%.*s': no table follows it",
 			(int)(r->group.len > QUOTE_MAX ? QUOTE_MAX :
 			      r->group.len), r->group.buf);
@@ -337,12 +337,12 @@ static size_t title_index(const struct rhs *r, const char *t)
 static int check_ratio_col(struct rhs *r, int c, unsigned long lineno)
 {
 	if (c < 0 || (size_t)c >= r->ncols)
-		return pv_error_at(r->err, PV_EINPUT, r->path, lineno,
+		return pv_error_at(r->err, PV_M_BAD_COLUMN_SETTING, r->path, lineno,
 				   "avg_update column %d is out of range: "
 				   "the header has %zu columns (0-%zu)",
 				   c, r->ncols, r->ncols - 1);
 	if ((size_t)c < r->ignore_col)
-		return pv_error_at(r->err, PV_EINPUT, r->path, lineno,
+		return pv_error_at(r->err, PV_M_BAD_COLUMN_SETTING, r->path, lineno,
 				   "avg_update column %d ('%s') is a key "
 				   "column (ignore_col = %zu)",
 				   c, r->title[c], r->ignore_col);
@@ -354,7 +354,7 @@ static int check_ratio_col(struct rhs *r, int c, unsigned long lineno)
 static void warn_empty_table(struct rhs *r)
 {
 	if (r->tables && !r->rowno)
-		pv_warn(r->ctx, r->header_line,
+		pv_warn(r->ctx, PV_M_NO_ROWS, r->header_line,
 			"the table has a header but no rows");
 }
 
@@ -379,7 +379,7 @@ static int read_header(struct rhs *r, const char *line, size_t n,
 		struct span t = trim(r->cell[i].p, r->cell[i].n);
 
 		if (!t.n)
-			return pv_error(r->err, PV_EINPUT,
+			return pv_error(r->err, PV_M_EMPTY_NAME,
 					"%s:%lu:%zu: empty title of column %zu "
 					"in the header", r->path, lineno,
 					(size_t)(r->cell[i].p - line) + 1, i);
@@ -405,18 +405,18 @@ static int read_header(struct rhs *r, const char *line, size_t n,
 			size_t a = title_index(r, sorted[i - 1]);
 			size_t b = title_index(r, sorted[i]);
 
-			return pv_error_at(r->err, PV_EINPUT, r->path, lineno,
+			return pv_error_at(r->err, PV_M_DUPLICATE_COLUMN, r->path, lineno,
 					   "duplicate column title '%s' "
 					   "(columns %zu and %zu)", sorted[i],
 					   a < b ? a : b, a < b ? b : a);
 		}
 
 	if (r->ignore_col > k)
-		return pv_error_at(r->err, PV_EINPUT, r->path, lineno,
+		return pv_error_at(r->err, PV_M_BAD_COLUMN_SETTING, r->path, lineno,
 				   "ignore_col = %zu but the header has only "
 				   "%zu columns", r->ignore_col, k);
 	if (r->ignore_col == k)
-		pv_warn(r->ctx, lineno, "every column is a key column "
+		pv_warn(r->ctx, PV_M_NO_VALUE_COLUMNS, lineno, "every column is a key column "
 			"(ignore_col = %zu): this table has no values",
 			r->ignore_col);
 	for (size_t i = 0; i < suite->nratios; i++) {
@@ -452,7 +452,7 @@ static int bad_number(struct rhs *r, const char *lstart, unsigned long lineno,
 	struct span t = trim(c.p, c.n);
 	size_t col = (size_t)((t.n ? t.p : c.p) - lstart) + 1;
 
-	return pv_error(r->err, PV_EINPUT,
+	return pv_error(r->err, PV_M_BAD_NUMBER,
 			"%s:%lu:%zu: cannot parse '%.*s%s' as a number "
 			"in column '%s' (%s)", r->path, lineno, col,
 			(int)(t.n > QUOTE_MAX ? QUOTE_MAX : t.n), t.p,
@@ -478,7 +478,7 @@ static int read_row(struct rhs *r, const char *line, size_t n,
 	const char *bench;
 
 	if (k != r->ncols)
-		return pv_error_at(r->err, PV_EINPUT, r->path, lineno,
+		return pv_error_at(r->err, PV_M_FIELD_COUNT, r->path, lineno,
 				   "row has %zu columns but the header at "
 				   "line %lu has %zu", k, r->header_line,
 				   r->ncols);
@@ -510,7 +510,7 @@ static int read_row(struct rhs *r, const char *line, size_t n,
 	 * (autotest's netperf has two: size and sessions), or no perf.conf
 	 * was given at all: say how to tell. */
 	if (first && r->ignore_col < r->ncols - 1)
-		return pv_error_at(r->err, PV_EINPUT, r->path, lineno,
+		return pv_error_at(r->err, PV_M_DUPLICATE_ROW, r->path, lineno,
 				   "duplicate row key '%s' in group '%s' "
 				   "(first at line %lu): if column %zu ('%s') "
 				   "is a key column too, set ignore_col = %zu "
@@ -519,7 +519,7 @@ static int read_row(struct rhs *r, const char *line, size_t n,
 				   r->ignore_col + 1, r->title[r->ignore_col],
 				   r->ignore_col + 1);
 	if (first)
-		return pv_error_at(r->err, PV_EINPUT, r->path, lineno,
+		return pv_error_at(r->err, PV_M_DUPLICATE_ROW, r->path, lineno,
 				   "duplicate row key '%s' in group '%s' "
 				   "(first at line %lu)", r->key.buf,
 				   r->group.buf, first);
@@ -544,7 +544,7 @@ static int read_line(struct rhs *r, const char *p, size_t n,
 	struct span s;
 
 	if (r->max_line && n > r->max_line)
-		return pv_error_at(r->err, PV_EINPUT, r->path, lineno,
+		return pv_error_at(r->err, PV_M_LINE_TOO_LONG, r->path, lineno,
 				   "line is longer than %zu bytes (limits.max_line)",
 				   r->max_line);
 	if (n && p[n - 1] == '\r')
@@ -607,7 +607,7 @@ static int rhs_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 	int ret = 0;
 
 	if (ctx->suite->ignore_col < 0)
-		return pv_error(err, PV_EINPUT, "%s: ignore_col = %d is "
+		return pv_error(err, PV_M_BAD_COLUMN_SETTING, "%s: ignore_col = %d is "
 				"negative", ctx->path, ctx->suite->ignore_col);
 	r.ignore_col = (size_t)ctx->suite->ignore_col;
 	r.max_line = ctx->cfg ? ctx->cfg->limits.max_line : 0;
@@ -619,7 +619,7 @@ static int rhs_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 
 		for (const char *q = p; q < nul; q++)
 			l += *q == '\n';
-		return pv_error_at(err, PV_EINPUT, ctx->path, l,
+		return pv_error_at(err, PV_M_BINARY_FILE, ctx->path, l,
 				   "unexpected NUL byte: not a text file");
 	}
 
@@ -639,7 +639,7 @@ static int rhs_read(struct pv_read_ctx *ctx, const char *buf, size_t len,
 	else
 		warn_empty_table(&r);
 	if (r.need_header && r.group_line)
-		pv_warn(ctx, r.group_line, "ignoring '%.*s': no table follows it",
+		pv_warn(ctx, PV_M_NO_TABLE, r.group_line, "ignoring '%.*s': no table follows it",
 			(int)(r.group.len > QUOTE_MAX ? QUOTE_MAX : r.group.len),
 			r.group.buf);
 	if (!r.tables)

@@ -39,7 +39,7 @@ double pv_trigamma_inverse(double x)
 
 static int sf_fail(struct pv_err *err, const char *what, double x, int st)
 {
-	return pv_error(err, PV_EINPUT, "%s(%g) failed: %s", what, x,
+	return pv_error(err, PV_M_STATS_FAILED, "%s(%g) failed: %s", what, x,
 			gsl_strerror(st));
 }
 
@@ -138,7 +138,7 @@ int pv_fit_prior_shrunk(const double *s2, const double *d, size_t n,
 		double d0 = 2 * pv_trigamma_inverse(evar);
 
 		if (isnan(d0))
-			return pv_error(err, PV_EINPUT,
+			return pv_error(err, PV_M_STATS_FAILED,
 				"trigamma inverse of %g failed", evar);
 		if ((st = gsl_sf_psi_e(d0 / 2, &r)) != GSL_SUCCESS)
 			return sf_fail(err, "digamma", d0 / 2, st);
@@ -196,14 +196,14 @@ int pv_modvar_log(const double *a, size_t na, const double *b, size_t nb,
 	size_t i;
 
 	if (na < 2 || nb < 2)
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_TOO_FEW_VALUES,
 			"moderated test needs at least 2 values per side, "
 			"got %zu and %zu", na, nb);
 	for (i = 0; i < na + nb; i++) {
 		double v = i < na ? a[i] : b[i - na];
 
 		if (!(isfinite(v) && v > 0))
-			return pv_error(err, PV_EINPUT,
+			return pv_error(err, PV_M_NOT_POSITIVE,
 				"cannot take the log of %g: moderated tests "
 				"need positive values", v);
 	}

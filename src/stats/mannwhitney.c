@@ -373,15 +373,15 @@ int pv_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 	int ties;
 
 	if (na == 0 || nb == 0)
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_TOO_FEW_VALUES,
 			"Mann-Whitney test needs at least 1 value per side, "
 			"got %zu and %zu", na, nb);
 	if (mn / nb != na)
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_TOO_MANY_VALUES,
 			"Mann-Whitney test: %zu x %zu samples is too many",
 			na, nb);
 	if (!pvs_all_finite(a, na) || !pvs_all_finite(b, nb))
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_NOT_FINITE,
 			"Mann-Whitney test got a value that is not a finite "
 			"number");
 	if (pvs_check_level(conf, alt, err))

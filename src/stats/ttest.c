@@ -59,10 +59,10 @@ void pvs_t_finish(double d, double se, double df, enum pv_alt alt,
 int pvs_check_level(double conf, enum pv_alt alt, struct pv_err *err)
 {
 	if (!(conf > 0 && conf < 1))
-		return pv_error(err, PV_EUSAGE,
+		return pv_error(err, PV_M_BAD_ARGUMENT,
 			"confidence level %g is not between 0 and 1", conf);
 	if (alt != PV_ALT_TWO && alt != PV_ALT_GREATER && alt != PV_ALT_LESS)
-		return pv_error(err, PV_EUSAGE, "unknown alternative");
+		return pv_error(err, PV_M_BAD_ARGUMENT, "unknown alternative");
 	return 0;
 }
 
@@ -95,7 +95,7 @@ static int t_from_moments(double m1, double v1, double n1, double m2,
 	}
 	pvs_t_finish(m1 - m2, se, df, alt, conf, m, o);
 	if (isnan(o->p))
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_STATS_FAILED,
 			"t distribution failed for t = %g, df = %g",
 			o->statistic, df);
 	return 0;
@@ -105,7 +105,7 @@ static int t_args_ok(size_t na, size_t nb, enum pv_alt alt, double conf,
 		     struct pv_err *err)
 {
 	if (na < 2 || nb < 2)
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_TOO_FEW_VALUES,
 			"t-test needs at least 2 values per side, "
 			"got %zu and %zu", na, nb);
 	return pvs_check_level(conf, alt, err);
@@ -120,7 +120,7 @@ int pv_ttest_memo(const double *a, size_t na, const double *b, size_t nb,
 	if (na < 2 || nb < 2)
 		return t_args_ok(na, nb, alt, conf, err);
 	if (!pvs_all_finite(a, na) || !pvs_all_finite(b, nb))
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_NOT_FINITE,
 			"t-test got a value that is not a finite number");
 	if (t_args_ok(na, nb, alt, conf, err))
 		return -1;
@@ -147,7 +147,7 @@ int pv_ttest_summary_memo(double mean_a, double sd_a, size_t na,
 		return -1;
 	if (!isfinite(mean_a) || !isfinite(mean_b) || !isfinite(sd_a) ||
 	    !isfinite(sd_b) || sd_a < 0 || sd_b < 0)
-		return pv_error(err, PV_EINPUT,
+		return pv_error(err, PV_M_NOT_FINITE,
 			"t-test from summaries needs finite means and standard deviations >= 0");
 	/* scipy's ttest_ind_from_stats squares the sds as given. */
 	return t_from_moments(mean_a, sd_a * sd_a, (double)na, mean_b,

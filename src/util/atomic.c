@@ -43,13 +43,18 @@ static const int cleanup_signals[] = {
 };
 #define NSIGNALS (sizeof(cleanup_signals) / sizeof(*cleanup_signals))
 
+void pv_atomic_remove_temps(void)
+{
+	for (size_t i = 0; i < CLEANUP_SLOTS; i++)
+		if (cleanup[i].used)
+			unlink(cleanup[i].path);
+}
+
 static void cleanup_on_signal(int sig)
 {
 	int e = errno;
 
-	for (size_t i = 0; i < CLEANUP_SLOTS; i++)
-		if (cleanup[i].used)
-			unlink(cleanup[i].path);
+	pv_atomic_remove_temps();
 	signal(sig, SIG_DFL);
 	raise(sig);
 	errno = e;
@@ -104,7 +109,7 @@ static void cleanup_drop(int *slot)
 
 static int fail(struct pv_err *err, const char *path, int e)
 {
-	return pv_error(err, PV_EUSAGE, "cannot write report '%s': %s",
+	return pv_error(err, PV_M_CANNOT_WRITE, "cannot write report '%s': %s",
 			path ? path : "(standard output)", strerror(e));
 }
 
@@ -131,11 +136,11 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
 	if (!strcmp(path, "-"))
 		return open_buffered(a, NULL, err);
 	if (!*path)
-		return pv_error(err, PV_EUSAGE,
+		return pv_error(err, PV_M_CANNOT_WRITE,
 				"cannot write report '': the file name is empty");
 	if (!stat(path, &st)) {
 		if (S_ISDIR(st.st_mode))
-			return pv_error(err, PV_EUSAGE,
+			return pv_error(err, PV_M_CANNOT_WRITE,
 					"cannot write report '%s': it is a directory",
 					path);
 		if (!S_ISREG(st.st_mode))
@@ -223,7 +228,7 @@ static int write_through(struct pv_atomic *a, struct pv_err *err)
 	/* O_NONBLOCK: a FIFO nobody reads is an error, not a hang. */
 	fd = open(a->path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 && errno == ENXIO)
-		return pv_error(err, PV_EUSAGE,
+		return pv_error(err, PV_M_CANNOT_WRITE,
 				"cannot write report '%s': it is a FIFO that nobody reads",
 				a->path);
 	if (fd < 0)

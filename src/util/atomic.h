@@ -61,4 +61,8 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err);
 int pv_atomic_commit_all(struct pv_atomic *a, size_t n, struct pv_err *err);
 void pv_atomic_abort(struct pv_atomic *a);
 
+/* Remove every temporary file not yet renamed into place: for a signal
+ * handler, and for the out-of-memory exit (async-signal-safe). */
+void pv_atomic_remove_temps(void);
+
 #endif

@@ -10,8 +10,8 @@
 #include "text.h"
 #include "banned.h"
 
-static void add(struct pv_diag *d, const char *kind, const char *subj,
-		const char *fmt, va_list ap)
+static void add(struct pv_diag *d, enum pv_msg id, int collapse,
+		const char *subj, const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
 
@@ -23,26 +23,26 @@ static void add(struct pv_diag *d, const char *kind, const char *subj,
 	if (d->n == d->alloc) {
 		d->alloc = d->alloc ? d->alloc * 2 : 8;
 		d->msg = pv_reallocarray(d->msg, d->alloc, sizeof(*d->msg));
-		d->kind = pv_reallocarray(d->kind, d->alloc, sizeof(*d->kind));
+		d->code = pv_reallocarray(d->code, d->alloc, sizeof(*d->code));
 		d->subj = pv_reallocarray(d->subj, d->alloc, sizeof(*d->subj));
 	}
-	d->kind[d->n] = kind;
-	d->subj[d->n] = kind && subj ? pv_strdup(subj) : NULL;
+	d->code[d->n] = pv_msg_code(id);
+	d->subj[d->n] = collapse ? pv_strdup(subj ? subj : "") : NULL;
 	d->msg[d->n++] = strbuf_detach(&out, NULL);
 }
 
-void pv_diag_add(struct pv_diag *d, const char *fmt, ...)
+void pv_diag_add(struct pv_diag *d, enum pv_msg id, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (!d)
 		return;
 	va_start(ap, fmt);
-	add(d, NULL, NULL, fmt, ap);
+	add(d, id, 0, NULL, fmt, ap);
 	va_end(ap);
 }
 
-void pv_diag_add_kind(struct pv_diag *d, const char *kind, const char *subj,
+void pv_diag_add_subj(struct pv_diag *d, enum pv_msg id, const char *subj,
 		      const char *fmt, ...)
 {
 	va_list ap;
@@ -50,13 +50,36 @@ void pv_diag_add_kind(struct pv_diag *d, const char *kind, const char *subj,
 	if (!d)
 		return;
 	va_start(ap, fmt);
-	add(d, kind, subj, fmt, ap);
+	add(d, id, 1, subj, fmt, ap);
 	va_end(ap);
 }
 
+void pv_diag_take(struct pv_diag *to, struct pv_diag *from)
+{
+	for (size_t i = 0; i < from->n; i++) {
+		if (to->n == to->alloc) {
+			to->alloc = to->alloc ? to->alloc * 2 : 8;
+			to->msg = pv_reallocarray(to->msg, to->alloc, sizeof(*to->msg));
+			to->code = pv_reallocarray(to->code, to->alloc, sizeof(*to->code));
+			to->subj = pv_reallocarray(to->subj, to->alloc, sizeof(*to->subj));
+		}
+		to->msg[to->n] = from->msg[i];
+		to->code[to->n] = from->code[i];
+		to->subj[to->n++] = from->subj[i];
+	}
+	free(from->msg);
+	free(from->code);
+	free(from->subj);
+	from->msg = NULL;
+	from->code = NULL;
+	from->subj = NULL;
+	from->n = from->alloc = 0;
+}
+
+/* Warnings about files collapse by code; the others stand alone. */
 static int same_kind(const struct pv_diag *d, size_t i, size_t j)
 {
-	return d->kind[i] && d->kind[i] == d->kind[j];
+	return d->subj[i] && d->subj[j] && !strcmp(d->code[i], d->code[j]);
 }
 
 void pv_diag_print(const struct pv_diag *d, FILE *fp, const char *prefix,
@@ -78,7 +101,7 @@ void pv_diag_print(const struct pv_diag *d, FILE *fp, const char *prefix,
 				continue;
 			done[j] = 1;
 			more++;
-			files += !d->subj[j] || !d->subj[prev] ||
+			files += !*d->subj[j] || !*d->subj[prev] ||
 				 strcmp(d->subj[j], d->subj[prev]);
 			prev = j;
 		}
@@ -95,7 +118,7 @@ void pv_diag_print(const struct pv_diag *d, FILE *fp, const char *prefix,
 				more == 1 ? "" : "s");
 		else if (more)
 			fprintf(fp, " (and %zu more like it)", more);
-		fputc('\n', fp);
+		fprintf(fp, " [%s]\n", d->code[i]);
 		lines++;
 		shown += more + 1;
 	}
@@ -109,10 +132,10 @@ void pv_diag_release(struct pv_diag *d)
 		free(d->subj[i]);
 	}
 	free(d->msg);
-	free(d->kind);
+	free(d->code);
 	free(d->subj);
 	d->msg = NULL;
-	d->kind = NULL;
+	d->code = NULL;
 	d->subj = NULL;
 	d->n = d->alloc = 0;
 }

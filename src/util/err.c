@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "atomic.h"
 #include "text.h"
 #include "banned.h"
 
@@ -19,13 +20,24 @@ static void make_printable(struct pv_err *err)
 	pv_text_escape_buf(err->msg, sizeof(err->msg), raw, n);
 }
 
-int pv_error(struct pv_err *err, enum pv_status status, const char *fmt, ...)
+/* The status of an error of message id; a warning's code used as an
+ * error (files without results, unless empty_files = warn) is an input
+ * error. */
+static void set_id(struct pv_err *err, enum pv_msg id)
+{
+	int st = pv_level_status(pv_msg_level(id));
+
+	err->id = id;
+	err->status = st ? (enum pv_status)st : PV_EINPUT;
+}
+
+int pv_error(struct pv_err *err, enum pv_msg id, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (!err)
 		return -1;
-	err->status = status;
+	set_id(err, id);
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
@@ -33,7 +45,7 @@ int pv_error(struct pv_err *err, enum pv_status status, const char *fmt, ...)
 	return -1;
 }
 
-int pv_error_at(struct pv_err *err, enum pv_status status, const char *file,
+int pv_error_at(struct pv_err *err, enum pv_msg id, const char *file,
 		unsigned long line, const char *fmt, ...)
 {
 	va_list ap;
@@ -41,7 +53,7 @@ int pv_error_at(struct pv_err *err, enum pv_status status, const char *file,
 
 	if (!err)
 		return -1;
-	err->status = status;
+	set_id(err, id);
 	if (line)
 		n = snprintf(err->msg, sizeof(err->msg), "%s:%lu: ", file, line);
 	else
@@ -63,15 +75,18 @@ int pv_error_at(struct pv_err *err, enum pv_status status, const char *file,
  * files that are never renamed into place, so none is left half-written. */
 static void *die_oom(size_t n)
 {
-	fprintf(stderr, "perfverdict: error: out of memory allocating %zu bytes\n", n);
+	pv_atomic_remove_temps();
+	fprintf(stderr, "perfverdict: error: out of memory allocating %zu bytes [%s]\n",
+		n, pv_msg_code(PV_M_OUT_OF_MEMORY));
 	exit(PV_ENOMEM);
 }
 
 void pv_die_size_overflow(size_t a, size_t b, char op)
 {
-	fprintf(stderr, "perfverdict: out of memory: %zu %c %zu bytes overflows\n",
-		a, op, b);
-	abort();
+	pv_atomic_remove_temps();
+	fprintf(stderr, "perfverdict: error: out of memory: %zu %c %zu bytes overflows [%s]\n",
+		a, op, b, pv_msg_code(PV_M_OUT_OF_MEMORY));
+	exit(PV_ENOMEM);
 }
 
 void *pv_malloc(size_t n)

@@ -10,6 +10,7 @@
 #define PV_ERR_H
 
 #include <stddef.h>
+#include "msg.h"
 
 /* Exit statuses, as documented in the README. */
 enum pv_status {
@@ -21,16 +22,18 @@ enum pv_status {
 };
 
 struct pv_err {
-	enum pv_status status;  /* PV_EUSAGE or PV_EINPUT */
+	enum pv_status status;  /* PV_EUSAGE or PV_EINPUT: id's level */
+	enum pv_msg id;         /* which message of msg.h's table */
 	char msg[1024];
 };
 
-/* Fill err (if not NULL) with a printf-style message; returns -1. */
-int pv_error(struct pv_err *err, enum pv_status status, const char *fmt, ...)
+/* Fill err (if not NULL) with message id (an error of msg.h's table,
+ * whose level sets the status) worded printf-style; returns -1. */
+int pv_error(struct pv_err *err, enum pv_msg id, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Same, prefixed with "file:line: " (line 0 omits the line). */
-int pv_error_at(struct pv_err *err, enum pv_status status, const char *file,
+int pv_error_at(struct pv_err *err, enum pv_msg id, const char *file,
 		unsigned long line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 

@@ -8,20 +8,30 @@
 #include <unistd.h>
 #include "banned.h"
 
+/* A configuration file's errors are usage errors, with codes of their
+ * own; the others are input errors. */
+static enum pv_msg unreadable(const struct pv_read_spec *s)
+{
+	return s->status == PV_EUSAGE ? PV_M_CONFIG_UNREADABLE : PV_M_CANNOT_READ;
+}
+
 static int too_big(const struct pv_read_spec *s, const char *shown,
 		   struct pv_err *err)
 {
+	enum pv_msg id = s->status == PV_EUSAGE ? PV_M_CONFIG_TOO_LARGE :
+			 PV_M_TOO_LARGE;
+
 	if (s->limit)
-		return pv_error(err, s->status, "%s: larger than %zu bytes (%s)",
+		return pv_error(err, id, "%s: larger than %zu bytes (%s)",
 				shown, s->max, s->limit);
-	return pv_error(err, s->status, "%s: larger than %zu bytes", shown,
+	return pv_error(err, id, "%s: larger than %zu bytes", shown,
 			s->max);
 }
 
 static int cannot(const struct pv_read_spec *s, const char *shown,
 		  const char *why, struct pv_err *err)
 {
-	return pv_error(err, s->status, "cannot read %s'%s': %s%s%s%s",
+	return pv_error(err, unreadable(s), "cannot read %s'%s': %s%s%s%s",
 			s->what ? s->what : "", shown, why,
 			s->expect ? " (expected " : "",
 			s->expect ? s->expect : "", s->expect ? ")" : "");
@@ -45,10 +55,10 @@ int pv_read_file_spec(const char *path, const struct pv_read_spec *spec,
 		if (spec->missing_ok && (e == ENOENT || e == ENOTDIR))
 			return 1;
 		if (e == ELOOP && spec->nofollow)
-			return pv_error(err, spec->status,
+			return pv_error(err, unreadable(spec),
 					"cannot read %s'%s': a symbolic link, not a regular file",
 					spec->what ? spec->what : "", shown);
-		return pv_error(err, spec->status, "cannot read %s'%s': %s",
+		return pv_error(err, unreadable(spec), "cannot read %s'%s': %s",
 				spec->what ? spec->what : "", shown,
 				strerror(e));
 	}
@@ -90,7 +100,7 @@ int pv_read_file_spec(const char *path, const struct pv_read_spec *spec,
 				continue;
 			close(fd);
 			strbuf_setlen(out, start);
-			return pv_error(err, spec->status,
+			return pv_error(err, unreadable(spec),
 					"cannot read %s'%s': %s",
 					spec->what ? spec->what : "", shown,
 					strerror(e));

@@ -78,6 +78,6 @@ int pv_write_calibration(const struct pv_calib *c, const char *tree,
 		fprintf(fp, "\nConsistent with alpha (%g%%): the interval holds it. More --iterations narrow\nthe interval.\n",
 			g->alpha * 100);
 	if (ferror(fp))
-		return pv_error(err, PV_EUSAGE, "cannot write to standard output");
+		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write to standard output");
 	return 0;
 }

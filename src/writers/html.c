@@ -634,7 +634,7 @@ int pv_write_html(const struct pv_report *r, FILE *fp, struct pv_err *err)
 	free(rank);
 	if (p.failed || fwrite(sb.buf, 1, sb.len, fp) != sb.len || fflush(fp) ||
 	    ferror(fp))
-		rc = pv_error(err, PV_EUSAGE, "cannot write HTML report: %s",
+		rc = pv_error(err, PV_M_CANNOT_WRITE, "cannot write HTML report: %s",
 			      strerror(errno ? errno : EIO));
 	strbuf_release(&sb);
 	return rc;

@@ -38,6 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "../util/dtoa.h"
+#include "../util/msg.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"
 #include "../util/banned.h"
@@ -559,8 +560,17 @@ int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err)
 	KSTR(&w, "verdict", r->fail ? "fail" : "pass");
 	jw_key(&w, "warnings");
 	jw_begin(&w, '[');
-	for (size_t i = 0; i < r->nwarnings; i++)
-		jw_str(&w, r->warnings[i]);
+	for (size_t i = 0; i < r->nwarnings; i++) {
+		const char *code = r->warning_codes && r->warning_codes[i] ?
+				   r->warning_codes[i] :
+				   pv_msg_code(PV_M_UNCODED);
+
+		jw_begin(&w, '{');
+		KSTR(&w, "code", code);
+		KSTR(&w, "level", pv_level_name(PV_LEVEL_WARNING));
+		KSTR(&w, "message", r->warnings[i]);
+		jw_close(&w, '}');
+	}
 	jw_close(&w, ']');
 	jw_key(&w, "metrics");
 	jw_begin(&w, '[');
@@ -572,6 +582,6 @@ int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err)
 	strbuf_release(&sb);
 	strbuf_release(&tmp);
 	if (rc || ferror(fp))
-		return pv_error(err, PV_EUSAGE, "cannot write the JSON report");
+		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write the JSON report");
 	return 0;
 }

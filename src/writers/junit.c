@@ -767,7 +767,7 @@ int pv_write_junit(const struct pv_report *r, FILE *fp, struct pv_err *err)
 	if (!rc && (fflush(fp) || ferror(fp)))
 		rc = -1, j.write_errno = errno ? errno : EIO;
 	if (rc < 0)
-		return pv_error(err, PV_EUSAGE, "cannot write JUnit report: %s",
+		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write JUnit report: %s",
 				j.write_errno ? strerror(j.write_errno) :
 				"libxml2 writer failed");
 	return 0;

@@ -417,7 +417,7 @@ int pv_write_markdown(const struct pv_report *r, const struct pv_md_opts *o,
 	errno = 0;
 	if (fwrite(out.buf, 1, out.len, fp) != out.len || fflush(fp) ||
 	    ferror(fp))
-		rc = pv_error(err, PV_EUSAGE,
+		rc = pv_error(err, PV_M_CANNOT_WRITE,
 			      "cannot write Markdown report: %s",
 			      strerror(errno ? errno : EIO));
 	strbuf_release(&out);

@@ -577,6 +577,6 @@ int pv_write_text(const struct pv_report *r, const struct pv_text_opts *o,
 	closing_line(&t, rank);
 	free(rank);
 	if (ferror(fp))
-		return pv_error(err, PV_EUSAGE, "cannot write the summary");
+		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write the summary");
 	return 0;
 }

@@ -14,6 +14,8 @@ import re
 import sys
 
 ZWSP = "\u200b"
+CODE = re.compile(r" \[[a-z0-9]+(-[a-z0-9]+)*\]$")
+TALLY = re.compile(r"^perfverdict: warning: \d+ more warnings? not shown ")
 
 
 def printable(path, data, allow_tab=True):
@@ -43,17 +45,16 @@ def check_stderr(path, status):
         problems.append(f"{path}: the last line has no newline")
     for ln in lines:
         if not ln.startswith("perfverdict: "):
-            if ln != "Try 'perfverdict --help'.":
-                problems.append(f"{path}: line not from perfverdict: {ln[:80]!r}")
+            problems.append(f"{path}: line not from perfverdict: {ln[:80]!r}")
+        # Every message ends in its code (README, Messages) but the
+        # tally of warnings not shown.
+        elif not CODE.search(ln) and not TALLY.match(ln):
+            problems.append(f"{path}: message without a code: {ln[:80]!r}")
     errors = [ln for ln in lines if ln.startswith("perfverdict: error: ")]
     others = [ln for ln in lines
               if not ln.startswith("perfverdict: error: ")
               and not ln.startswith("perfverdict: warning: ")]
     if status in (2, 3):
-        usage = (len(lines) == 2 and not errors
-                 and lines[1] == "Try 'perfverdict --help'.")
-        if usage:
-            return problems
         if len(errors) != 1:
             problems.append(f"{path}: {len(errors)} error lines, expected one")
         elif lines[-1] != errors[0]:

@@ -6,8 +6,8 @@
 # checks:
 #   - the exit status and a substring of stderr;
 #   - stderr: for an error (2, 3) exactly one "perfverdict: error: ..."
-#     line, last, after any "perfverdict: warning: ..." lines (a usage
-#     error is its message and "Try 'perfverdict --help'."); otherwise
+#     line, last, after any "perfverdict: warning: ..." lines (usage
+#     errors too); otherwise
 #     only warnings; always printable UTF-8 with no control characters,
 #     no sanitizer report, no crash, no hang;
 #   - stdout: printable UTF-8 (no escape sequence from a name gets out);

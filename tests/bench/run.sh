@@ -57,3 +57,19 @@ done
 tail -n 2 "$out/scale" | awk 'NR == 1 { n0 = $1; t0 = $2 } { n = $1; t = $2 }
      END { if (NR > 1) printf "\nscaling %d -> %d metrics (with --json): %.1fx time for %.0fx metrics\n",
 			n0, n, t / t0, n / n0 }'
+
+# history: 100 points x 10,000 metrics x 3 runs (tests/bench/history_gen.py),
+# beside compare on two of its points, as time per sample read.
+#   BENCH_HISTORY=0 skips it.
+if [ "${BENCH_HISTORY:-1}" = 1 ]; then
+	h=build/bench/history
+	[ -f "$h/p099/results.csv" ] || "$PYTHON" tests/bench/history_gen.py "$h" 100 10000 3
+	c=$(measure "$PV" compare -q "$h/p000" "$h/p001")
+	q=$(measure "$PV" history -q "$h")
+	j=$(measure "$PV" history -q --json "$out/r.json" "$h")
+	printf '\n| history (100 points x 10,000 metrics x 3 runs) | s | peak RSS MiB | ns per sample |\n|---|---:|---:|---:|\n'
+	echo "$c $q $j" | awk '{
+		printf "| compare, 2 points (60,000 samples) | %.2f | %.0f | %.0f |\n", $1, $2 / 1024, $1 * 1e9 / 60000
+		printf "| history -q | %.2f | %.0f | %.0f |\n", $3, $4 / 1024, $3 * 1e9 / 3e6
+		printf "| history --json | %.2f | %.0f | %.0f |\n", $5, $6 / 1024, $5 * 1e9 / 3e6 }'
+fi

@@ -95,10 +95,10 @@ static inline int feed_n(struct fx *f, const struct pv_reader *rd,
 	f->ctx.why_line = 0;
 	ret = rd->read(&f->ctx, text, len, &f->err);
 	if (f->ctx.why[0] && f->ctx.why_line)
-		pv_diag_add(&f->diag, "%s:%lu: %s", path, f->ctx.why_line,
+		pv_diag_add(&f->diag, PV_M_PARTLY_EMPTY, "%s:%lu: %s", path, f->ctx.why_line,
 			    f->ctx.why);
 	else if (f->ctx.why[0])
-		pv_diag_add(&f->diag, "%s: %s", path, f->ctx.why);
+		pv_diag_add(&f->diag, PV_M_PARTLY_EMPTY, "%s: %s", path, f->ctx.why);
 	return ret;
 }
 

@@ -87,11 +87,15 @@ static void errors_and_warnings_are_printable(void **state)
 	struct pv_diag d = PV_DIAG_INIT;
 
 	(void)state;
-	pv_error(&err, PV_EINPUT, "cannot parse '%s'", "x\ny\x1b]0;t\x07");
+	pv_error(&err, PV_M_BAD_NUMBER, "cannot parse '%s'", "x\ny\x1b]0;t\x07");
 	assert_string_equal(err.msg, "cannot parse 'x\\x0ay\\x1b]0;t\\x07'");
-	pv_error_at(&err, PV_EUSAGE, "f\x1b.conf", 3, "bad '%s'", "\r");
+	assert_int_equal(err.status, PV_EINPUT);
+	assert_int_equal(err.id, PV_M_BAD_NUMBER);
+	pv_error_at(&err, PV_M_BAD_VALUE, "f\x1b.conf", 3, "bad '%s'", "\r");
 	assert_string_equal(err.msg, "f\\x1b.conf:3: bad '\\x0d'");
-	pv_diag_add(&d, "name '%s'", "a\tb\xfe");
+	assert_int_equal(err.status, PV_EUSAGE);
+	assert_int_equal(err.id, PV_M_BAD_VALUE);
+	pv_diag_add(&d, PV_M_NO_NAME, "name '%s'", "a\tb\xfe");
 	assert_string_equal(d.msg[0], "name 'a\\x09b\\xfe'");
 	pv_diag_release(&d);
 }
@@ -109,39 +113,41 @@ static char *printed(const struct pv_diag *d, size_t max)
 	return buf;
 }
 
-/* stderr shows one line per kind, the first with a count of the rest;
- * the list itself keeps every warning (the JSON report's warnings[]). */
-static void warnings_collapse_by_kind(void **state)
+/* stderr shows one line per code of the warnings about files, the
+ * first with a count of the rest, and each line ends in its code; the
+ * list itself keeps every warning (the JSON report's warnings[]). */
+static void warnings_collapse_by_code(void **state)
 {
-	static const char empty[] = "%s: empty", odd[] = "odd %d";
 	struct pv_diag d = PV_DIAG_INIT;
 	char path[32], *out;
 
 	(void)state;
 	for (int i = 0; i < 10; i++) {
 		snprintf(path, sizeof(path), "r%d/x.RHS", i);
-		pv_diag_add_kind(&d, empty, path, empty, path);
+		pv_diag_add_subj(&d, PV_M_EMPTY_FILE, path, "%s: empty", path);
 		if (i == 4)
-			pv_diag_add(&d, "one of its own");
+			pv_diag_add(&d, PV_M_EMPTY_FILE, "one of its own");
 	}
-	pv_diag_add_kind(&d, odd, "a", odd, 1);
-	pv_diag_add_kind(&d, odd, "a", odd, 2);
+	pv_diag_add_subj(&d, PV_M_NO_ROWS, "a", "odd %d", 1);
+	pv_diag_add_subj(&d, PV_M_NO_ROWS, "a", "other wording %d", 2);
 	assert_int_equal(d.n, 13);
+	assert_string_equal(d.code[0], "empty-file");
+	assert_string_equal(d.code[12], "no-rows");
 	out = printed(&d, 0);
 	assert_string_equal(out,
-		"w: r0/x.RHS: empty (and 9 more files like it)\n"
-		"w: one of its own\n"
-		"w: odd 1 (and 1 more like it)\n");
+		"w: r0/x.RHS: empty (and 9 more files like it) [empty-file]\n"
+		"w: one of its own [empty-file]\n"
+		"w: odd 1 (and 1 more like it) [no-rows]\n");
 	free(out);
 	/* At most two lines: the second tallies what is not shown. */
 	out = printed(&d, 2);
 	assert_string_equal(out,
-		"w: r0/x.RHS: empty (and 9 more files like it)\n"
+		"w: r0/x.RHS: empty (and 9 more files like it) [empty-file]\n"
 		"w: 3 more warnings not shown (the JSON report lists every one)\n");
 	free(out);
-	/* Three lines are enough for all three kinds. */
+	/* Three lines are enough for all three codes. */
 	out = printed(&d, 3);
-	assert_non_null(strstr(out, "w: odd 1 (and 1 more like it)\n"));
+	assert_non_null(strstr(out, "w: odd 1 (and 1 more like it) [no-rows]\n"));
 	free(out);
 	pv_diag_release(&d);
 	out = printed(&d, 0);
@@ -617,7 +623,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escape_keeps_one_line),
 		cmocka_unit_test(errors_and_warnings_are_printable),
-		cmocka_unit_test(warnings_collapse_by_kind),
+		cmocka_unit_test(warnings_collapse_by_code),
 		cmocka_unit_test(reports_all_or_none),
 		cmocka_unit_test(failed_rename_puts_back),
 		cmocka_unit_test(report_path_errors),

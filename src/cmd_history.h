@@ -1,0 +1,31 @@
+/*
+ * cmd_history.h - `perfverdict history`: settings parsed by main.c in,
+ * reports out, the exit status back (main.c prints and exits).
+ */
+#ifndef PV_CMD_HISTORY_H
+#define PV_CMD_HISTORY_H
+
+#include "config.h"
+#include "diag.h"
+#include "history.h"
+#include "util/err.h"
+
+struct pv_history_args {
+	const struct pv_config *cfg;    /* overrides applied */
+	const struct pv_suite *suite;
+	const char *format;             /* NULL: auto */
+	const char *archive;
+	const char *json, *markdown, *html;  /* report files, "-" is stdout */
+	enum pv_hist_order order;
+	size_t recent;
+	int quiet;
+	const char *tool_version;
+	const char *generated_at, *today;
+};
+
+/* 0 pass, 1 a recent regression, or -1 with err (and warnings in diag,
+ * which main.c prints). */
+int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
+		   struct pv_err *err);
+
+#endif

@@ -1,0 +1,127 @@
+/*
+ * history.h - an archive of points (result trees or archived compare
+ * reports, oldest first), each metric's series over them, and its change
+ * points (stats/changepoint.h): the model the history writers read.
+ */
+#ifndef PV_HISTORY_H
+#define PV_HISTORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "config.h"
+#include "table.h"
+#include "diag.h"
+#include "stats/changepoint.h"
+#include "util/arena.h"
+#include "util/err.h"
+#include "util/strmap.h"
+
+#define PV_HISTORY_SCHEMA_VERSION 1
+
+enum pv_hist_order { PV_ORDER_NAME = 0, PV_ORDER_TIME };
+
+struct pv_hist_point {
+	const char *label;      /* the entry's name */
+	const char *path;
+	const char *commit;     /* a report's candidate.label, or NULL */
+	const char *time;       /* ISO 8601 UTC: generated_at or newest file */
+	double mtime;           /* seconds since the epoch, for --order time */
+	int is_report;
+	size_t metrics;         /* metrics the point gave */
+	struct pv_kv *context;  /* a tree's preamble keys (arena) */
+	size_t ncontext;
+};
+
+/* One point of one metric's series. */
+struct pv_hist_obs {
+	uint32_t point;         /* index into the archive's points */
+	uint32_t n;             /* runs */
+	size_t off;             /* its runs: metric's runs[off .. off + n) */
+	double mean, sd;        /* of the runs; sd NAN when n < 2 */
+	double value;           /* the point's robust mean (see history.c) */
+};
+
+enum pv_hist_status {
+	PV_HS_REGRESSION = 0, PV_HS_IMPROVEMENT, PV_HS_CHANGED, PV_HS_WAIVED,
+	PV_HS_UNCHANGED, PV_HS_INSUFFICIENT, PV_HS_MISSING, PV_HS_COUNT
+};
+const char *pv_hist_status_name(enum pv_hist_status s);
+
+struct pv_hist_cp {
+	struct pv_cp s;         /* the statistics, on the value scale */
+	size_t point, point_low, point_high;  /* archive indices */
+	double before, after;   /* levels in the metric's unit */
+	double rel, rel_low, rel_high;        /* (after - before) / before */
+	int verdict;            /* PV_HS_REGRESSION, _IMPROVEMENT or _CHANGED */
+	int beyond;             /* |rel| exceeds the metric's threshold */
+	const struct pv_waiver *waiver;       /* a waiver that holds */
+};
+
+struct pv_hist_metric {
+	const char *suite, *test, *group, *benchmark, *metric, *unit;
+	enum pv_dir direction;
+	int dir_assumed;
+	double threshold;
+	int logscale;           /* values are logs (all samples > 0) */
+	struct pv_hist_obs *obs;
+	size_t nobs, aobs;
+	double *runs;
+	size_t nruns, aruns;
+	struct pv_hist_cp *cp;
+	size_t ncp;
+	double sd, df;          /* between-point sd used (value scale) */
+	size_t nclipped;
+	enum pv_hist_status status;
+	size_t status_cp;       /* the change point status comes from + 1 */
+	double tau;             /* runs further from a point's median are
+				 * left out of its value (log scale) */
+};
+
+struct pv_history_opts {
+	const struct pv_config *cfg;
+	const struct pv_suite *suite;
+	const char *format;
+	enum pv_hist_order order;
+	size_t recent;          /* --recent K */
+	const char *today;      /* YYYY-MM-DD, for waivers */
+};
+
+struct pv_history {
+	struct arena arena;
+	const char *archive;
+	const char *generated_at;
+	const char *tool_version;
+	const char *config_path, *suite, *format;
+	enum pv_hist_order order;
+	size_t recent;
+	double alpha;
+	struct pv_hist_point *p;
+	size_t np;
+	struct pv_hist_metric *m;
+	size_t nm, am;
+	struct pv_strmap keys;  /* metric key -> index + 1 */
+	size_t count[PV_HS_COUNT];
+	size_t fail_cp;         /* regressions in the recent window */
+	int fail;
+	const char **warnings;
+	const char **warning_codes;     /* each warning's code (msg.h) */
+	size_t nwarnings;
+};
+
+void pv_history_init(struct pv_history *h);
+void pv_history_release(struct pv_history *h);
+
+/* Read every point of the archive directory into h. */
+int pv_history_read(struct pv_history *h, const char *archive,
+		    const struct pv_history_opts *o, struct pv_diag *diag,
+		    struct pv_err *err);
+/* The series' change points, statuses and h->fail. */
+int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
+		       struct pv_diag *diag, struct pv_err *err);
+
+/* The point value of runs x[0..n) as the metric's archive points got
+ * theirs (after pv_history_analyse()); NAN if not on its scale. */
+double pv_history_value(const struct pv_hist_metric *m, const double *x,
+			size_t n);
+
+#endif

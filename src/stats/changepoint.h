@@ -1,0 +1,85 @@
+/*
+ * changepoint.h - step changes in a family of point series (the history
+ * command).  Pure: the same numbers in give the same change points out.
+ *
+ * Each series is one metric's point values, oldest first: one number per
+ * point (a log mean of its runs, say).  The method, chosen with
+ * ../shared/sim/cpsim.py:
+ *
+ *   1. spikes: a value more than PV_CP_GROSS robust sds from the median
+ *      of itself and its four nearest neighbours is replaced by that
+ *      median (a noisy neighbour, not a value); one more than PV_CP_CLIP
+ *      sds is pulled back to that distance (replacing normal tails would
+ *      copy a neighbour's noise and at the ends manufacture short
+ *      levels); the sd comes from the successive differences (their MAD
+ *      or 90%-trimmed RMS, the larger), which steps and slow trends do
+ *      not inflate.  One wild point is therefore never a
+ *      level, and a step seen at the newest point alone waits for the
+ *      next point to confirm it.
+ *   2. binary segmentation: split a segment where the two-sample t of
+ *      its two parts (each at least PV_CP_MIN_SEG = 3 points: a two-point
+ *      bump, such as two runs of outliers, is never a level) is largest, if
+ *      its Bonferroni-adjusted p (over every split position of every
+ *      series of the family) is at most alpha; then move each split to
+ *      the best place between its neighbours and drop the weakest while
+ *      it is not significant, until nothing changes.
+ *   3. the sd of the t is the residual sd of the point values around
+ *      their segment means: the between-point variance, which more runs
+ *      inside a point do not shrink.  It is moderated across the family
+ *      (Smyth's empirical Bayes, pv_fit_prior), with the prior's degrees
+ *      of freedom added to the t's.  Steps 2-3 alternate twice, starting
+ *      from the robust sd with normal tails.
+ */
+#ifndef PV_STATS_CHANGEPOINT_H
+#define PV_STATS_CHANGEPOINT_H
+
+#include <stddef.h>
+#include "../util/err.h"
+
+#ifndef PV_CP_MIN_SEG
+#define PV_CP_MIN_SEG 3
+#endif
+#ifndef PV_CP_CLIP
+#define PV_CP_CLIP 3.0
+#endif
+#ifndef PV_CP_GROSS
+#define PV_CP_GROSS 6.0
+#endif
+
+struct pv_cp {
+	size_t index;           /* first point of the new level */
+	size_t index_low, index_high;   /* the location's interval */
+	double before, after;   /* segment means of the (clipped) values */
+	double delta;           /* after - before */
+	double delta_low, delta_high;   /* its 1 - alpha interval */
+	double t, df;           /* the segments' t and its degrees of freedom */
+	double p;               /* two-sided p of t */
+	double q;               /* p, Bonferroni over the family's splits */
+};
+
+struct pv_cp_series {
+	const double *y;        /* L point values, all finite */
+	size_t L;
+	int alone;              /* not on the family's scale: no moderation */
+	/* filled by pv_cp_family() */
+	double *clipped;        /* L values after step 1 (owned) */
+	size_t nclipped;        /* values changed by the clipping */
+	double robust_sd;       /* step 1's sd */
+	double sd, df;          /* the sd and df the final tests used */
+	struct pv_cp *cp;       /* ncp change points, oldest first (owned) */
+	size_t ncp;
+};
+
+/* Find the change points of every series: a family-wise level alpha. */
+int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
+		 struct pv_err *err);
+void pv_cp_series_release(struct pv_cp_series *s);
+
+/* Step 1 alone, for tests: clipped values into out, the robust sd into
+ * *sd; returns how many values were clipped. */
+size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd);
+
+/* The number of split positions of a series of L points. */
+size_t pv_cp_positions(size_t L);
+
+#endif

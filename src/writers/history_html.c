@@ -1,0 +1,208 @@
+/*
+ * history_html.c - the history report as one self-contained HTML page:
+ * the status, the change points, and an inline SVG trend chart per
+ * flagged metric (each point's mean with its +-sd spread, the fitted
+ * levels, and a marker at every change point).  No scripts, no external
+ * files.
+ */
+#include <math.h>
+#include <string.h>
+#include "fmt.h"
+#include "history_writers.h"
+#include "../util/text.h"
+
+#define W 640.0
+#define H 200.0
+#define PAD_L 64.0
+#define PAD_R 12.0
+#define PAD_T 12.0
+#define PAD_B 28.0
+
+/* Text for HTML: cleaned, with the five specials escaped. */
+static void esc(struct strbuf *sb, const char *s)
+{
+	struct strbuf c = STRBUF_INIT;
+
+	pv_text_clean(&c, s, strlen(s));
+	for (size_t i = 0; i < c.len; i++) {
+		switch (c.buf[i]) {
+		case '&': strbuf_addstr(sb, "&amp;"); break;
+		case '<': strbuf_addstr(sb, "&lt;"); break;
+		case '>': strbuf_addstr(sb, "&gt;"); break;
+		case '"': strbuf_addstr(sb, "&quot;"); break;
+		case '\'': strbuf_addstr(sb, "&#39;"); break;
+		default: strbuf_addch(sb, c.buf[i]);
+		}
+	}
+	strbuf_release(&c);
+}
+
+static double px(const struct pv_history *h, double idx)
+{
+	double span = h->np > 1 ? (double)(h->np - 1) : 1;
+
+	return PAD_L + (W - PAD_L - PAD_R) * idx / span;
+}
+
+static double py(double v, double lo, double hi)
+{
+	return PAD_T + (H - PAD_T - PAD_B) * (hi - v) / (hi - lo);
+}
+
+static void chart(struct strbuf *sb, const struct pv_history *h,
+		  const struct pv_hist_metric *m)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	struct strbuf t = STRBUF_INIT;
+
+	for (size_t j = 0; j < m->nobs; j++) {
+		const struct pv_hist_obs *ob = &m->obs[j];
+		double sd = isfinite(ob->sd) ? ob->sd : 0;
+
+		if (ob->mean - sd < lo) lo = ob->mean - sd;
+		if (ob->mean + sd > hi) hi = ob->mean + sd;
+	}
+	if (!(hi > lo)) {
+		lo -= 1;
+		hi += 1;
+	}
+	{
+		double pad = 0.05 * (hi - lo);
+
+		lo -= pad;
+		hi += pad;
+	}
+	strbuf_addf(sb, "<svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\">\n",
+		    W, H, W, H);
+	strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"frame\"/>\n",
+		    PAD_L, PAD_T, W - PAD_L - PAD_R, H - PAD_T - PAD_B);
+	/* axis labels: the range, the first and last points */
+	strbuf_reset(&t);
+	pv_fmt_num(&t, hi);
+	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" class=\"ax\" text-anchor=\"end\">%s</text>\n",
+		    PAD_L - 4, PAD_T + 10, t.buf);
+	strbuf_reset(&t);
+	pv_fmt_num(&t, lo);
+	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" class=\"ax\" text-anchor=\"end\">%s</text>\n",
+		    PAD_L - 4, H - PAD_B, t.buf);
+	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" class=\"ax\">", PAD_L, H - 8);
+	esc(sb, h->p[0].label);
+	strbuf_addf(sb, "</text>\n<text x=\"%.1f\" y=\"%.1f\" class=\"ax\" text-anchor=\"end\">",
+		    W - PAD_R, H - 8);
+	esc(sb, h->p[h->np - 1].label);
+	strbuf_addstr(sb, "</text>\n");
+	/* change points */
+	for (size_t c = 0; c < m->ncp; c++) {
+		const struct pv_hist_cp *cp = &m->cp[c];
+		double x = px(h, (double)cp->point - 0.5);
+
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"cp %s\"><title>",
+			    x, PAD_T, x, H - PAD_B,
+			    cp->verdict == PV_HS_REGRESSION ? "bad" :
+			    cp->verdict == PV_HS_IMPROVEMENT ? "good" : "");
+		strbuf_reset(&t);
+		pv_hist_cp_line(&t, h, m, cp);
+		esc(sb, t.buf);
+		strbuf_addstr(sb, "</title></line>\n");
+	}
+	/* levels */
+	for (size_t c = 0; c <= m->ncp; c++) {
+		size_t a = c ? m->cp[c - 1].s.index : 0;
+		size_t b = c < m->ncp ? m->cp[c].s.index : m->nobs;
+		double lv = c ? m->cp[c - 1].after : m->ncp ? m->cp[0].before : NAN;
+
+		if (!isfinite(lv) || b <= a)
+			continue;
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"level\"/>\n",
+			    px(h, (double)m->obs[a].point), py(lv, lo, hi),
+			    px(h, (double)m->obs[b - 1].point), py(lv, lo, hi));
+	}
+	/* points with their spread */
+	for (size_t j = 0; j < m->nobs; j++) {
+		const struct pv_hist_obs *ob = &m->obs[j];
+		double x = px(h, ob->point);
+
+		if (isfinite(ob->sd) && ob->sd > 0)
+			strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"sd\"/>\n",
+				    x, py(ob->mean + ob->sd, lo, hi), x,
+				    py(ob->mean - ob->sd, lo, hi));
+		strbuf_addf(sb, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"pt\"><title>",
+			    x, py(ob->mean, lo, hi));
+		esc(sb, h->p[ob->point].label);
+		strbuf_reset(&t);
+		strbuf_addstr(&t, ": ");
+		pv_fmt_num(&t, ob->mean);
+		strbuf_addf(&t, " (n=%u)", ob->n);
+		esc(sb, t.buf);
+		strbuf_addstr(sb, "</title></circle>\n");
+	}
+	strbuf_addstr(sb, "</svg>\n");
+	strbuf_release(&t);
+}
+
+int pv_write_history_html(const struct pv_history *h, FILE *fp,
+			  struct pv_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t first_recent = h->np > h->recent ? h->np - h->recent : 0;
+	int rc = 0;
+
+	strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>perfverdict history</title>\n<style>\n"
+		      "body{font-family:sans-serif;margin:2em;color:#222}\n"
+		      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}\n"
+		      ".frame{fill:#fafafa;stroke:#ccc}.ax{font-size:10px;fill:#555}\n"
+		      ".pt{fill:#2b6cb0}.sd{stroke:#90b4e0;stroke-width:2}.level{stroke:#333;stroke-width:1.5}\n"
+		      ".cp{stroke:#888;stroke-dasharray:4 3}.cp.bad{stroke:#c53030}.cp.good{stroke:#2f855a}\n"
+		      ".fail{color:#c53030}.pass{color:#2f855a}\n"
+		      "</style>\n</head>\n<body>\n");
+	strbuf_addf(&sb, "<h1>perfverdict history: <span class=\"%s\">%s</span></h1>\n",
+		    h->fail ? "fail" : "pass", h->fail ? "FAIL" : "pass");
+	strbuf_addf(&sb, "<p>%zu points (", h->np);
+	esc(&sb, h->p[0].label);
+	strbuf_addstr(&sb, " to ");
+	esc(&sb, h->p[h->np - 1].label);
+	strbuf_addf(&sb, "), %zu metrics; the newest %zu points are recent.</p>\n",
+		    h->nm, h->recent);
+	strbuf_addstr(&sb, "<table>\n<tr><th>status at the newest point</th><th>metrics</th></tr>\n");
+	for (int s = 0; s < PV_HS_COUNT; s++)
+		if (h->count[s])
+			strbuf_addf(&sb, "<tr><td>%s</td><td>%zu</td></tr>\n",
+				    pv_hist_status_name((enum pv_hist_status)s),
+				    h->count[s]);
+	strbuf_addstr(&sb, "</table>\n");
+	for (size_t i = 0; i < h->nm; i++) {
+		const struct pv_hist_metric *m = &h->m[i];
+		struct strbuf name = STRBUF_INIT;
+
+		if (!m->ncp)
+			continue;
+		pv_hist_name(&name, m);
+		strbuf_addstr(&sb, "<h2>");
+		esc(&sb, name.buf);
+		if (m->unit && *m->unit) {
+			strbuf_addstr(&sb, " (");
+			esc(&sb, m->unit);
+			strbuf_addstr(&sb, ")");
+		}
+		strbuf_addstr(&sb, "</h2>\n<ul>\n");
+		strbuf_release(&name);
+		for (size_t j = 0; j < m->ncp; j++) {
+			struct strbuf line = STRBUF_INIT;
+
+			pv_hist_cp_line(&line, h, m, &m->cp[j]);
+			strbuf_addstr(&sb, "<li>");
+			if (m->cp[j].point >= first_recent)
+				strbuf_addstr(&sb, "<strong>recent</strong>: ");
+			esc(&sb, line.buf);
+			strbuf_addstr(&sb, "</li>\n");
+			strbuf_release(&line);
+		}
+		strbuf_addstr(&sb, "</ul>\n");
+		chart(&sb, h, m);
+	}
+	strbuf_addstr(&sb, "<p>Each dot is a point's mean with its &plusmn;sd; the solid lines are the fitted levels, the dashed ones the change points (red: regression, green: improvement).</p>\n</body>\n</html>\n");
+	if (fwrite(sb.buf, 1, sb.len, fp) != sb.len)
+		rc = pv_error(err, PV_M_CANNOT_WRITE, "cannot write the history HTML");
+	strbuf_release(&sb);
+	return rc;
+}

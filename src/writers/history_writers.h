@@ -1,0 +1,32 @@
+/*
+ * history_writers.h - the outputs of `perfverdict history`.  Like the
+ * compare writers they read only the model (history.h) and write to an
+ * open stream that the caller commits atomically.
+ */
+#ifndef PV_WRITERS_HISTORY_H
+#define PV_WRITERS_HISTORY_H
+
+#include <stdio.h>
+#include "../history.h"
+#include "../util/err.h"
+#include "../util/strbuf.h"
+
+int pv_write_history_json(const struct pv_history *h, FILE *fp,
+			  struct pv_err *err);
+int pv_write_history_html(const struct pv_history *h, FILE *fp,
+			  struct pv_err *err);
+int pv_write_history_markdown(const struct pv_history *h, FILE *fp,
+			      struct pv_err *err);
+/* The terminal summary: the status counts, the recent change points and
+ * the verdict line. */
+int pv_write_history_text(const struct pv_history *h, int quiet, FILE *fp,
+			  struct pv_err *err);
+
+/* Shared by the writers: "group/benchmark/metric" without empty parts,
+ * the label of a point, and the one-line description of a change point
+ * ("thr/%CPU dropped 8.7% at 0042-3f2a9c1"). */
+void pv_hist_name(struct strbuf *sb, const struct pv_hist_metric *m);
+void pv_hist_cp_line(struct strbuf *sb, const struct pv_history *h,
+		     const struct pv_hist_metric *m, const struct pv_hist_cp *c);
+
+#endif

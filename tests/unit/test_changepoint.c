@@ -1,0 +1,135 @@
+/* test_changepoint.c - stats/changepoint.c and stats/pooled.c. */
+#include "unit.h"
+#include <stdlib.h>
+#include <gsl/gsl_sort.h>
+#include "stats/changepoint.h"
+#include "stats/pooled.h"
+
+/* A standard normal from xorshift64 (Box-Muller). */
+static double gauss(uint64_t *s)
+{
+	double u = ((double)(xorshift64(s) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(xorshift64(s) >> 11) + 0.5) / 9007199254740992.0;
+
+	return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* A gross spike is replaced by the median of it and its four nearest
+ * neighbours, a milder one pulled back to 3 robust sds; a step is left
+ * alone once its last three points show it, and clipped before. */
+static void test_clip(void **state)
+{
+	enum { L = 40 };
+	double y[L], out[L], sd, w[5];
+	uint64_t seed = 42;
+	size_t n;
+
+	(void)state;
+	for (int i = 0; i < L; i++)
+		y[i] = 0.01 * gauss(&seed);
+	y[15] = 1.0;                    /* gross spike: 100 sds */
+	for (int i = L - 3; i < L; i++)
+		y[i] += 0.5;            /* a step at the end, three points */
+	n = pv_cp_clip(y, L, out, &sd);
+	assert_int_equal(n, 1);
+	for (int k = 0; k < 5; k++)
+		w[k] = y[13 + k];
+	gsl_sort(w, 1, 5);
+	assert_near(out[15], w[2], 0);
+	for (int i = L - 3; i < L; i++)
+		assert_near(out[i], y[i], 0);
+	assert_near(sd, 0.01, 0.004);
+	/* A mild spike (4 sds above all its neighbours) is clamped. */
+	seed = 42;
+	for (int i = 0; i < L; i++)
+		y[i] = 0.01 * gauss(&seed);
+	for (int k = 13; k <= 17; k++)
+		y[k] = 0.04 - 0.001 * (k - 15) * (k - 15);
+	y[15] = 0.039 + 0.055;  /* the median of the five is 0.039 */
+	n = pv_cp_clip(y, L, out, &sd);
+	assert_true(sd > 0.055 / PV_CP_GROSS && sd < 0.055 / PV_CP_CLIP);
+	assert_near(out[15], 0.039 + PV_CP_CLIP * sd, 1e-15);
+	/* Two points of a new level are not yet one: both clipped. */
+	y[L - 3] -= 0.5;
+	n = pv_cp_clip(y, L, out, &sd);
+	assert_true(out[L - 1] < 0.1 && out[L - 2] < 0.1);
+}
+
+/* A family of 50 noisy series: a +10% step (10 sds) at point 20 of one
+ * series, and a -10% step confirmed by the last three points of another,
+ * are found where they are; nothing else is. */
+static void test_family(void **state)
+{
+	enum { M = 50, L = 40 };
+	double *y = malloc(M * L * sizeof(*y));
+	struct pv_cp_series s[M];
+	struct pv_err err;
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	size_t total = 0;
+
+	(void)state;
+	for (int m = 0; m < M; m++) {
+		for (int i = 0; i < L; i++)
+			y[m * L + i] = 0.01 * gauss(&seed);
+		s[m].y = y + m * L;
+		s[m].L = L;
+		s[m].alone = 0;
+	}
+	for (int i = 20; i < L; i++)
+		y[0 * L + i] += log(1.10);
+	for (int i = L - 3; i < L; i++)
+		y[1 * L + i] += log(0.90);
+	assert_int_equal(pv_cp_family(s, M, 0.05, &err), 0);
+	for (int m = 0; m < M; m++)
+		total += s[m].ncp;
+	assert_int_equal(total, 2);
+	assert_int_equal(s[0].ncp, 1);
+	assert_int_equal(s[0].cp[0].index, 20);
+	assert_true(s[0].cp[0].index_low <= 20 && s[0].cp[0].index_high >= 20);
+	assert_near(s[0].cp[0].delta, log(1.10), 0.01);
+	assert_true(s[0].cp[0].delta_low < log(1.10) && s[0].cp[0].delta_high > log(1.10));
+	assert_true(s[0].cp[0].q <= 0.05);
+	assert_near(s[0].cp[0].q, s[0].cp[0].p * M * pv_cp_positions(L), 1e-12 + 1e-9 * s[0].cp[0].q);
+	assert_int_equal(s[1].ncp, 1);
+	assert_int_equal(s[1].cp[0].index, L - 3);
+	assert_true(s[1].cp[0].delta < 0);
+	/* The moderated sd is near the truth. */
+	assert_near(s[5].sd, 0.01, 0.002);
+	for (int m = 0; m < M; m++)
+		pv_cp_series_release(&s[m]);
+	free(y);
+}
+
+/* The pooled prediction t against scipy:
+ * t = (c - mean(y)) / (sd(y) * sqrt(1 + 1/5)), df 4 (one metric: no
+ * prior), stats.t.sf(t, 4) and 2 * sf. */
+static void test_pooled(void **state)
+{
+	static const double y[5] = { 0.01, -0.02, 0.005, 0.0, 0.015 };
+	struct pv_pooled x = { .y = y, .K = 5, .cand = 0.08 };
+	struct pv_err err;
+
+	(void)state;
+	assert_int_equal(pv_pooled_family(&x, 1, 0.05, &err), 0);
+	assert_true(x.testable);
+	assert_near(x.df, 4, 0);
+	assert_near(x.t, 5.270751551515991, 1e-12);
+	assert_near(x.p_up, 0.0031044875317313074, 1e-14);
+	assert_near(x.p_two, 0.006208975063462615, 1e-14);
+	assert_near(x.hi - x.delta, 2.7764451051977987 * x.se, 1e-12);
+	/* One point is not a baseline. */
+	x.K = 1;
+	assert_int_equal(pv_pooled_family(&x, 1, 0.05, &err), 0);
+	assert_false(x.testable);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clip),
+		cmocka_unit_test(test_family),
+		cmocka_unit_test(test_pooled),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
