@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "util/banned.h"
 
 /* Context keys that say what kind of machine ran the point: a point
  * that differs from the candidate in one of these is not pooled. */

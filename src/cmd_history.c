@@ -8,6 +8,7 @@
 #include <string.h>
 #include "util/atomic.h"
 #include "writers/history_writers.h"
+#include "util/banned.h"
 
 int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
 		   struct pv_err *err)

@@ -29,6 +29,7 @@
 #include "scan.h"
 #include "table.h"
 #include "verdict.h"
+#include "util/banned.h"
 
 #define RUN_REJECT 5.0
 #define MAD_SD 1.482602218505602

@@ -11,6 +11,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort.h>
 #include "../stats.h"
+#include "../util/banned.h"
 
 /* MAD to sd, for normal data. */
 #define MAD_SD 1.482602218505602

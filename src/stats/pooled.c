@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "../stats.h"
+#include "../util/banned.h"
 
 int pv_pooled_family(struct pv_pooled *x, size_t n, double alpha,
 		     struct pv_err *err)

@@ -10,6 +10,7 @@
 #include "fmt.h"
 #include "history_writers.h"
 #include "../util/text.h"
+#include "../util/banned.h"
 
 #define W 640.0
 #define H 200.0

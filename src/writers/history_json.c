@@ -7,6 +7,7 @@
 #include "history_writers.h"
 #include "writers.h"
 #include "../util/text.h"
+#include "../util/banned.h"
 
 static void jstr(struct strbuf *sb, const char *s)
 {

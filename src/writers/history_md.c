@@ -9,6 +9,7 @@
 #include "fmt.h"
 #include "history_writers.h"
 #include "../util/text.h"
+#include "../util/banned.h"
 
 void pv_hist_name(struct strbuf *sb, const struct pv_hist_metric *m)
 {
