@@ -208,5 +208,8 @@ void pv_report_some_names(const struct pv_report *r,
 
 /* Indices of r->m ordered by severity, then by their order in r->m. */
 size_t *pv_report_ranked(const struct pv_report *r);
+/* The index of the first metric in that order (r->n must be > 0), in
+ * one pass: what the closing line needs, without sorting. */
+size_t pv_report_first_ranked(const struct pv_report *r);
 
 #endif
