@@ -185,6 +185,36 @@ static void read_waivers(struct rd *d, json_t *c, int version)
 	}
 }
 
+/* baseline.pooled_points (compare --baseline-history; version 2). */
+static void read_pooled(struct rd *d, json_t *t)
+{
+	json_t *a = json_object_get(t, "pooled_points"), *e;
+	struct pv_pooled_point *p;
+	size_t i;
+
+	if (!a)
+		return;
+	if (!json_is_array(a)) {
+		bad(d, "pooled_points", "an array");
+		return;
+	}
+	p = arena_alloc(&d->r->arena,
+			st_mult(st_add(json_array_size(a), 1), sizeof(*p)));
+	json_array_foreach(a, i, e) {
+		snprintf(d->where, sizeof(d->where), "baseline.pooled_points[%zu]", i);
+		if (!json_is_object(e)) {
+			bad(d, NULL, "an object");
+			return;
+		}
+		p[i].label = get_str(d, e, "label", 0);
+		p[i].commit = get_str(d, e, "commit", 1);
+		p[i].age = get_count(d, e, "age");
+		p[i].metrics = get_count(d, e, "metrics");
+	}
+	d->r->pooled = p;
+	d->r->npooled = json_array_size(a);
+}
+
 static void read_tree(struct rd *d, json_t *t, const char *name,
 		      struct pv_sidemeta *sm, const char **label)
 {
@@ -366,8 +396,10 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 		read_waivers(&d, o, (int)version);
 	}
 	d.where[0] = '\0';
-	if ((o = get_obj(&d, root, "baseline")))
+	if ((o = get_obj(&d, root, "baseline"))) {
 		read_tree(&d, o, "baseline", &r->side[0], &r->label[0]);
+		read_pooled(&d, o);
+	}
 	d.where[0] = '\0';
 	if ((o = get_obj(&d, root, "candidate")))
 		read_tree(&d, o, "candidate", &r->side[1], &r->label[1]);

@@ -224,6 +224,21 @@ int pv_bh_attach(struct pv_bh *bh, struct pv_report *r, struct pv_diag *diag,
 		pv_diag_add(diag, PV_M_FEW_BASELINE_POINTS, "%zu metric%s had fewer than 2 comparable baseline points: not tested",
 			    lost, lost == 1 ? "" : "s");
 	r->ext = bh->ext;
+	/* The points used, for the report (baseline.pooled_points). */
+	bh->pooled = pv_calloc(h->np + 1, sizeof(*bh->pooled));
+	for (size_t i = 0; i < h->np; i++) {
+		struct pv_pooled_point *p = &bh->pooled[bh->npooled];
+
+		if (!bh->used[i])
+			continue;
+		p->label = h->p[i].label;
+		p->commit = h->p[i].commit;
+		p->age = h->np - i;
+		p->metrics = bh->used[i];
+		bh->npooled++;
+	}
+	r->pooled = bh->pooled;
+	r->npooled = bh->npooled;
 	return 0;
 }
 
@@ -236,6 +251,7 @@ void pv_bh_release(struct pv_bh *bh)
 	free(bh->used);
 	free(bh->excluded);
 	free(bh->ext);
+	free(bh->pooled);
 	pv_history_release(&bh->h);
 	memset(bh, 0, sizeof(*bh));
 }

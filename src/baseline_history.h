@@ -26,6 +26,8 @@ struct pv_bh {
 	size_t *used;                   /* per point: metrics that pooled it */
 	unsigned char *excluded;        /* per point: environment differs */
 	struct pv_ext_test *ext;        /* per model metric (pv_bh_attach) */
+	struct pv_pooled_point *pooled; /* the points used (pv_bh_attach) */
+	size_t npooled;
 	size_t window;
 };
 

@@ -144,6 +144,26 @@ static int cmp_rank(const void *pa, const void *pb)
 	return a->i < b->i ? -1 : 1;
 }
 
+static void rank_key(const struct pv_report *r, size_t i, struct rank *k)
+{
+	k->severity = pv_verdict_severity(r->m[i].verdict);
+	k->change = fabs(r->m[i].change_rel);
+	k->i = i;
+}
+
+size_t pv_report_first_ranked(const struct pv_report *r)
+{
+	struct rank best, k;
+
+	rank_key(r, 0, &best);
+	for (size_t i = 1; i < r->n; i++) {
+		rank_key(r, i, &k);
+		if (cmp_rank(&k, &best) < 0)
+			best = k;
+	}
+	return best.i;
+}
+
 size_t *pv_report_ranked(const struct pv_report *r)
 {
 	size_t *idx;
@@ -151,11 +171,8 @@ size_t *pv_report_ranked(const struct pv_report *r)
 
 	ALLOC_ARRAY(idx, st_add(r->n, 1));
 	ALLOC_ARRAY(k, st_add(r->n, 1));
-	for (size_t i = 0; i < r->n; i++) {
-		k[i].severity = pv_verdict_severity(r->m[i].verdict);
-		k[i].change = fabs(r->m[i].change_rel);
-		k[i].i = i;
-	}
+	for (size_t i = 0; i < r->n; i++)
+		rank_key(r, i, &k[i]);
 	qsort(k, r->n, sizeof(*k), cmp_rank);
 	for (size_t i = 0; i < r->n; i++)
 		idx[i] = k[i].i;

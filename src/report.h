@@ -138,6 +138,14 @@ struct pv_ext_test {
 	double statistic, df, p_two, p_worse, p_better, ci_low, ci_high;
 };
 
+/* A point a pooled baseline drew on: its label, its commit (NULL when
+ * unknown), its age in points before the candidate, and how many metrics
+ * pooled it. */
+struct pv_pooled_point {
+	const char *label, *commit;
+	size_t age, metrics;
+};
+
 struct pv_report {
 	struct arena arena;
 	const char *tool_version;
@@ -158,6 +166,10 @@ struct pv_report {
 	const char **warning_codes;
 	size_t nwarnings;
 	const struct pv_ext_test *ext;  /* NULL: verdict.c runs the tests */
+	/* compare --baseline-history: the archive's points the baseline
+	 * was pooled from, oldest first (borrowed; none otherwise). */
+	const struct pv_pooled_point *pooled;
+	size_t npooled;
 };
 
 void pv_report_init(struct pv_report *r);
@@ -196,6 +208,9 @@ void pv_report_some_names(const struct pv_report *r,
 
 /* Indices of r->m ordered by severity, then by their order in r->m. */
 size_t *pv_report_ranked(const struct pv_report *r);
+/* The index of the first metric in that order (r->n must be > 0), in
+ * one pass: what the closing line needs, without sorting. */
+size_t pv_report_first_ranked(const struct pv_report *r);
 
 /*
  * The metrics in groups of one suite and test (and group, when

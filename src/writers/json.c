@@ -362,15 +362,36 @@ static void config_json(struct jw *w, const struct pv_report *r)
 	jw_close(w, '}');
 }
 
-static void sidemeta_json(struct jw *w, const char *key,
-			  const struct pv_sidemeta *sm, const char *label)
+static void pooled_json(struct jw *w, const struct pv_report *r)
 {
+	jw_key(w, "pooled_points");
+	jw_begin(w, '[');
+	for (size_t i = 0; i < r->npooled; i++) {
+		const struct pv_pooled_point *p = &r->pooled[i];
+
+		jw_begin(w, '{');
+		KSTR(w, "label", p->label);
+		KSTR(w, "commit", p->commit);
+		KINT(w, "age", p->age);
+		KINT(w, "metrics", p->metrics);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+}
+
+static void sidemeta_json(struct jw *w, const char *key,
+			  const struct pv_report *r, int s)
+{
+	const struct pv_sidemeta *sm = &r->side[s];
+
 	jw_key(w, key);
 	jw_begin(w, '{');
 	KSTR(w, "path", sm->path);
-	KSTR(w, "label", label);
+	KSTR(w, "label", r->label[s]);
 	KINT(w, "files", sm->files);
 	KINT(w, "runs", sm->runs);
+	if (s == 0 && r->npooled)
+		pooled_json(w, r);
 	jw_key(w, "context");
 	jw_begin(w, '{');
 	for (size_t i = 0; i < sm->ncontext; i++)
@@ -554,8 +575,8 @@ int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err)
 	jw_close(&w, '}');
 	KSTR(&w, "generated_at", r->generated_at);
 	config_json(&w, r);
-	sidemeta_json(&w, "baseline", &r->side[0], r->label[0]);
-	sidemeta_json(&w, "candidate", &r->side[1], r->label[1]);
+	sidemeta_json(&w, "baseline", r, 0);
+	sidemeta_json(&w, "candidate", r, 1);
 	summary_json(&w, r);
 	KSTR(&w, "verdict", r->fail ? "fail" : "pass");
 	jw_key(&w, "warnings");

@@ -453,23 +453,22 @@ static void side_line(const struct tx *t, int k)
 
 /* The metric that decided the verdict: the worst regression, else the
  * first metric of the most severe failing verdict, or NULL. */
-static const struct pv_result *worst(const struct pv_report *r,
-				     const size_t *rank)
+static const struct pv_result *worst(const struct pv_report *r)
 {
 	return r->n && r->fail &&
 	       (r->count[PV_V_REGRESSION] || r->count[PV_V_MISSING] ||
 		r->count[PV_V_INCONCLUSIVE] || r->count[PV_V_INSUFFICIENT]) ?
-	       &r->m[rank[0]] : NULL;
+	       &r->m[pv_report_first_ranked(r)] : NULL;
 }
 
 /*
  * "FAIL: 16 regressions, worst NAME -8.7%", or
  * "PASS: 546 metrics, 2 improvements, 544 unchanged".
  */
-static void closing_line(const struct tx *t, const size_t *rank)
+static void closing_line(const struct tx *t)
 {
 	const struct pv_report *r = t->r;
-	const struct pv_result *w = worst(r, rank);
+	const struct pv_result *w = worst(r);
 	struct strbuf head = STRBUF_INIT, name = STRBUF_INIT;
 	struct strbuf tail = STRBUF_INIT, line = STRBUF_INIT;
 
@@ -555,7 +554,8 @@ int pv_write_text(const struct pv_report *r, const struct pv_text_opts *o,
 		  FILE *fp, struct pv_err *err)
 {
 	struct tx t = { r, o, fp, o->width ? o->width : 80, 0, 0 };
-	size_t *rank = pv_report_ranked(r);
+	/* -q needs only the closing line: no sort of every metric */
+	size_t *rank = o->quiet ? NULL : pv_report_ranked(r);
 
 	if (t.width < 40)
 		t.width = 40;
@@ -574,7 +574,7 @@ int pv_write_text(const struct pv_report *r, const struct pv_text_opts *o,
 		group_counts(&t);
 		totals(&t);
 	}
-	closing_line(&t, rank);
+	closing_line(&t);
 	free(rank);
 	if (ferror(fp))
 		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write the summary");
