@@ -31,17 +31,6 @@
 #define DEFAULT_REPEAT "repeat[0-9]+"
 #define LONG_MARK "\x01pv-long-value\x01"
 
-/* The key lists of the handler (configparser's one-key-per-section). */
-static int lookup(const char *s, const char *const *names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return (int)i;
-	return -1;
-}
-
-#define LOOKUP(s, names) lookup(s, names, sizeof(names) / sizeof(names[0]))
-
 void pv_config_defaults(struct pv_config *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -612,7 +601,7 @@ static int handler(void *user, const char *section, const char *name,
 			"max_file_size", "max_line", "max_depth", "max_metrics",
 			"empty_files",
 		};
-		int k = LOOKUP(name, keys);
+		int k = PV_LOOKUP(name, keys);
 
 		if (k >= 0 && (ld->seen & (1u << k)))
 			return fail(ld, PV_M_DUPLICATE_KEY, "duplicate key '%s' in [%s]", name,

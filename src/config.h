@@ -136,6 +136,12 @@ const struct pv_waiver *pv_config_waiver(const struct pv_config *c,
 /* Is s a real date YYYY-MM-DD (a waiver's until)? */
 int pv_valid_date(const char *s);
 
+/* The index of s in names[0..n), or -1: the value names and the
+ * handler's key list.  PV_LOOKUP takes n from an array. */
+int pv_name_index(const char *s, const char *const *names, size_t n);
+#define PV_LOOKUP(s, names) \
+	pv_name_index(s, names, sizeof(names) / sizeof((names)[0]))
+
 /* Value parsers shared with the command line; 0 or -1. */
 int pv_parse_fraction(const char *s, double *out);   /* "5%", "0.05" */
 int pv_parse_alpha(const char *s, double *out);      /* (0,1) */

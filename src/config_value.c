@@ -26,7 +26,7 @@ const char *pv_correction_name(enum pv_correction c) { return corr_names[c]; }
 const char *pv_sided_name(enum pv_sided s) { return sided_names[s]; }
 const char *pv_policy_name(enum pv_policy p) { return policy_names[p]; }
 
-static int lookup(const char *s, const char *const *names, size_t n)
+int pv_name_index(const char *s, const char *const *names, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(s, names[i]))
@@ -34,11 +34,9 @@ static int lookup(const char *s, const char *const *names, size_t n)
 	return -1;
 }
 
-#define LOOKUP(s, names) lookup(s, names, sizeof(names) / sizeof(names[0]))
-
 int pv_parse_dir(const char *s, enum pv_dir *out)
 {
-	int i = LOOKUP(s, dir_names);
+	int i = PV_LOOKUP(s, dir_names);
 
 	if (i < 0)
 		return -1;
@@ -48,7 +46,7 @@ int pv_parse_dir(const char *s, enum pv_dir *out)
 
 int pv_parse_test(const char *s, enum pv_test *out)
 {
-	int i = LOOKUP(s, test_names);
+	int i = PV_LOOKUP(s, test_names);
 
 	if (i < 0 || i >= PV_TEST_YUEN)     /* yuen and history: chosen, not asked */
 		return -1;
@@ -58,7 +56,7 @@ int pv_parse_test(const char *s, enum pv_test *out)
 
 int pv_parse_correction(const char *s, enum pv_correction *out)
 {
-	int i = LOOKUP(s, corr_names);
+	int i = PV_LOOKUP(s, corr_names);
 
 	if (i < 0)
 		return -1;
@@ -68,7 +66,7 @@ int pv_parse_correction(const char *s, enum pv_correction *out)
 
 int pv_parse_sided(const char *s, enum pv_sided *out)
 {
-	int i = LOOKUP(s, sided_names);
+	int i = PV_LOOKUP(s, sided_names);
 
 	if (i < 0)
 		return -1;
@@ -78,7 +76,7 @@ int pv_parse_sided(const char *s, enum pv_sided *out)
 
 int pv_parse_policy(const char *s, unsigned allowed, enum pv_policy *out)
 {
-	int i = LOOKUP(s, policy_names);
+	int i = PV_LOOKUP(s, policy_names);
 
 	if (i < 0 || !(allowed & (1u << i)))
 		return -1;

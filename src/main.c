@@ -449,6 +449,39 @@ static int choose_suite(struct pv_config *cfg, const char *name,
 	return 0;
 }
 
+/* What compare records of how it ran, beside the verdicts. */
+static void report_settings(struct pv_report *r, const struct cli *a,
+			    const struct pv_config *cfg,
+			    const struct pv_suite *suite, const char *format)
+{
+	r->tool_version = PV_VERSION;
+	r->settings.config_path = cfg->path;
+	r->settings.suite = suite->name;
+	r->settings.format = format ? format : "auto";
+	r->settings.gate = cfg->gate;
+	r->settings.markdown_limit = (unsigned)a->out.markdown_limit;
+	for (int k = 0; k < 2; k++)
+		r->label[k] = a->label[k] ? a->label[k] :
+			      pv_label_from_env(k, getenv);
+	r->settings.waivers = cfg->waivers;
+	r->settings.nwaivers = cfg->nwaivers;
+}
+
+/* A report goes to standard output ("-"): then no summary does. */
+static int report_to_stdout(const struct outputs *o)
+{
+	return (o->json && !strcmp(o->json, "-")) ||
+	       (o->junit && !strcmp(o->junit, "-")) ||
+	       (o->markdown && !strcmp(o->markdown, "-")) ||
+	       (o->html && !strcmp(o->html, "-"));
+}
+
+/* Any report file asked for: then the summary is only its last line. */
+static int any_report(const struct outputs *o)
+{
+	return o->json || o->junit || o->markdown || o->html;
+}
+
 /*
  * compare's two sides into table: two trees, or with --baseline-history
  * the candidate's tree and a baseline pooled from the archive's points.
@@ -545,18 +578,8 @@ static int cmd_compare(struct cli *a)
 		goto fail_all;
 	pv_table_finish(&table);
 
-	r.tool_version = PV_VERSION;
+	report_settings(&r, a, &cfg, suite, format);
 	r.generated_at = iso;
-	r.settings.config_path = cfg.path;
-	r.settings.suite = suite->name;
-	r.settings.format = format ? format : "auto";
-	r.settings.gate = cfg.gate;
-	r.settings.markdown_limit = (unsigned)a->out.markdown_limit;
-	for (int k = 0; k < 2; k++)
-		r.label[k] = a->label[k] ? a->label[k] :
-			     pv_label_from_env(k, getenv);
-	r.settings.waivers = cfg.waivers;
-	r.settings.nwaivers = cfg.nwaivers;
 	pv_model_from_table(&table, &cfg, &r, &diag);
 	pv_table_drop_metrics(&table);
 	if (a->history && pv_bh_attach(&bh, &r, &diag, &err))
@@ -581,17 +604,10 @@ static int cmd_compare(struct cli *a)
 	}
 	if (write_reports(&r, &a->out, &err))
 		goto fail_printed;
-	{
-		int to_stdout = (a->out.json && !strcmp(a->out.json, "-")) ||
-				(a->out.junit && !strcmp(a->out.junit, "-")) ||
-				(a->out.markdown && !strcmp(a->out.markdown, "-")) ||
-				(a->out.html && !strcmp(a->out.html, "-"));
-		int any = a->out.json || a->out.junit || a->out.markdown ||
-			  a->out.html;
-
-		if (!to_stdout && write_summary(&r, a->out.quiet || any, a->out.verbose, &err))
-			goto fail_printed;
-	}
+	if (!report_to_stdout(&a->out) &&
+	    write_summary(&r, a->out.quiet || any_report(&a->out),
+			  a->out.verbose, &err))
+		goto fail_printed;
 	st = r.fail ? PV_FAIL : PV_OK;
 	goto done;
 

@@ -104,8 +104,7 @@ static void copy_context(struct pv_report *r, const struct pv_table *t)
 		struct pv_sidemeta *dst = &r->side[s];
 
 		*dst = *src;
-		dst->context = pv_malloc((src->ncontext + 1) *
-					 sizeof(*dst->context));
+		ALLOC_ARRAY(dst->context, st_add(src->ncontext, 1));
 		dst->alloc_context = src->ncontext + 1;
 		if (src->ncontext)
 			memcpy(dst->context, src->context,
@@ -197,14 +196,14 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 
 	for (size_t i = 0; i < n; i++)
 		nratio += t->m[i].ratio_num >= 0;
-	ratio = pv_malloc((nratio + 1) * sizeof(*ratio));
+	ALLOC_ARRAY(ratio, st_add(nratio, 1));
 	for (size_t i = 0; i < n; i++) {
 		if (t->m[i].ratio_num < 0)
 			continue;
 		ratio[k][0] = ratio_mean(t, &t->m[i], 0);
 		ratio[k++][1] = ratio_mean(t, &t->m[i], 1);
 	}
-	r->m = pv_calloc(n + 1, sizeof(*r->m));
+	r->m = pv_calloc(st_add(n, 1), sizeof(*r->m));
 	copy_context(r, t);
 	for (size_t i = n; i-- > 0;) {
 		static const double none[2] = { NAN, NAN };

@@ -179,3 +179,67 @@ size_t *pv_report_ranked(const struct pv_report *r)
 	free(k);
 	return idx;
 }
+
+/* A metric's group key beside its index: the comparator needs no
+ * context. */
+struct group_key {
+	const char *suite, *test, *group;
+	size_t i;
+};
+
+static const char *nonnull(const char *s)
+{
+	return s ? s : "";
+}
+
+static int cmp_group_key(const void *pa, const void *pb)
+{
+	const struct group_key *x = pa, *y = pb;
+	int c = strcmp(x->suite, y->suite);
+
+	if (!c)
+		c = strcmp(x->test, y->test);
+	if (!c)
+		c = strcmp(x->group, y->group);
+	if (!c)
+		c = x->i < y->i ? -1 : x->i > y->i;
+	return c;
+}
+
+size_t pv_report_groups(const struct pv_report *r, int by_group, size_t *gid)
+{
+	struct group_key *k;
+	size_t *renum, ng = 0, next = 0;
+
+	if (!r->n)
+		return 0;
+	ALLOC_ARRAY(k, r->n);
+	for (size_t i = 0; i < r->n; i++) {
+		k[i].suite = nonnull(r->m[i].suite);
+		k[i].test = nonnull(r->m[i].test);
+		k[i].group = by_group ? nonnull(r->m[i].group) : "";
+		k[i].i = i;
+	}
+	/* number the groups in sorted order, then by first sight */
+	qsort(k, r->n, sizeof(*k), cmp_group_key);
+	for (size_t j = 0; j < r->n; j++) {
+		if (j && !strcmp(k[j].suite, k[j - 1].suite) &&
+		    !strcmp(k[j].test, k[j - 1].test) &&
+		    !strcmp(k[j].group, k[j - 1].group)) {
+			gid[k[j].i] = ng - 1;
+			continue;
+		}
+		gid[k[j].i] = ng++;
+	}
+	free(k);
+	ALLOC_ARRAY(renum, ng);
+	for (size_t g = 0; g < ng; g++)
+		renum[g] = (size_t)-1;
+	for (size_t i = 0; i < r->n; i++) {
+		if (renum[gid[i]] == (size_t)-1)
+			renum[gid[i]] = next++;
+		gid[i] = renum[gid[i]];
+	}
+	free(renum);
+	return ng;
+}

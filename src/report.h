@@ -212,4 +212,13 @@ size_t *pv_report_ranked(const struct pv_report *r);
  * one pass: what the closing line needs, without sorting. */
 size_t pv_report_first_ranked(const struct pv_report *r);
 
+/*
+ * The metrics in groups of one suite and test (and group, when
+ * by_group): gid[i] (r->n entries) is metric i's group, the groups
+ * numbered in the order of their first metric in r->m.  Returns the
+ * number of groups.  What the writers' group tables and JUnit's
+ * testsuites are built from.
+ */
+size_t pv_report_groups(const struct pv_report *r, int by_group, size_t *gid);
+
 #endif

@@ -556,6 +556,126 @@ static const struct pv_fileinfo *only_file(const struct pv_sidemeta *sm)
 	       sm->finfo[0].results ? &sm->finfo[0] : NULL;
 }
 
+/*
+ * One file at a time, read whole into a buffer of its size (the last
+ * one's goes first): raw, or text when raw is gzip; *content says
+ * which, NUL-terminated even if empty.
+ */
+static int read_content(const char *path, const struct pv_config *cfg,
+			struct strbuf *raw, struct strbuf *text,
+			struct strbuf **content, struct pv_err *err)
+{
+	int rc;
+
+	strbuf_release(raw);
+	strbuf_release(text);
+	*content = raw;
+	/* The scan saw it a moment ago: gone now is an error too. */
+	rc = pv_read_file(path, path, cfg->limits.max_file_size, raw, err);
+	if (rc > 0)
+		rc = pv_error(err, PV_M_CANNOT_READ, "cannot read '%s': %s",
+			      path, strerror(ENOENT));
+	if (rc)
+		return rc;
+	if (raw->len >= 2 && (unsigned char)raw->buf[0] == 0x1f &&
+	    (unsigned char)raw->buf[1] == 0x8b) {
+		if (gunzip(path, raw, cfg->limits.max_file_size, text, err))
+			return -1;
+		*content = text;
+	}
+	strbuf_grow(*content, 0);
+	return 0;
+}
+
+/* Only blanks (and no NUL) in buf[0..len). */
+static int is_blank(const char *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	return !*p && (size_t)(p - buf) == len;
+}
+
+/* After a reader: a file that gave no sample (and is no companion
+ * file) is reported; the reader's note otherwise becomes a warning. */
+static int after_read(struct pv_read_ctx *ctx, struct strbuf *msg,
+		      struct pv_err *err)
+{
+	if (!ctx->emitted && !ctx->companion) {
+		strbuf_reset(msg);
+		if (ctx->why_line)
+			strbuf_addf(msg, "%s:%lu: ", ctx->path, ctx->why_line);
+		else
+			strbuf_addf(msg, "%s: ", ctx->path);
+		strbuf_addf(msg, "%s: the file holds no results",
+			    ctx->why[0] ? ctx->why :
+			    "no benchmark in it gave a sample");
+		return no_results(ctx->cfg, ctx->diag, PV_M_NO_RESULTS,
+				  ctx->path, msg->buf, err);
+	}
+	if (ctx->why[0])
+		pv_warn(ctx, PV_M_PARTLY_EMPTY, ctx->why_line, "%s", ctx->why);
+	return 0;
+}
+
+/* -f FORMAT (or the suite's format =): NULL for auto. */
+static int forced_reader(const char *format, const struct pv_reader **out,
+			 struct pv_err *err)
+{
+	*out = NULL;
+	if (!format || !strcmp(format, "auto"))
+		return 0;
+	*out = pv_reader_by_name(format);
+	if (!*out)
+		return pv_error(err, PV_M_UNKNOWN_FORMAT,
+				"unknown format '%s' (see 'perfverdict formats')",
+				format);
+	return 0;
+}
+
+/* Where scan file f is: the root itself when the side is one file. */
+static void file_path(struct strbuf *path, const struct pv_scan *sc,
+		      const struct pv_file *f)
+{
+	strbuf_reset(path);
+	if (sc->dir)
+		strbuf_addstr(path, sc->root);
+	else
+		strbuf_addf(path, "%s/%s", sc->root, f->relpath);
+}
+
+/* A file no reader takes: its test, and what it holds in why. */
+static void note_why(struct pv_table *t, struct pv_fileinfo *fi,
+		     const char *test, const struct strbuf *content,
+		     const struct pv_config *cfg, char why[256])
+{
+	describe(content->buf, content->len, cfg->limits.max_line, why, 256);
+	fi->test = arena_strdup(&t->arena, test);
+	fi->why = arena_strdup(&t->arena, why);
+}
+
+/* A side read: the files of a known format that gave nothing; once both
+ * sides are read, a side without results (so that a broken candidate
+ * file is named first).  history reads a point as a candidate alone: a
+ * baseline that was never read is not empty. */
+static int check_side(struct pv_table *t, enum pv_side side,
+		      const struct pv_suite *suite,
+		      const struct pv_config *cfg, struct pv_diag *diag,
+		      struct pv_err *err)
+{
+	int rc = check_unread(t, side, side == PV_CAND, cfg, diag, err);
+
+	if (!rc && side == PV_CAND)
+		rc = check_unread(t, PV_BASE, 1, cfg, diag, err);
+	for (int s = 0; !rc && side == PV_CAND && s < 2; s++)
+		if ((s == PV_CAND || t->side[PV_BASE].path) &&
+		    !any_results(&t->side[s]))
+			rc = no_result_files(&t->side[s], (enum pv_side)s,
+					     suite, err);
+	return rc;
+}
+
 int pv_load_side(struct pv_table *t, enum pv_side side,
 		 const struct pv_scan *sc, const struct pv_suite *suite,
 		 const char *format, const struct pv_config *cfg,
@@ -570,13 +690,8 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 	size_t nbase_known = 0;
 	int rc = 0;
 
-	if (format && strcmp(format, "auto")) {
-		forced = pv_reader_by_name(format);
-		if (!forced)
-			return pv_error(err, PV_M_UNKNOWN_FORMAT,
-					"unknown format '%s' (see 'perfverdict formats')",
-					format);
-	}
+	if (forced_reader(format, &forced, err))
+		return -1;
 	sm->path = arena_strdup(&t->arena, sc->root);
 	ALLOC_ARRAY(runs, st_add(sc->n, 1));
 	sm->runs = count_runs(sc, runs);
@@ -591,39 +706,16 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 		const struct pv_file *f = &sc->f[i];
 		const struct pv_reader *rd = forced;
 		const struct pv_fileinfo *peer;
-		struct strbuf *content = &raw;
+		struct strbuf *content;
 		struct pv_fileinfo *fi;
 		struct pv_read_ctx ctx;
 		const char *test = f->test;
 		char why[256];
 
-		strbuf_reset(&path);
-		if (sc->dir)
-			strbuf_addstr(&path, sc->root);
-		else
-			strbuf_addf(&path, "%s/%s", sc->root, f->relpath);
-		/* One file at a time, read whole into a buffer of its size:
-		 * the last one's goes first. */
-		strbuf_release(&raw);
-		strbuf_release(&text);
-		/* The scan saw it a moment ago: gone now is an error too. */
-		rc = pv_read_file(path.buf, path.buf, cfg->limits.max_file_size,
-				  &raw, err);
-		if (rc > 0)
-			rc = pv_error(err, PV_M_CANNOT_READ, "cannot read '%s': %s",
-				      path.buf, strerror(ENOENT));
+		file_path(&path, sc, f);
+		rc = read_content(path.buf, cfg, &raw, &text, &content, err);
 		if (rc)
 			break;
-		if (raw.len >= 2 && (unsigned char)raw.buf[0] == 0x1f &&
-		    (unsigned char)raw.buf[1] == 0x8b) {
-			if (gunzip(path.buf, &raw, cfg->limits.max_file_size,
-				   &text, err)) {
-				rc = -1;
-				break;
-			}
-			content = &text;
-		}
-		strbuf_grow(content, 0);  /* NUL-terminated even if empty */
 		if (!rd)
 			rd = pv_reader_detect(f->relpath, content->buf,
 					      content->len);
@@ -634,20 +726,12 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 			/* The baseline read this path: read it the same way,
 			 * so that the reader says what is wrong, or say it is
 			 * empty. */
-			const char *p = content->buf;
-
-			while (*p == ' ' || *p == '\t' || *p == '\r' ||
-			       *p == '\n')
-				p++;
-			if (!*p && (size_t)(p - content->buf) == content->len) {
-				describe(content->buf, content->len,
-					 cfg->limits.max_line, why, sizeof(why));
+			if (is_blank(content->buf, content->len)) {
+				note_why(t, fi, test, content, cfg, why);
 				strbuf_reset(&msg);
 				strbuf_addf(&msg, "%s: %s: the file holds no results; expected %s results, as in '%s'",
 					    path.buf, why, peer->format,
 					    peer->path);
-				fi->test = arena_strdup(&t->arena, test);
-				fi->why = arena_strdup(&t->arena, why);
 				fi->reported = 1;
 				rc = no_results(cfg, diag, PV_M_EMPTY_FILE, path.buf,
 						msg.buf, err);
@@ -656,10 +740,7 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 			rd = pv_reader_by_name(peer->format);
 		}
 		if (!rd) {
-			describe(content->buf, content->len,
-				 cfg->limits.max_line, why, sizeof(why));
-			fi->test = arena_strdup(&t->arena, test);
-			fi->why = arena_strdup(&t->arena, why);
+			note_why(t, fi, test, content, cfg, why);
 			if (!suite->pattern && !sc->dir)
 				continue;
 			strbuf_reset(&msg);
@@ -701,21 +782,7 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 		if (rc)
 			break;
 		fi->results = ctx.emitted > 0;
-		if (!ctx.emitted && !ctx.companion) {
-			strbuf_reset(&msg);
-			if (ctx.why_line)
-				strbuf_addf(&msg, "%s:%lu: ", path.buf,
-					    ctx.why_line);
-			else
-				strbuf_addf(&msg, "%s: ", path.buf);
-			strbuf_addf(&msg, "%s: the file holds no results",
-				    ctx.why[0] ? ctx.why :
-				    "no benchmark in it gave a sample");
-			rc = no_results(cfg, diag, PV_M_NO_RESULTS, path.buf, msg.buf,
-					err);
-		} else if (ctx.why[0]) {
-			pv_warn(&ctx, PV_M_PARTLY_EMPTY, ctx.why_line, "%s", ctx.why);
-		}
+		rc = after_read(&ctx, &msg, err);
 	}
 	sm->files = file;
 	free(runs);
@@ -724,17 +791,5 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 	strbuf_release(&text);
 	strbuf_release(&msg);
 	free(base_known);
-	if (!rc)
-		rc = check_unread(t, side, side == PV_CAND, cfg, diag, err);
-	if (!rc && side == PV_CAND)
-		rc = check_unread(t, PV_BASE, 1, cfg, diag, err);
-	/* A side without results, once both are read (so that a broken
-	 * candidate file is named first).  history reads a point as a
-	 * candidate alone: a baseline that was never read is not empty. */
-	for (int s = 0; !rc && side == PV_CAND && s < 2; s++)
-		if ((s == PV_CAND || t->side[PV_BASE].path) &&
-		    !any_results(&t->side[s]))
-			rc = no_result_files(&t->side[s], (enum pv_side)s,
-					     suite, err);
-	return rc;
+	return rc ? rc : check_side(t, side, suite, cfg, diag, err);
 }

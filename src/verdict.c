@@ -215,7 +215,7 @@ static int prepare_moderated(struct pv_report *r, struct work *w,
 		if (w[i].testable && !w[i].summary && n > cap)
 			cap = n;
 	}
-	l = pv_malloc((3 * cap + 1) * sizeof(*l));
+	ALLOC_ARRAY(l, st_add(st_mult(3, cap), 1));
 	for (size_t i = 0; i < r->n && !rc; i++) {
 		const struct pv_side_result *a = &r->m[i].side[0];
 		const struct pv_side_result *b = &r->m[i].side[1];
@@ -269,8 +269,8 @@ static int prepare_moderated(struct pv_report *r, struct work *w,
 	if (rc)
 		return rc;
 
-	s2 = pv_malloc((r->n + 1) * sizeof(*s2));
-	d = pv_malloc((r->n + 1) * sizeof(*d));
+	ALLOC_ARRAY(s2, st_add(r->n, 1));
+	ALLOC_ARRAY(d, st_add(r->n, 1));
 	for (size_t i = 0; i < r->n; i++) {
 		if (!w[i].testable || !w[i].logok || !r->m[i].gated)
 			continue;
@@ -313,8 +313,9 @@ static double *q_of(struct work *w, int alt)
 static void correct(struct pv_report *r, struct work *w,
 		    enum pv_correction c)
 {
-	double *p = pv_malloc((r->n + 1) * sizeof(*p));
-	size_t *idx = pv_malloc((r->n + 1) * sizeof(*idx)), k = 0;
+	double *p = pv_reallocarray(NULL, st_add(r->n, 1), sizeof(*p));
+	size_t *idx = pv_reallocarray(NULL, st_add(r->n, 1), sizeof(*idx));
+	size_t k = 0;
 
 	for (size_t i = 0; i < r->n; i++)
 		if (w[i].testable && r->m[i].gated)
@@ -568,7 +569,7 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 		  const char *today, struct pv_diag *diag, struct pv_err *err)
 {
 	const struct pv_gate *g = &r->settings.gate;
-	struct work *w = pv_calloc(r->n + 1, sizeof(*w));
+	struct work *w = pv_calloc(st_add(r->n, 1), sizeof(*w));
 	struct pv_prior prior = { 0, 0 };
 	struct pv_tmemo tm;
 	double df_cap = INFINITY;

@@ -28,9 +28,7 @@ C
 		say "'$call' fails to compile, but not because banned.h names it"
 	fi
 done
-# The stats split (src/stats/) comes from another branch: the integrator
-# adds the include there and drops this exemption.
-for f in $(find src -name '*.c' ! -path 'src/stats*' | sort); do
+for f in $(find src -name '*.c' | sort); do
 	last=$(grep '^#include' "$f" | tail -n 1)
 	case $last in
 	*'banned.h"') ;;
@@ -38,10 +36,9 @@ for f in $(find src -name '*.c' ! -path 'src/stats*' | sort); do
 	esac
 done
 # Writable static data, from the symbol tables of the built objects.
-# Sanitizer builds add their own (__asan_*, .L*); src/stats* is exempt
-# until its memos go (another branch: the integrator drops this).
+# Sanitizer builds add their own (__asan_*, .L*).
 PV_BUILD=${PV_BUILD:-build}
-objs=$(find "$PV_BUILD/src" -name '*.o' ! -name 'main.o' ! -path '*/src/stats*' 2>/dev/null | sort)
+objs=$(find "$PV_BUILD/src" -name '*.o' ! -name 'main.o' 2>/dev/null | sort)
 if [ -z "$objs" ]; then
 	say "no objects under $PV_BUILD/src: build first"
 elif command -v objdump >/dev/null 2>&1; then

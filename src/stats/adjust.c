@@ -76,7 +76,7 @@ static void order_runs(uint64_t *e, size_t n, const double *p)
 				e[j] = v;
 			}
 		} else {
-			uint64_t (*kv)[2] = pv_malloc((t - s) * sizeof(*kv));
+			uint64_t (*kv)[2] = pv_reallocarray(NULL, t - s, sizeof(*kv));
 
 			for (size_t i = s; i < t; i++) {
 				kv[i - s][0] = order_key(p[(uint32_t)e[i]]);
@@ -111,7 +111,7 @@ static size_t sorted_family(const double *p, size_t n, size_t *o)
 	if (n > UINT32_MAX)
 		abort();
 	cnt = pv_calloc(2, sizeof(*cnt));
-	e = pv_malloc(2 * (n ? n : 1) * sizeof(*e));
+	ALLOC_ARRAY(e, st_mult(2, n ? n : 1));
 	e2 = e + n;
 	for (i = 0; i < n; i++) {
 		uint64_t v;
@@ -151,7 +151,7 @@ static size_t sorted_family(const double *p, size_t n, size_t *o)
  * touches it. */
 void pv_adjust_holm(const double *p, size_t n, double *q)
 {
-	size_t *o = pv_malloc((n ? n : 1) * sizeof(*o));
+	size_t *o = pv_reallocarray(NULL, n ? n : 1, sizeof(*o));
 	size_t k = sorted_family(p, n, o), i;
 	double run = -INFINITY, v;
 
@@ -171,7 +171,7 @@ void pv_adjust_holm(const double *p, size_t n, double *q)
  *    pmin(1, cummin(n/i * p[o]))[ro] */
 void pv_adjust_bh(const double *p, size_t n, double *q)
 {
-	size_t *o = pv_malloc((n ? n : 1) * sizeof(*o));
+	size_t *o = pv_reallocarray(NULL, n ? n : 1, sizeof(*o));
 	size_t k = sorted_family(p, n, o), i;
 	double run = INFINITY, v;
 

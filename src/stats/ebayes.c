@@ -59,7 +59,7 @@ int pv_fit_prior_shrunk(const double *s2, const double *d, size_t n,
 	size_t i, k = 0;
 	int st;
 
-	x = pv_malloc(3 * (n ? n : 1) * sizeof(*x));
+	ALLOC_ARRAY(x, st_mult(3, n ? n : 1));
 	dd = x + n;
 	tmp = dd + n;
 	for (i = 0; i < n; i++) {
@@ -207,7 +207,8 @@ int pv_modvar_log(const double *a, size_t na, const double *b, size_t nb,
 				"cannot take the log of %g: moderated tests "
 				"need positive values", v);
 	}
-	la = na + nb <= SMALL_N ? small : pv_malloc((na + nb) * sizeof(*la));
+	la = na + nb <= SMALL_N ? small :
+	     pv_reallocarray(NULL, st_add(na, nb), sizeof(*la));
 	lb = la + na;
 	for (i = 0; i < na; i++)
 		la[i] = log(a[i]);

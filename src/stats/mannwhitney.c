@@ -210,7 +210,7 @@ static double rank_sum(const double *a, size_t na, const double *b,
 		       size_t nb, double *tie_term, int *ties)
 {
 	size_t n = na + nb, i, j, k, t;
-	struct ranked *rk = pv_malloc(n * sizeof(*rk));
+	struct ranked *rk = pv_reallocarray(NULL, n, sizeof(*rk));
 	double r1 = 0;
 
 	*tie_term = 0;
@@ -335,21 +335,22 @@ static size_t moses_rank(size_t mn, const double *counts, double total,
 static void hodges_lehmann(const double *a, size_t na, const double *b,
 			   size_t nb, size_t qu, struct pv_test_out *o)
 {
-	size_t mn = na * nb;
-	double *as = pv_malloc((na + nb) * sizeof(*as)), *bs = as + na;
+	size_t mn = st_mult(na, nb);
+	double *as = pv_reallocarray(NULL, st_add(na, nb), sizeof(*as));
+	double *bs = as + na;
 	struct hl_scratch w;
 
 	memcpy(as, a, na * sizeof(*as));
 	memcpy(bs, b, nb * sizeof(*bs));
 	pvs_sort(as, na);
 	pvs_sort(bs, nb);
-	w.lo = pv_malloc(4 * na * sizeof(*w.lo));
+	ALLOC_ARRAY(w.lo, st_mult(4, na));
 	w.hi = w.lo + na;
 	w.plt = w.hi + na;
 	w.ple = w.plt + na;
-	w.pairs = pv_malloc(2 * na * sizeof(*w.pairs));
-	w.nbuf = 4 * (na + nb) < mn ? 4 * (na + nb) : mn;
-	w.buf = pv_malloc(w.nbuf * sizeof(*w.buf));
+	ALLOC_ARRAY(w.pairs, st_mult(2, na));
+	w.nbuf = st_mult(4, na + nb) < mn ? 4 * (na + nb) : mn;
+	ALLOC_ARRAY(w.buf, w.nbuf);
 	if (mn % 2)
 		o->shift = pair_select(as, na, bs, nb, mn / 2, &w);
 	else
@@ -396,8 +397,7 @@ int pv_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 	/* The interval uses the exact distribution whenever the test does,
 	 * and, as R's wilcox.test, for any tie-free pair below 50 each. */
 	if (!ties && (o->exact || (na < 50 && nb < 50))) {
-		counts = pv_malloc((mn + (na < nb ? na : nb) + 1) *
-				   sizeof(*counts));
+		ALLOC_ARRAY(counts, st_add(mn, (na < nb ? na : nb) + 1));
 		total = mwu_counts(na, nb, counts);
 	}
 	o->p = mwu_p(u1, na, nb, alt, o->exact, counts, total, sigma);

@@ -184,7 +184,7 @@ static void selector_family(struct pv_selector *sel, const double *const *a,
 	for (k = 0; k < m; k++)
 		if (na[k] + nb[k] > cap)
 			cap = na[k] + nb[k];
-	l = cap <= SMALL_N ? small : (buf = pv_malloc(4 * cap * sizeof(*l)));
+	l = cap <= SMALL_N ? small : ALLOC_ARRAY(buf, st_mult(4, cap));
 	for (k = 0; k < m; k++) {
 		n = na[k] + nb[k];
 		ok = 1;
@@ -209,11 +209,3 @@ double pv_gross_fraction(const double *const *a, const size_t *na,
 	return pv_selector_gross(&sel);
 }
 
-double pv_tail_kurtosis(const double *const *a, const size_t *na,
-			const double *const *b, const size_t *nb, size_t m)
-{
-	struct pv_selector sel;
-
-	selector_family(&sel, a, na, b, nb, m);
-	return pv_selector_kurtosis(&sel);
-}

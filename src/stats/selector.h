@@ -29,24 +29,13 @@ double pv_gross_fraction(const double *const *a, const size_t *na,
 			 const double *const *b, const size_t *nb, size_t m);
 
 /*
- * Tail weight of a family (Hogg's selector idea): the mean over metrics
- * of the kurtosis m4/m2^2 of the log residuals from each side's mean,
- * pooled over both sides.  About 2.7 for normal noise with 10 runs per
- * side, below 2 for two-mode (bimodal) noise, above 3 with rare gross
- * outliers.  Same inputs and exclusions as pv_gross_fraction (a zero
- * m2 also excludes a metric); NAN when no metric is left.
- */
-double pv_tail_kurtosis(const double *const *a, const size_t *na,
-			const double *const *b, const size_t *nb, size_t m);
-
-/*
  * Both selectors accumulated one metric at a time, from the metric's
  * logs (la[0..na), lb[0..nb)), so that a caller computes each
  * metric's logs once for these and the moderated test alike.  Start
  * from a zeroed struct; scratch holds 2 (na + nb) doubles.  Metrics
  * are left out as above (a log that is not finite stands for a value
  * that is not positive and finite), and the results are those of
- * pv_gross_fraction and pv_tail_kurtosis, bit for bit.
+ * pv_gross_fraction and the family kurtosis, bit for bit.
  */
 struct pv_selector {
 	size_t total, gross;    /* residuals counted, and beyond K sd */

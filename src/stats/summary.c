@@ -215,23 +215,10 @@ static int moments(const double *x, size_t n, struct pv_summary *s)
 	return 1;
 }
 
-void pv_summarize_fast(const double *x, size_t n, struct pv_summary *s)
-{
-	if (!moments(x, n, s))
-		return;
-	s->min = s->max = x[0];
-	for (size_t i = 1; i < n; i++) {
-		if (x[i] < s->min)
-			s->min = x[i];
-		if (x[i] > s->max)
-			s->max = x[i];
-	}
-}
-
 /*
  * No scan for NaN first: a NaN in x makes the sum, and so the mean and
  * every squared deviation, NaN by itself, which is what
- * pv_summarize_fast() sets when it finds one.
+ * pv_summarize() sets when it finds one.
  */
 void pv_mean_sd(const double *x, size_t n, double *mean, double *sd)
 {
@@ -242,19 +229,6 @@ void pv_mean_sd(const double *x, size_t n, double *mean, double *sd)
 		*sd = n >= 2 ? sqrt(pvs_np_var1(x, n, m)) : NAN;
 }
 
-double pv_median(const double *x, size_t n)
-{
-	double small[SMALL_N], *tmp, m;
-
-	if (n == 0)
-		return NAN;
-	tmp = n <= SMALL_N ? small : pv_malloc(n * sizeof(*tmp));
-	m = median_of(x, n, tmp);
-	if (tmp != small)
-		free(tmp);
-	return m;
-}
-
 void pv_order_stats(const double *x, size_t n, double *median, double *min,
 		    double *max)
 {
@@ -263,7 +237,7 @@ void pv_order_stats(const double *x, size_t n, double *median, double *min,
 	*median = *min = *max = NAN;
 	if (n == 0)
 		return;
-	tmp = n <= SMALL_N ? small : pv_malloc(n * sizeof(*tmp));
+	tmp = n <= SMALL_N ? small : pv_reallocarray(NULL, n, sizeof(*tmp));
 	*median = median_of(x, n, tmp);
 	*min = tmp[0];
 	*max = tmp[n - 1];

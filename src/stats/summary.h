@@ -19,17 +19,10 @@ struct pv_summary {
  * everywhere except n. */
 void pv_summarize(const double *x, size_t n, struct pv_summary *s);
 
-/* The same without the median (NAN), which needs a sort: the decision
- * needs only the moments, min and max. */
-void pv_summarize_fast(const double *x, size_t n, struct pv_summary *s);
-
-/* Only the mean and sd of pv_summarize_fast(), bit for bit (a NaN in x
+/* Only the mean and sd of pv_summarize(), bit for bit (a NaN in x
  * makes both NaN); sd may be NULL.  Every mean the tool shows or
  * averages (repeats of a file included) comes from here. */
 void pv_mean_sd(const double *x, size_t n, double *mean, double *sd);
-
-/* The median of x; NAN when n = 0. */
-double pv_median(const double *x, size_t n);
 
 /* The median, min and max of x, from one sort: what a report shows
  * besides the moments.  NAN when n = 0. */

@@ -6,8 +6,8 @@
  * Why Schubfach: it finds the shortest digits in one pass with three
  * 64x128-bit multiplications and no loop over candidate lengths, where
  * glibc's printf("%.17g") runs multi-precision arithmetic for every
- * value and still prints up to two digits too many.  A JSON report of
- * 100,000 metrics spent half its time there.
+ * value and still prints up to two digits too many.  Every double of a
+ * JSON report passes through here, so its cost is the report's.
  *
  * The idea: v = c * 2^q rounds back from any decimal in its rounding
  * interval R = [c - 1/2, c + 1/2] * 2^q (closed when c is even, since
@@ -78,8 +78,8 @@ static const char two_digits[200] =
 /*
  * Writes the decimal digits of d < 10^18 so that they end just before end;
  * returns where they start.  Two digits per step, in 32-bit arithmetic
- * after the first split: seventeen dependent 64-bit divisions by 10
- * made the whole conversion about a fifth slower.
+ * after the first split, so that no digit waits on a chain of 64-bit
+ * divisions by 10.
  */
 static char *put_digits(char *end, uint64_t d)
 {

@@ -13,7 +13,7 @@
 static void most_alarmed(const struct pv_calib *c, FILE *fp)
 {
 	const struct pv_report *r = &c->model;
-	size_t *idx = pv_calloc(r->n + 1, sizeof(*idx));
+	size_t *idx = pv_calloc(st_add(r->n, 1), sizeof(*idx));
 	size_t k = 0;
 
 	for (size_t i = 0; i < r->n; i++)

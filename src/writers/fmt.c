@@ -76,16 +76,6 @@ void pv_fmt_p(struct strbuf *sb, double p)
 	strbuf_addf(sb, "%.2g", p);
 }
 
-void pv_fmt_mean_sd(struct strbuf *sb, const struct pv_moments *s)
-{
-	pv_fmt_num(sb, s->mean);
-	if (s->n > 0 && !isnan(s->sd)) {
-		strbuf_addstr(sb, " \xc2\xb1 ");       /* U+00B1 PLUS-MINUS */
-		pv_fmt_num(sb, s->sd);
-	}
-	strbuf_addf(sb, " (n=%zu)", (size_t)s->n);
-}
-
 void pv_fmt_change(struct strbuf *sb, const struct pv_result *m)
 {
 	if (isfinite(m->change_rel)) {

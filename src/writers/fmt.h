@@ -33,9 +33,6 @@ void pv_fmt_threshold(struct strbuf *sb, double frac);
 /* A p- or q-value: "0.003", "0.5", "1.2e-05", "0". */
 void pv_fmt_p(struct strbuf *sb, double p);
 
-/* "1234 ± 12.3 (n=5)"; "n/a (n=0)" when a side has no samples. */
-void pv_fmt_mean_sd(struct strbuf *sb, const struct pv_moments *s);
-
 /*
  * The change with its confidence interval, both relative to the
  * baseline mean: "-8.2% [-10.1%, -6.3%]".  When the relative change is

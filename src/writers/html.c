@@ -148,9 +148,10 @@ static void maybe_flush(struct page *p)
 	strbuf_reset(p->sb);
 }
 
-/* "group benchmark metric", with the suite and test when they vary. */
-static void metric_name(const struct page *p, struct strbuf *sb,
-			const struct pv_result *m)
+/* "group benchmark" and (with_metric) "metric", with the suite and
+ * test when they vary; empty parts left out. */
+static void name_words(const struct page *p, struct strbuf *sb,
+		       const struct pv_result *m, int with_metric)
 {
 	const char *part[5];
 	size_t n = 0;
@@ -161,7 +162,8 @@ static void metric_name(const struct page *p, struct strbuf *sb,
 		part[n++] = m->test;
 	part[n++] = m->group;
 	part[n++] = m->benchmark;
-	part[n++] = m->metric;
+	if (with_metric)
+		part[n++] = m->metric;
 	for (size_t i = 0, first = 1; i < n; i++) {
 		if (!part[i] || !*part[i])
 			continue;
@@ -184,14 +186,21 @@ static double xmap(double v, double lo, double hi, double x0, double x1)
 	return hi > lo ? x0 + (v - lo) / (hi - lo) * (x1 - x0) : (x0 + x1) / 2;
 }
 
+/* ' name="v"', v a coordinate. */
+static void coord_attr(struct strbuf *sb, const char *name, double v)
+{
+	strbuf_addf(sb, " %s=\"", name);
+	coord(sb, v);
+	strbuf_addch(sb, '"');
+}
+
 static void svg_text(struct strbuf *sb, double x, double y,
 		     const char *anchor, const char *text)
 {
-	strbuf_addstr(sb, "<text x=\"");
-	coord(sb, x);
-	strbuf_addstr(sb, "\" y=\"");
-	coord(sb, y);
-	strbuf_addf(sb, "\" text-anchor=\"%s\">", anchor);
+	strbuf_addstr(sb, "<text");
+	coord_attr(sb, "x", x);
+	coord_attr(sb, "y", y);
+	strbuf_addf(sb, " text-anchor=\"%s\">", anchor);
 	strbuf_addstr(sb, text);
 	strbuf_addstr(sb, "</text>");
 }
@@ -199,31 +208,25 @@ static void svg_text(struct strbuf *sb, double x, double y,
 static void svg_line(struct strbuf *sb, double x1, double y1, double x2,
 		     double y2, const char *stroke, double width)
 {
-	strbuf_addstr(sb, "<line x1=\"");
-	coord(sb, x1);
-	strbuf_addstr(sb, "\" y1=\"");
-	coord(sb, y1);
-	strbuf_addstr(sb, "\" x2=\"");
-	coord(sb, x2);
-	strbuf_addstr(sb, "\" y2=\"");
-	coord(sb, y2);
-	strbuf_addf(sb, "\" stroke=\"%s\" stroke-width=\"", stroke);
-	coord(sb, width);
-	strbuf_addstr(sb, "\"/>");
+	strbuf_addstr(sb, "<line");
+	coord_attr(sb, "x1", x1);
+	coord_attr(sb, "y1", y1);
+	coord_attr(sb, "x2", x2);
+	coord_attr(sb, "y2", y2);
+	strbuf_addf(sb, " stroke=\"%s\"", stroke);
+	coord_attr(sb, "stroke-width", width);
+	strbuf_addstr(sb, "/>");
 }
 
 static void svg_rect(struct strbuf *sb, double x, double y, double w,
 		     double h, const char *fill)
 {
-	strbuf_addstr(sb, "<rect x=\"");
-	coord(sb, x);
-	strbuf_addstr(sb, "\" y=\"");
-	coord(sb, y);
-	strbuf_addstr(sb, "\" width=\"");
-	coord(sb, w > 0 ? w : 0);
-	strbuf_addstr(sb, "\" height=\"");
-	coord(sb, h);
-	strbuf_addf(sb, "\" fill=\"%s\"/>", fill);
+	strbuf_addstr(sb, "<rect");
+	coord_attr(sb, "x", x);
+	coord_attr(sb, "y", y);
+	coord_attr(sb, "width", w > 0 ? w : 0);
+	coord_attr(sb, "height", h);
+	strbuf_addf(sb, " fill=\"%s\"/>", fill);
 }
 
 /* The samples (or a summary's mean ± sd) of both sides on one axis. */
@@ -283,11 +286,11 @@ static void samples_panel(struct strbuf *sb, const struct pv_result *m)
 		for (uint32_t i = 0; i < s->nsamples; i++) {
 			if (!isfinite(s->samples[i]))
 				continue;
-			strbuf_addstr(sb, "<circle cx=\"");
-			coord(sb, xmap(s->samples[i], lo, hi, PANEL_L, PANEL_R));
-			strbuf_addstr(sb, "\" cy=\"");
-			coord(sb, y);
-			strbuf_addf(sb, "\" r=\"3.5\" fill=\"%s\" fill-opacity=\"0.55\"/>",
+			strbuf_addstr(sb, "<circle");
+			coord_attr(sb, "cx", xmap(s->samples[i], lo, hi,
+						  PANEL_L, PANEL_R));
+			coord_attr(sb, "cy", y);
+			strbuf_addf(sb, " r=\"3.5\" fill=\"%s\" fill-opacity=\"0.55\"/>",
 				    fill[k]);
 		}
 		if (s->summary_only && isfinite(s->s.mean) &&
@@ -352,11 +355,10 @@ static void change_panel(struct strbuf *sb, const struct pv_result *m,
 	if (isfinite(m->ci_low) && isfinite(m->ci_high))
 		svg_line(sb, xmap(m->ci_low, lo, hi, CHG_L, CHG_R), y,
 			 xmap(m->ci_high, lo, hi, CHG_L, CHG_R), y, colour, 4);
-	strbuf_addstr(sb, "<circle cx=\"");
-	coord(sb, xmap(rel, lo, hi, CHG_L, CHG_R));
-	strbuf_addstr(sb, "\" cy=\"");
-	coord(sb, y);
-	strbuf_addf(sb, "\" r=\"5\" fill=\"%s\"/>", colour);
+	strbuf_addstr(sb, "<circle");
+	coord_attr(sb, "cx", xmap(rel, lo, hi, CHG_L, CHG_R));
+	coord_attr(sb, "cy", y);
+	strbuf_addf(sb, " r=\"5\" fill=\"%s\"/>", colour);
 	pv_fmt_pct(&t, rel);
 	svg_text(sb, xmap(rel, lo, hi, CHG_L, CHG_R), y - 12, "middle", t.buf);
 	svg_text(sb, (CHG_L + CHG_R) / 2.0, 12, "middle",
@@ -373,7 +375,7 @@ static void figure(struct page *p, const struct pv_result *m)
 	strbuf_addf(sb, "<figure class=\"%s\"><figcaption><b class=\"%s\">%s</b> ",
 		    pv_verdict_name(m->verdict), pv_verdict_name(m->verdict),
 		    reg ? "regression" : "improvement");
-	metric_name(p, sb, m);
+	name_words(p, sb, m, 1);
 	strbuf_addstr(sb, ": ");
 	pv_fmt_move(sb, m, esc_unit);
 	if (isfinite(m->ci_low) && isfinite(m->ci_high)) {
@@ -387,7 +389,7 @@ static void figure(struct page *p, const struct pv_result *m)
 	strbuf_addstr(sb, "</figcaption>\n");
 	strbuf_addf(sb, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
 		    FIG_W, FIG_H);
-	metric_name(p, sb, m);
+	name_words(p, sb, m, 1);
 	strbuf_addstr(sb, "\">");
 	samples_panel(sb, m);
 	change_panel(sb, m, colour);
@@ -430,23 +432,7 @@ static void table(struct page *p, const size_t *rank)
 		    m->verdict != PV_V_IMPROVEMENT && m->verdict != PV_V_UNCHANGED)
 			strbuf_addf(sb, ", %s", word);
 		strbuf_addstr(sb, "</td><td>");
-		{
-			int first = 1;
-			const char *part[4] = {
-				p->multi_suite ? m->suite : NULL,
-				p->multi_test ? m->test : NULL,
-				m->group, m->benchmark,
-			};
-
-			for (int i = 0; i < 4; i++) {
-				if (!part[i] || !*part[i])
-					continue;
-				if (!first)
-					strbuf_addch(sb, ' ');
-				first = 0;
-				esc(sb, part[i]);
-			}
-		}
+		name_words(p, sb, m, 0);
 		strbuf_addstr(sb, "</td><td>");
 		esc(sb, m->metric);
 		strbuf_addstr(sb, "</td>");

@@ -3,18 +3,18 @@
  *
  * jansson reads reports back (archive.c) but cannot print a double in
  * its shortest round-trip form: at 17 digits 0.05 becomes
- * 0.050000000000000003, and a report of 100,000 metrics would be built
- * as one tree in memory.  So this writer streams the report through a
+ * 0.050000000000000003, and it would build the whole report as one tree
+ * in memory.  So this writer streams the report through a
  * small emitter: strings are already clean UTF-8 (pv_text_clean), so
  * escaping is '"', '\\' and tab; each double is printed with the fewest
  * digits that read back to the same bits (util/dtoa.c).  Values that
  * are not finite are written as null.  The top level is indented; each
  * metric is one line, so reports grep and diff well.
  *
- * The metrics are nearly all of a report (about 1.4 KB each).  With two
- * or more CPUs a second thread formats two chunks of every three while
- * the calling thread formats the third and writes all chunks in order, so
- * the file is the same byte for byte.
+ * The metrics are nearly all of a report.  With two or more CPUs a
+ * second thread formats two chunks of every three while the calling
+ * thread formats the third and writes all chunks in order, so the file
+ * is the same byte for byte.
  *
  * Why the helper is safe, from the code rather than from luck: it sees
  * the report only through struct json_view, a const view of the model
@@ -90,8 +90,8 @@ static int needs_care(const char *s, size_t len)
 	const unsigned char *u = (const unsigned char *)s;
 	unsigned char any = 0;
 
-	/* No early exit: most strings are plain, and a branch-free loop
-	 * over them is faster. */
+	/* No early exit: most strings are plain, and for them the loop
+	 * runs to the end anyway, without a branch per byte. */
 	for (size_t i = 0; i < len; i++)
 		any |= care[u[i]];
 	return any;
@@ -433,7 +433,7 @@ static int flush(struct strbuf *sb, FILE *fp)
 
 /* ---- the metrics array, in chunks ------------------------------------ */
 
-#define CHUNK 256           /* metrics per chunk: about 360 KB of text */
+#define CHUNK 256           /* metrics per chunk */
 #define HELPER_CHUNK(j) ((j) + (j) / 2 + 1)
 
 /* One chunk the helper thread has formatted, or is formatting. */

@@ -260,33 +260,7 @@ static void free_idents(struct ident *id, size_t n)
 struct tsuite {
 	size_t first;       /* index into order[] */
 	size_t count;
-	size_t lead;        /* order[first]: the model index of its first */
 };
-
-/* A metric's sort keys beside its index: comparators need no context. */
-struct suite_test {
-	const char *suite, *test;
-	size_t i;
-};
-
-static int cmp_by_suite_test(const void *pa, const void *pb)
-{
-	const struct suite_test *x = pa, *y = pb;
-	int c = strcmp(x->suite, y->suite);
-
-	if (!c)
-		c = strcmp(x->test, y->test);
-	if (!c)
-		c = x->i < y->i ? -1 : x->i > y->i;
-	return c;
-}
-
-static int cmp_tsuite(const void *pa, const void *pb)
-{
-	const struct tsuite *a = pa, *b = pb;
-
-	return a->lead < b->lead ? -1 : a->lead > b->lead;
-}
 
 /*
  * order: the metric indices grouped by (suite, test), each group in
@@ -296,38 +270,24 @@ static struct tsuite *group_suites(const struct pv_report *r, size_t **order,
 				   size_t *ngroups)
 {
 	size_t *o = pv_reallocarray(NULL, r->n ? r->n : 1, sizeof(*o));
-	struct tsuite *g = pv_reallocarray(NULL, r->n ? r->n : 1, sizeof(*g));
-	struct suite_test *k = pv_reallocarray(NULL, r->n ? r->n : 1,
-					       sizeof(*k));
-	size_t ng = 0;
+	size_t *gid = pv_reallocarray(NULL, r->n ? r->n : 1, sizeof(*gid));
+	size_t ng = pv_report_groups(r, 0, gid);
+	struct tsuite *g = pv_calloc(ng ? ng : 1, sizeof(*g));
+	size_t at = 0;
 
-	for (size_t i = 0; i < r->n; i++) {
-		k[i].suite = str(r->m[i].suite);
-		k[i].test = str(r->m[i].test);
-		k[i].i = i;
-	}
-	qsort(k, r->n, sizeof(*k), cmp_by_suite_test);
 	for (size_t i = 0; i < r->n; i++)
-		o[i] = k[i].i;
-	free(k);
-	for (size_t i = 0; i < r->n; i++) {
-		const struct pv_result *m = &r->m[o[i]];
-
-		if (ng) {
-			const struct pv_result *p = &r->m[o[g[ng - 1].first]];
-
-			if (!strcmp(str(m->suite), str(p->suite)) &&
-			    !strcmp(str(m->test), str(p->test))) {
-				g[ng - 1].count++;
-				continue;
-			}
-		}
-		g[ng].first = i;
-		g[ng].count = 1;
-		g[ng].lead = o[i];
-		ng++;
+		g[gid[i]].count++;
+	for (size_t k = 0; k < ng; k++) {
+		g[k].first = at;
+		at += g[k].count;
+		g[k].count = 0;
 	}
-	qsort(g, ng, sizeof(*g), cmp_tsuite);
+	for (size_t i = 0; i < r->n; i++) {
+		struct tsuite *p = &g[gid[i]];
+
+		o[p->first + p->count++] = i;
+	}
+	free(gid);
 	*order = o;
 	*ngroups = ng;
 	return g;

@@ -317,7 +317,7 @@ static void section(const struct tx *t, const size_t *rank, size_t si)
 	      SECTION_ROWS;
 	/* cutting one row would say "1 more": show it instead */
 	shown = n <= cap + 1 ? n : cap;
-	rows = pv_calloc(shown + 1, sizeof(*rows));
+	rows = pv_calloc(st_add(shown, 1), sizeof(*rows));
 	for (size_t k = 0, j = 0; k < r->n && j < shown; k++) {
 		const struct pv_result *m = &r->m[rank[k]];
 
@@ -364,39 +364,11 @@ static const enum pv_verdict count_order[] = {
 	PV_V_UNGATED, PV_V_UNCHANGED,
 };
 
-/* Per group (test and group), one line of its counts. */
-/* A metric's group key, carried in the array sorted (no sort context). */
-struct gkey {
-	const char *suite, *test, *group;
-	size_t i;               /* the metric */
-};
-
-static int cmp_gkey(const void *pa, const void *pb)
-{
-	const struct gkey *a = pa, *b = pb;
-	int c = strcmp(a->suite, b->suite);
-
-	if (!c)
-		c = strcmp(a->test, b->test);
-	if (!c)
-		c = strcmp(a->group, b->group);
-	if (!c)
-		c = a->i < b->i ? -1 : a->i > b->i;
-	return c;
-}
-
 /* A group: its first metric (model order) and its counts. */
 struct grp {
 	size_t first, total;
 	size_t c[PV_V_COUNT];
 };
-
-static int cmp_grp(const void *pa, const void *pb)
-{
-	const struct grp *a = pa, *b = pb;
-
-	return a->first < b->first ? -1 : a->first > b->first;
-}
 
 /* Per group (suite, test and group), one line of its counts, groups in
  * the order of their first metric; O(n log n) in the metrics. */
@@ -404,28 +376,17 @@ static void group_counts(const struct tx *t)
 {
 	const struct pv_report *r = t->r;
 	struct strbuf line = STRBUF_INIT, name = STRBUF_INIT;
-	struct gkey *k = pv_reallocarray(NULL, r->n + 1, sizeof(*k));
-	struct grp *g = pv_calloc(r->n + 1, sizeof(*g));
-	size_t ng = 0, shown = 0;
+	size_t *gid = pv_calloc(st_add(r->n, 1), sizeof(*gid));
+	struct grp *g = pv_calloc(st_add(r->n, 1), sizeof(*g));
+	size_t ng = pv_report_groups(r, 1, gid), shown = 0;
 
 	for (size_t i = 0; i < r->n; i++) {
-		k[i].suite = str(r->m[i].suite);
-		k[i].test = str(r->m[i].test);
-		k[i].group = str(r->m[i].group);
-		k[i].i = i;
+		struct grp *p = &g[gid[i]];
+
+		if (!p->total++)
+			p->first = i;
+		p->c[r->m[i].verdict]++;
 	}
-	qsort(k, r->n, sizeof(*k), cmp_gkey);
-	for (size_t i = 0; i < r->n; i++) {
-		if (!i || strcmp(k[i].suite, k[i - 1].suite) ||
-		    strcmp(k[i].test, k[i - 1].test) ||
-		    strcmp(k[i].group, k[i - 1].group)) {
-			g[ng].first = k[i].i;   /* the smallest: sorted by i */
-			ng++;
-		}
-		g[ng - 1].c[r->m[k[i].i].verdict]++;
-		g[ng - 1].total++;
-	}
-	qsort(g, ng, sizeof(*g), cmp_grp);
 	for (size_t j = 0; j < ng; j++) {
 		const struct pv_result *a = &r->m[g[j].first];
 
@@ -453,7 +414,7 @@ static void group_counts(const struct tx *t)
 		strbuf_addf(&line, ELLIPSIS " and %zu more groups", ng - shown);
 		put_line(t, line.buf);
 	}
-	free(k);
+	free(gid);
 	free(g);
 	strbuf_release(&line);
 	strbuf_release(&name);

@@ -633,7 +633,6 @@ static void fmt_numbers(void **state)
 		{ INFINITY, "inf", "+inf%", "inf" },
 	};
 	struct strbuf sb = STRBUF_INIT;
-	struct pv_moments s = { 1234.5, 12.3, 5 };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -650,14 +649,6 @@ static void fmt_numbers(void **state)
 	strbuf_reset(&sb);
 	pv_fmt_threshold(&sb, 0.05);
 	assert_string_equal(sb.buf, "5%");
-	strbuf_reset(&sb);
-	pv_fmt_mean_sd(&sb, &s);
-	assert_string_equal(sb.buf, "1234 \xc2\xb1 12.30 (n=5)");
-	s.n = 0;
-	s.mean = s.sd = NAN;
-	strbuf_reset(&sb);
-	pv_fmt_mean_sd(&sb, &s);
-	assert_string_equal(sb.buf, "n/a (n=0)");
 	strbuf_release(&sb);
 }
 
