@@ -10,19 +10,17 @@
  * numbers are read and written the same way under any LC_NUMERIC.
  */
 #include <gsl/gsl_errno.h>
-#include <sys/ioctl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include "archive.h"
 #include "baseline_history.h"
 #include "calibrate.h"
 #include "cmd_history.h"
 #include "config.h"
 #include "diag.h"
+#include "outputs.h"
 #include "parseopt.h"
 #include "readers/reader.h"
 #include "report.h"
@@ -31,7 +29,6 @@
 #include "verdict.h"
 #include "writers/calibrate_text.h"
 #include "writers/writers.h"
-#include "util/atomic.h"
 #include "util/num.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
@@ -65,126 +62,6 @@ static void print_warnings(const struct pv_diag *d)
 	pv_diag_print(d, stderr, "perfverdict: warning: ", 4);
 }
 
-/* SOURCE_DATE_EPOCH (reproducible builds) or now, as UTC strings. */
-static void now_utc(char *iso, size_t isolen, char *day, size_t daylen)
-{
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	time_t t = time(NULL);
-	struct tm tm;
-
-	if (sde && *sde) {
-		char *end;
-		long long v = strtoll(sde, &end, 10);
-
-		/* Up to 9999-12-31T23:59:59Z: ISO 8601 has four-digit years. */
-		if (!*end && v >= 0 && v <= 253402300799LL)
-			t = (time_t)v;
-	}
-	if (!gmtime_r(&t, &tm))
-		memset(&tm, 0, sizeof(tm));
-	strftime(iso, isolen, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	strftime(day, daylen, "%Y-%m-%d", &tm);
-}
-
-/* The three report files, written together: all of them or none. */
-struct outputs {
-	const char *json, *junit, *markdown, *html;
-	unsigned long markdown_limit;
-	int quiet, verbose;
-};
-
-/* The JSON report's file name, as the Markdown mentions it. */
-static const char *json_name(const char *path)
-{
-	const char *slash;
-
-	if (!path || !strcmp(path, "-"))
-		return NULL;
-	slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
-static int write_reports_named(const struct pv_report *r,
-			       const struct outputs *o, const char *jname,
-			       struct pv_err *err)
-{
-	struct pv_atomic a[4];
-	const char *paths[4] = { o->json, o->junit, o->markdown, o->html };
-	int rc = 0;
-
-	memset(a, 0, sizeof(a));
-	/* Two reports in one file would leave only the last one. */
-	for (int i = 0; i < 4; i++)
-		for (int j = i + 1; j < 4; j++)
-			if (paths[i] && paths[j] && strcmp(paths[i], "-") &&
-			    !strcmp(paths[i], paths[j]))
-				return pv_error(err, PV_M_SAME_OUTPUT,
-						"'%s' is given for two reports: each report needs its own file",
-						paths[i]);
-	for (int i = 0; i < 4 && !rc; i++) {
-		struct pv_md_opts md = { o->markdown_limit, jname };
-
-		if (!paths[i])
-			continue;
-		rc = pv_atomic_open(&a[i], paths[i], err);
-		if (rc)
-			break;
-		if (i == 0)
-			rc = pv_write_json(r, a[i].fp, err);
-		else if (i == 1)
-			rc = pv_write_junit(r, a[i].fp, err);
-		else if (i == 2)
-			rc = pv_write_markdown(r, &md, a[i].fp, err);
-		else
-			rc = pv_write_html(r, a[i].fp, err);
-	}
-	if (rc) {
-		for (int i = 0; i < 4; i++)
-			pv_atomic_abort(&a[i]);
-		return rc;
-	}
-	/* All of them or none. */
-	return pv_atomic_commit_all(a, 4, err);
-}
-
-static int write_reports(const struct pv_report *r, const struct outputs *o,
-			 struct pv_err *err)
-{
-	return write_reports_named(r, o, json_name(o->json), err);
-}
-
-/* The terminal's width: COLUMNS, the terminal's own, else 80. */
-static unsigned terminal_width(void)
-{
-	const char *c = getenv("COLUMNS");
-	unsigned long u;
-	struct winsize ws;
-
-	if (c && !pv_parse_uint(c, 10000, &u) && u >= 20)
-		return (unsigned)u;
-	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
-	    ws.ws_col >= 20)
-		return ws.ws_col;
-	return 80;
-}
-
-/* The terminal summary on stdout (colour on a terminal, no NO_COLOR). */
-static int write_summary(const struct pv_report *r, int quiet, int verbose,
-			 struct pv_err *err)
-{
-	const char *nc = getenv("NO_COLOR");
-	struct pv_text_opts to = {
-		isatty(STDOUT_FILENO) && !(nc && *nc), quiet, verbose,
-		terminal_width(),
-	};
-
-	if (pv_write_text(r, &to, stdout, err))
-		return -1;
-	if (fflush(stdout))
-		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write to standard output");
-	return 0;
-}
-
 /*
  * The command line: every command's options in one table each (struct
  * pv_option, parseopt.h), parsed into struct cli before the command
@@ -200,7 +77,7 @@ static int write_summary(const struct pv_report *r, int quiet, int verbose,
 /* Everything the command line can say, for any command. */
 struct cli {
 	const char *config, *suite, *format, *criterion;
-	struct outputs out;
+	struct pv_outputs out;
 	struct pv_gate gate;        /* given on the command line... */
 	unsigned set;               /* ...in these fields (SET_*) */
 	unsigned long iterations, seed;   /* calibrate */
@@ -468,7 +345,7 @@ static void report_settings(struct pv_report *r, const struct cli *a,
 }
 
 /* A report goes to standard output ("-"): then no summary does. */
-static int report_to_stdout(const struct outputs *o)
+static int report_to_stdout(const struct pv_outputs *o)
 {
 	return (o->json && !strcmp(o->json, "-")) ||
 	       (o->junit && !strcmp(o->junit, "-")) ||
@@ -477,7 +354,7 @@ static int report_to_stdout(const struct outputs *o)
 }
 
 /* Any report file asked for: then the summary is only its last line. */
-static int any_report(const struct outputs *o)
+static int any_report(const struct pv_outputs *o)
 {
 	return o->json || o->junit || o->markdown || o->html;
 }
@@ -572,7 +449,7 @@ static int cmd_compare(struct cli *a)
 	}
 	pv_table_init(&table, cfg.limits.max_metrics);
 	pv_report_init(&r);
-	now_utc(iso, sizeof(iso), today, sizeof(today));
+	pv_now_utc(iso, sizeof(iso), today, sizeof(today));
 	if (load_sides(a, &cfg, suite, format, today, scan, &table, &bh, &diag,
 		       &err))
 		goto fail_all;
@@ -602,10 +479,10 @@ static int cmd_compare(struct cli *a)
 		strbuf_release(&why);
 		goto fail_printed;
 	}
-	if (write_reports(&r, &a->out, &err))
+	if (pv_write_reports(&r, &a->out, &err))
 		goto fail_printed;
 	if (!report_to_stdout(&a->out) &&
-	    write_summary(&r, a->out.quiet || any_report(&a->out),
+	    pv_write_summary(&r, a->out.quiet || any_report(&a->out),
 			  a->out.verbose, &err))
 		goto fail_printed;
 	st = r.fail ? PV_FAIL : PV_OK;
@@ -706,7 +583,7 @@ out:
  * summary when neither is asked for. */
 static int cmd_render(struct cli *a)
 {
-	struct outputs o = a->out;
+	struct pv_outputs o = a->out;
 	struct pv_report r;
 	struct pv_err err = { 0 };
 	const char *path = a->operand[0];
@@ -718,7 +595,7 @@ static int cmd_render(struct cli *a)
 		return report_error(&err);
 	}
 	if (!o.junit && !o.markdown && !o.html) {
-		rc = write_summary(&r, o.quiet, o.verbose, &err);
+		rc = pv_write_summary(&r, o.quiet, o.verbose, &err);
 		pv_report_release(&r);
 		return rc ? report_error(&err) : PV_OK;
 	}
@@ -727,14 +604,14 @@ static int cmd_render(struct cli *a)
 				   r.settings.markdown_limit : 65000;
 	/* Name the JSON as compare did: by its file name. */
 	o.json = NULL;
-	rc = write_reports_named(&r, &o, json_name(path), &err);
+	rc = pv_write_reports_named(&r, &o, pv_json_name(path), &err);
 	pv_report_release(&r);
 	return rc ? report_error(&err) : PV_OK;
 }
 
 static int cmd_merge(struct cli *a)
 {
-	struct outputs o = a->out;
+	struct pv_outputs o = a->out;
 	struct pv_report *rs;
 	struct pv_config cfg;
 	struct pv_diag diag = PV_DIAG_INIT;
@@ -761,7 +638,7 @@ static int cmd_merge(struct cli *a)
 		struct pv_report *r = &rs[0];
 
 		/* The family correction and verdicts over the union. */
-		now_utc(iso, sizeof(iso), today, sizeof(today));
+		pv_now_utc(iso, sizeof(iso), today, sizeof(today));
 		r->generated_at = iso;
 		r->tool_version = PV_VERSION;
 		if (!o.markdown_limit)
@@ -780,7 +657,7 @@ static int cmd_merge(struct cli *a)
 					"no metric could be compared: %zu insufficient, %zu missing, %zu new",
 					r->count[PV_V_INSUFFICIENT], r->count[PV_V_MISSING],
 					r->count[PV_V_NEW]), &err));
-			else if (write_reports(r, &o, &err))
+			else if (pv_write_reports(r, &o, &err))
 				st = report_error(&err);
 			else
 				st = r->fail ? PV_FAIL : PV_OK;
@@ -868,7 +745,7 @@ static int cmd_history(struct cli *a)
 		st = report_error(&err);
 		goto out;
 	}
-	now_utc(iso, sizeof(iso), today, sizeof(today));
+	pv_now_utc(iso, sizeof(iso), today, sizeof(today));
 	h.cfg = &cfg;
 	h.suite = suite;
 	h.tool_version = PV_VERSION;
