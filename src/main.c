@@ -94,45 +94,22 @@ struct cli {
 enum { SET_ALPHA = 1, SET_THRESHOLD = 2, SET_TEST = 4, SET_CORRECTION = 8,
        SET_SIDED = 16, SET_MIN = 32 };
 
-static int set_alpha(void *p, const char *v)
-{
-	struct cli *a = p;
-
-	a->set |= SET_ALPHA;
-	return pv_parse_alpha(v, &a->gate.alpha);
-}
-
-static int set_threshold(void *p, const char *v)
-{
-	struct cli *a = p;
-
-	a->set |= SET_THRESHOLD;
-	return pv_parse_fraction(v, &a->gate.threshold);
-}
-
-static int set_test(void *p, const char *v)
-{
-	struct cli *a = p;
-
-	a->set |= SET_TEST;
-	return pv_parse_test(v, &a->gate.test);
-}
-
-static int set_correction(void *p, const char *v)
-{
-	struct cli *a = p;
-
-	a->set |= SET_CORRECTION;
-	return pv_parse_correction(v, &a->gate.correction);
-}
-
-static int set_sided(void *p, const char *v)
-{
-	struct cli *a = p;
-
-	a->set |= SET_SIDED;
-	return pv_parse_sided(v, &a->gate.sided);
-}
+/* A setter for a gate option: parse into the gate's field and mark it
+ * given, so that it overrides the config's [gate]. */
+#define GATE_SETTER(name, bit, parse, field)				\
+	static int name(void *p, const char *v)				\
+	{								\
+		struct cli *a = p;					\
+									\
+		a->set |= bit;						\
+		return parse(v, &a->gate.field);			\
+	}
+GATE_SETTER(set_alpha, SET_ALPHA, pv_parse_alpha, alpha)
+GATE_SETTER(set_threshold, SET_THRESHOLD, pv_parse_fraction, threshold)
+GATE_SETTER(set_test, SET_TEST, pv_parse_test, test)
+GATE_SETTER(set_correction, SET_CORRECTION, pv_parse_correction, correction)
+GATE_SETTER(set_sided, SET_SIDED, pv_parse_sided, sided)
+#undef GATE_SETTER
 
 static int set_order(void *p, const char *v)
 {
@@ -326,6 +303,54 @@ static int choose_suite(struct pv_config *cfg, const char *name,
 	return 0;
 }
 
+/*
+ * The settings of a command that decides: -c's config or the defaults,
+ * the command line's gate options over its [gate], the suite and the
+ * input format.  On failure err says why and nothing is left to release;
+ * on success release_config() releases what this took.
+ */
+static int settle_config(const struct cli *a, struct pv_config *cfg,
+			 struct pv_suite *fallback,
+			 const struct pv_suite **suite, const char **format,
+			 struct pv_err *err)
+{
+	if (a->config) {
+		if (pv_config_load(cfg, a->config, err))
+			return -1;
+	} else {
+		pv_config_defaults(cfg);
+	}
+	apply_overrides(&cfg->gate, a);
+	if (a->criterion)
+		cfg->criterion_baseline = pv_strdup(a->criterion);
+	memset(fallback, 0, sizeof(*fallback));
+	*suite = NULL;
+	if (choose_suite(cfg, a->suite, fallback, suite, err)) {
+		pv_config_release(cfg);
+		return -1;
+	}
+	*format = a->format ? a->format : (*suite)->format;
+	if (*format && strcmp(*format, "auto") && !pv_reader_by_name(*format)) {
+		pv_error(err, PV_M_UNKNOWN_FORMAT,
+			 "unknown format '%s' (see 'perfverdict formats')",
+			 *format);
+		if (*suite == fallback)
+			regfree(&fallback->repeat_re);
+		pv_config_release(cfg);
+		return -1;
+	}
+	return 0;
+}
+
+static void release_config(struct pv_config *cfg,
+			   const struct pv_suite *suite,
+			   struct pv_suite *fallback)
+{
+	if (suite == fallback)
+		regfree(&fallback->repeat_re);
+	pv_config_release(cfg);
+}
+
 /* What compare records of how it ran, beside the verdicts. */
 static void report_settings(struct pv_report *r, const struct cli *a,
 			    const struct pv_config *cfg,
@@ -427,26 +452,8 @@ static int cmd_compare(struct cli *a)
 	memset(&bh, 0, sizeof(bh));
 	if (!a->out.markdown_limit)
 		a->out.markdown_limit = 65000;
-	if (a->config) {
-		if (pv_config_load(&cfg, a->config, &err))
-			return report_error(&err);
-	} else {
-		pv_config_defaults(&cfg);
-	}
-	apply_overrides(&cfg.gate, a);
-	if (a->criterion)
-		cfg.criterion_baseline = pv_strdup(a->criterion);
-	memset(&fallback, 0, sizeof(fallback));
-	if (choose_suite(&cfg, a->suite, &fallback, &suite, &err)) {
-		pv_config_release(&cfg);
+	if (settle_config(a, &cfg, &fallback, &suite, &format, &err))
 		return report_error(&err);
-	}
-	format = a->format ? a->format : suite->format;
-	if (format && strcmp(format, "auto") && !pv_reader_by_name(format)) {
-		pv_error(&err, PV_M_UNKNOWN_FORMAT, "unknown format '%s' (see 'perfverdict formats')",
-			 format);
-		goto fail;
-	}
 	pv_table_init(&table, cfg.limits.max_metrics);
 	pv_report_init(&r);
 	pv_now_utc(iso, sizeof(iso), today, sizeof(today));
@@ -501,15 +508,7 @@ done:
 	pv_scan_release(&scan[0]);
 	pv_scan_release(&scan[1]);
 	pv_diag_release(&diag);
-	if (suite == &fallback)
-		regfree(&fallback.repeat_re);
-	pv_config_release(&cfg);
-	return st;
-fail:
-	st = report_error(&err);
-	if (suite == &fallback)
-		regfree(&fallback.repeat_re);
-	pv_config_release(&cfg);
+	release_config(&cfg, suite, &fallback);
 	return st;
 }
 
@@ -526,23 +525,10 @@ static int cmd_calibrate(struct cli *a)
 	const char *format;
 	int st = PV_OK;
 
-	if (a->config) {
-		if (pv_config_load(&cfg, a->config, &err))
-			return report_error(&err);
-	} else {
-		pv_config_defaults(&cfg);
-	}
-	apply_overrides(&cfg.gate, a);
-	if (a->criterion)
-		cfg.criterion_baseline = pv_strdup(a->criterion);
-	memset(&fallback, 0, sizeof(fallback));
+	if (settle_config(a, &cfg, &fallback, &suite, &format, &err))
+		return report_error(&err);
 	memset(&cal, 0, sizeof(cal));
 	pv_table_init(&table, cfg.limits.max_metrics);
-	if (choose_suite(&cfg, a->suite, &fallback, &suite, &err)) {
-		st = report_error(&err);
-		goto out;
-	}
-	format = a->format ? a->format : suite->format;
 	if (pv_scan_tree(a->operand[0], suite, &cfg.limits, &scan, &err) ||
 	    pv_load_side(&table, PV_BASE, &scan, suite, format, &cfg, &diag, &err)) {
 		st = report_error(&err);
@@ -573,9 +559,7 @@ out:
 	pv_table_release(&table);
 	pv_scan_release(&scan);
 	pv_diag_release(&diag);
-	if (suite == &fallback)
-		regfree(&fallback.repeat_re);
-	pv_config_release(&cfg);
+	release_config(&cfg, suite, &fallback);
 	return st;
 }
 
@@ -719,32 +703,13 @@ static int cmd_history(struct cli *a)
 	memset(&h, 0, sizeof(h));
 	h.recent = a->recent ? a->recent : 3;
 	h.order = a->order;
-	h.format = a->format;
 	h.quiet = a->out.quiet;
 	h.json = a->out.json;
 	h.markdown = a->out.markdown;
 	h.html = a->out.html;
 	h.archive = a->operand[0];
-	if (a->config) {
-		if (pv_config_load(&cfg, a->config, &err))
-			return report_error(&err);
-	} else {
-		pv_config_defaults(&cfg);
-	}
-	apply_overrides(&cfg.gate, a);
-	memset(&fallback, 0, sizeof(fallback));
-	if (choose_suite(&cfg, a->suite, &fallback, &suite, &err)) {
-		pv_config_release(&cfg);
+	if (settle_config(a, &cfg, &fallback, &suite, &h.format, &err))
 		return report_error(&err);
-	}
-	if (!h.format)
-		h.format = suite->format;
-	if (h.format && strcmp(h.format, "auto") && !pv_reader_by_name(h.format)) {
-		pv_error(&err, PV_M_UNKNOWN_FORMAT, "unknown format '%s' (see 'perfverdict formats')",
-			 h.format);
-		st = report_error(&err);
-		goto out;
-	}
 	pv_now_utc(iso, sizeof(iso), today, sizeof(today));
 	h.cfg = &cfg;
 	h.suite = suite;
@@ -755,11 +720,8 @@ static int cmd_history(struct cli *a)
 	print_warnings(&diag);
 	if (st < 0)
 		st = report_error(&err);
-out:
 	pv_diag_release(&diag);
-	if (suite == &fallback)
-		regfree(&fallback.repeat_re);
-	pv_config_release(&cfg);
+	release_config(&cfg, suite, &fallback);
 	return st;
 }
 /* The commands (git's struct cmd_struct commands[]), in help order. */
