@@ -9,35 +9,13 @@
 #include "../util/text.h"
 #include "../util/banned.h"
 
+/* A string, or null. */
 static void jstr(struct strbuf *sb, const char *s)
 {
-	struct strbuf clean = STRBUF_INIT;
-	size_t len;
-
-	if (!s) {
+	if (s)
+		pv_json_string(sb, s);
+	else
 		strbuf_addstr(sb, "null");
-		return;
-	}
-	len = strlen(s);
-	if (!pv_text_is_clean(s, len)) {
-		pv_text_clean(&clean, s, len);
-		s = clean.buf;
-	}
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			strbuf_addch(sb, '\\');
-			strbuf_addch(sb, c);
-		} else if (c < 0x20) {
-			strbuf_addf(sb, "\\u%04x", c);
-		} else {
-			strbuf_addch(sb, c);
-		}
-	}
-	strbuf_addch(sb, '"');
-	strbuf_release(&clean);
 }
 
 static void jkey(struct strbuf *sb, const char *k)
@@ -54,149 +32,135 @@ static void jnum(struct strbuf *sb, double v)
 		strbuf_addstr(sb, "null");
 }
 
-static const char *dir_name(enum pv_dir d)
+/* A comma, unless the object or array was just opened. */
+static void sep(struct strbuf *sb)
 {
-	return pv_dir_name(d);
+	char last = sb->len ? sb->buf[sb->len - 1] : '{';
+
+	if (last != '{' && last != '[')
+		strbuf_addch(sb, ',');
+}
+
+static void kv_str(struct strbuf *sb, const char *k, const char *v)
+{
+	sep(sb);
+	jkey(sb, k);
+	jstr(sb, v);
+}
+
+static void kv_num(struct strbuf *sb, const char *k, double v)
+{
+	sep(sb);
+	jkey(sb, k);
+	jnum(sb, v);
+}
+
+static void kv_uint(struct strbuf *sb, const char *k, size_t v)
+{
+	sep(sb);
+	jkey(sb, k);
+	strbuf_addf(sb, "%zu", v);
+}
+
+static void kv_bool(struct strbuf *sb, const char *k, int v)
+{
+	sep(sb);
+	jkey(sb, k);
+	strbuf_addstr(sb, v ? "true" : "false");
+}
+
+/* "k":{ ... the caller closes it */
+static void kv_open(struct strbuf *sb, const char *k, char c)
+{
+	sep(sb);
+	jkey(sb, k);
+	strbuf_addch(sb, c);
 }
 
 static void write_cp(struct strbuf *sb, const struct pv_history *h,
-		     const struct pv_hist_metric *m, const struct pv_hist_cp *c)
+		     const struct pv_hist_cp *c)
 {
 	size_t first_recent = h->np > h->recent ? h->np - h->recent : 0;
 
-	strbuf_addstr(sb, "{");
-	jkey(sb, "index");
-	strbuf_addf(sb, "%zu,", c->point);
-	jkey(sb, "label");
-	jstr(sb, h->p[c->point].label);
-	strbuf_addstr(sb, ",");
-	if (h->p[c->point].commit) {
-		jkey(sb, "commit");
-		jstr(sb, h->p[c->point].commit);
-		strbuf_addstr(sb, ",");
-	}
-	jkey(sb, "index_low");
-	strbuf_addf(sb, "%zu,", c->point_low);
-	jkey(sb, "index_high");
-	strbuf_addf(sb, "%zu,", c->point_high);
-	jkey(sb, "before");
-	jnum(sb, c->before);
-	strbuf_addstr(sb, ",");
-	jkey(sb, "after");
-	jnum(sb, c->after);
-	strbuf_addstr(sb, ",");
-	jkey(sb, "rel");
-	jnum(sb, c->rel);
-	strbuf_addstr(sb, ",");
-	jkey(sb, "ci_low");
-	jnum(sb, c->rel_low);
-	strbuf_addstr(sb, ",");
-	jkey(sb, "ci_high");
-	jnum(sb, c->rel_high);
-	strbuf_addstr(sb, ",");
-	jkey(sb, "test");
-	strbuf_addstr(sb, "{\"name\":\"segment-t\",\"statistic\":");
-	jnum(sb, c->s.t);
-	strbuf_addstr(sb, ",\"df\":");
-	jnum(sb, c->s.df);
-	strbuf_addstr(sb, "},");
-	jkey(sb, "p_value");
-	jnum(sb, c->s.p);
-	strbuf_addstr(sb, ",");
-	jkey(sb, "q_value");
-	jnum(sb, c->s.q);
-	strbuf_addstr(sb, ",");
-	jkey(sb, "verdict");
-	jstr(sb, pv_hist_status_name((enum pv_hist_status)c->verdict));
-	strbuf_addstr(sb, ",");
-	jkey(sb, "beyond_threshold");
-	strbuf_addstr(sb, c->beyond ? "true," : "false,");
-	jkey(sb, "recent");
-	strbuf_addstr(sb, c->point >= first_recent ? "true," : "false,");
-	jkey(sb, "waived");
-	strbuf_addstr(sb, c->waiver ? "true" : "false");
+	strbuf_addch(sb, '{');
+	kv_uint(sb, "index", c->point);
+	kv_str(sb, "label", h->p[c->point].label);
+	if (h->p[c->point].commit)
+		kv_str(sb, "commit", h->p[c->point].commit);
+	kv_uint(sb, "index_low", c->point_low);
+	kv_uint(sb, "index_high", c->point_high);
+	kv_num(sb, "before", c->before);
+	kv_num(sb, "after", c->after);
+	kv_num(sb, "rel", c->rel);
+	kv_num(sb, "ci_low", c->rel_low);
+	kv_num(sb, "ci_high", c->rel_high);
+	kv_open(sb, "test", '{');
+	kv_str(sb, "name", "segment-t");
+	kv_num(sb, "statistic", c->s.t);
+	kv_num(sb, "df", c->s.df);
+	strbuf_addch(sb, '}');
+	kv_num(sb, "p_value", c->s.p);
+	kv_num(sb, "q_value", c->s.q);
+	kv_str(sb, "verdict", pv_hist_status_name((enum pv_hist_status)c->verdict));
+	kv_bool(sb, "beyond_threshold", c->beyond);
+	kv_bool(sb, "recent", c->point >= first_recent);
+	kv_bool(sb, "waived", c->waiver != NULL);
 	if (c->waiver) {
-		strbuf_addstr(sb, ",");
-		jkey(sb, "waiver");
-		strbuf_addstr(sb, "{");
-		jkey(sb, "glob");
-		jstr(sb, c->waiver->glob);
-		strbuf_addstr(sb, ",");
-		jkey(sb, "until");
-		jstr(sb, c->waiver->until);
-		strbuf_addstr(sb, ",");
-		jkey(sb, "reason");
-		jstr(sb, c->waiver->reason);
-		strbuf_addstr(sb, "}");
+		kv_open(sb, "waiver", '{');
+		kv_str(sb, "glob", c->waiver->glob);
+		kv_str(sb, "until", c->waiver->until);
+		kv_str(sb, "reason", c->waiver->reason);
+		strbuf_addch(sb, '}');
 	}
-	(void)m;
-	strbuf_addstr(sb, "}");
+	strbuf_addch(sb, '}');
 }
 
 static void write_metric(struct strbuf *sb, const struct pv_history *h,
 			 const struct pv_hist_metric *m)
 {
-	strbuf_addstr(sb, "{");
-	jkey(sb, "id");
-	{
-		struct strbuf id = STRBUF_INIT;
+	struct strbuf id = STRBUF_INIT;
 
-		strbuf_addf(&id, "%s/%s/%s/%s/%s", m->suite, m->test, m->group,
-			    m->benchmark, m->metric);
-		jstr(sb, id.buf);
-		strbuf_release(&id);
-	}
-	strbuf_addstr(sb, ",");
-	jkey(sb, "suite"); jstr(sb, m->suite); strbuf_addstr(sb, ",");
-	jkey(sb, "test"); jstr(sb, m->test); strbuf_addstr(sb, ",");
-	jkey(sb, "group"); jstr(sb, m->group); strbuf_addstr(sb, ",");
-	jkey(sb, "benchmark"); jstr(sb, m->benchmark); strbuf_addstr(sb, ",");
-	jkey(sb, "metric"); jstr(sb, m->metric); strbuf_addstr(sb, ",");
-	jkey(sb, "unit"); jstr(sb, m->unit); strbuf_addstr(sb, ",");
-	jkey(sb, "direction"); jstr(sb, dir_name(m->direction));
-	strbuf_addstr(sb, ",");
-	jkey(sb, "direction_assumed");
-	strbuf_addstr(sb, m->dir_assumed ? "true," : "false,");
-	jkey(sb, "threshold"); jnum(sb, m->threshold); strbuf_addstr(sb, ",");
-	jkey(sb, "scale"); jstr(sb, m->logscale ? "log" : "linear");
-	strbuf_addstr(sb, ",");
-	jkey(sb, "between_point_sd"); jnum(sb, m->sd); strbuf_addstr(sb, ",");
-	jkey(sb, "df"); jnum(sb, m->df); strbuf_addstr(sb, ",");
-	jkey(sb, "clipped"); strbuf_addf(sb, "%zu,", m->nclipped);
-	jkey(sb, "status"); jstr(sb, pv_hist_status_name(m->status));
-	strbuf_addstr(sb, ",");
-	jkey(sb, "status_index");
+	strbuf_addf(&id, "%s/%s/%s/%s/%s", m->suite, m->test, m->group,
+		    m->benchmark, m->metric);
+	strbuf_addch(sb, '{');
+	kv_str(sb, "id", id.buf);
+	strbuf_release(&id);
+	kv_str(sb, "suite", m->suite);
+	kv_str(sb, "test", m->test);
+	kv_str(sb, "group", m->group);
+	kv_str(sb, "benchmark", m->benchmark);
+	kv_str(sb, "metric", m->metric);
+	kv_str(sb, "unit", m->unit);
+	kv_str(sb, "direction", pv_dir_name(m->direction));
+	kv_bool(sb, "direction_assumed", m->dir_assumed);
+	kv_num(sb, "threshold", m->threshold);
+	kv_str(sb, "scale", m->logscale ? "log" : "linear");
+	kv_num(sb, "between_point_sd", m->sd);
+	kv_num(sb, "df", m->df);
+	kv_uint(sb, "clipped", m->nclipped);
+	kv_str(sb, "status", pv_hist_status_name(m->status));
 	if (m->status_cp)
-		strbuf_addf(sb, "%zu,", m->cp[m->status_cp - 1].point);
+		kv_uint(sb, "status_index", m->cp[m->status_cp - 1].point);
 	else
-		strbuf_addstr(sb, "null,");
-	jkey(sb, "series");
-	strbuf_addstr(sb, "[");
+		kv_str(sb, "status_index", NULL);
+	kv_open(sb, "series", '[');
 	for (size_t j = 0; j < m->nobs; j++) {
 		const struct pv_hist_obs *ob = &m->obs[j];
 
-		strbuf_addstr(sb, j ? ",{" : "{");
-		jkey(sb, "index");
-		strbuf_addf(sb, "%u,", ob->point);
-		jkey(sb, "n");
-		strbuf_addf(sb, "%u,", ob->n);
-		jkey(sb, "mean");
-		jnum(sb, ob->mean);
-		strbuf_addstr(sb, ",");
-		jkey(sb, "sd");
-		jnum(sb, ob->sd);
-		strbuf_addstr(sb, ",");
-		jkey(sb, "value");
-		jnum(sb, m->logscale ? exp(ob->value) : ob->value);
-		strbuf_addstr(sb, "}");
+		sep(sb);
+		strbuf_addch(sb, '{');
+		kv_uint(sb, "index", ob->point);
+		kv_uint(sb, "n", ob->n);
+		kv_num(sb, "mean", ob->mean);
+		kv_num(sb, "sd", ob->sd);
+		kv_num(sb, "value", m->logscale ? exp(ob->value) : ob->value);
+		strbuf_addch(sb, '}');
 	}
-	strbuf_addstr(sb, "],");
-	jkey(sb, "change_points");
-	strbuf_addstr(sb, "[");
+	strbuf_addch(sb, ']');
+	kv_open(sb, "change_points", '[');
 	for (size_t j = 0; j < m->ncp; j++) {
-		if (j)
-			strbuf_addstr(sb, ",");
-		write_cp(sb, h, m, &m->cp[j]);
+		sep(sb);
+		write_cp(sb, h, &m->cp[j]);
 	}
 	strbuf_addstr(sb, "]}");
 }

@@ -97,7 +97,7 @@ static int needs_care(const char *s, size_t len)
 	return any;
 }
 
-static void jw_raw_str(struct strbuf *sb, const char *s)
+void pv_json_string(struct strbuf *sb, const char *s)
 {
 	struct strbuf clean = STRBUF_INIT;
 	size_t len = strlen(s);
@@ -153,7 +153,7 @@ static void jw_close(struct jw *w, int c)
 static void jw_key_text(struct jw *w, const char *k)
 {
 	jw_sep(w);
-	jw_raw_str(w->sb, k);
+	pv_json_string(w->sb, k);
 	strbuf_addstr(w->sb, w->depth <= w->pretty ? ": " : ":");
 	w->first[w->depth + 1] = 2;  /* the value follows: no separator */
 }
@@ -197,7 +197,7 @@ static void jw_str(struct jw *w, const char *s)
 {
 	jw_value_sep(w);
 	if (s)
-		jw_raw_str(w->sb, s);
+		pv_json_string(w->sb, s);
 	else
 		strbuf_addstr(w->sb, "null");
 }

@@ -45,5 +45,8 @@ int pv_write_html(const struct pv_report *r, FILE *fp, struct pv_err *err);
 /* render: rebuild the model from an archived JSON report. */
 /* A double as the shortest JSON number that reads back bit-exact. */
 void pv_json_number(struct strbuf *sb, double v);
+/* s as a JSON string: cleaned to printable UTF-8 (util/text.h), quotes
+ * and backslashes escaped (safe from any thread: no shared state). */
+void pv_json_string(struct strbuf *sb, const char *s);
 
 #endif
