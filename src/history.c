@@ -556,6 +556,15 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		m->sd = s[i].sd;
 		m->df = s[i].df;
 		m->nclipped = s[i].nclipped;
+		m->trend = s[i].trend;
+		{
+			double sum = 0;
+
+			for (size_t j = 0; j < m->nobs; j++)
+				sum += m->obs[j].value;
+			m->trend_rel = m->nobs ? rel_of(m, sum / (double)m->nobs,
+							m->trend.slope) : NAN;
+		}
 		m->ncp = s[i].ncp;
 		m->cp = pv_calloc(m->ncp ? m->ncp : 1, sizeof(*m->cp));
 		for (size_t j = 0; j < m->ncp; j++) {

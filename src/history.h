@@ -71,6 +71,8 @@ struct pv_hist_metric {
 	size_t ncp;
 	double sd, df;          /* between-point sd used (value scale) */
 	size_t nclipped;
+	struct pv_cp_trend trend;  /* the slope beyond the steps */
+	double trend_rel;       /* trend.slope as a relative change a point */
 	enum pv_hist_status status;
 	size_t status_cp;       /* the change point status comes from + 1 */
 	double tau;             /* runs further from a point's median are

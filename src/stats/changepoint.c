@@ -106,14 +106,19 @@ size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
 	return nclip;
 }
 
-/* Prefix sums: c[i] = y[0] + ... + y[i-1]. */
-static double seg_mean(const double *c, size_t a, size_t b)
+/* Prefix sums of the values less ref: s[i] = y[0] + ... + y[i-1], and
+ * sx[i] the same of j * y[j], for the line's fit. */
+struct psum {
+	double *s, *sx, ref;
+};
+
+static double seg_mean(const struct psum *c, size_t a, size_t b)
 {
-	return (c[b] - c[a]) / (double)(b - a);
+	return (c->s[b] - c->s[a]) / (double)(b - a) + c->ref;
 }
 
 /* The t of splitting [a, b) at k, with sd known. */
-static double split_t(const double *c, size_t a, size_t k, size_t b,
+static double split_t(const struct psum *c, size_t a, size_t k, size_t b,
 		      double sd)
 {
 	double d = seg_mean(c, k, b) - seg_mean(c, a, k);
@@ -125,7 +130,7 @@ static double split_t(const double *c, size_t a, size_t k, size_t b,
 }
 
 /* The best split of [a, b), or 0 when the segment is too short. */
-static size_t best_split(const double *c, size_t a, size_t b, double sd,
+static size_t best_split(const struct psum *c, size_t a, size_t b, double sd,
 			 double *tbest)
 {
 	size_t best = 0;
@@ -179,7 +184,59 @@ static void cpset_remove(struct cpset *s, size_t i)
 	s->n--;
 }
 
-static void bisect(const double *c, size_t a, size_t b, double sd, double df,
+/* Sum of squares of the positions a..b-1 about their mean. */
+static double pos_ss(size_t a, size_t b)
+{
+	double n = (double)(b - a);
+
+	return n * (n * n - 1) / 12;
+}
+
+/*
+ * The slope common to the segments of s, each with its own level: the
+ * within-segment least-squares slope, and the positions' sum of squares
+ * it is estimated over.
+ */
+static double common_slope(const struct psum *c, size_t L,
+			   const struct cpset *s, double *sxx)
+{
+	double sxy = 0;
+	size_t a = 0;
+
+	*sxx = 0;
+	for (size_t i = 0; i <= s->n; i++) {
+		size_t b = i < s->n ? s->k[i] : L;
+		double xbar = 0.5 * (double)(a + b - 1);
+
+		sxy += c->sx[b] - c->sx[a] - xbar * (c->s[b] - c->s[a]);
+		*sxx += pos_ss(a, b);
+		a = b;
+	}
+	return *sxx > 0 ? sxy / *sxx : 0;
+}
+
+/*
+ * The t of the step at k between segments [a, k) and [k, b) in the model
+ * of a level per segment and one slope common to all: the difference of
+ * the levels net of the slope over the distance of the segments'
+ * centres, over its standard error, sd known.  A slow trend makes two
+ * halves' means differ; it does not make this t large.
+ */
+static double step_t_sloped(const struct psum *c, size_t a, size_t k,
+			    size_t b, double beta, double sxx, double sd)
+{
+	double dx = 0.5 * (double)(b - a);
+	double d = seg_mean(c, k, b) - seg_mean(c, a, k) - beta * dx;
+	double v = 1.0 / (double)(k - a) + 1.0 / (double)(b - k) +
+		   (sxx > 0 ? dx * dx / sxx : 0);
+	double se = sd * sqrt(v);
+
+	if (se > 0)
+		return d / se;
+	return d > 0 ? INFINITY : d < 0 ? -INFINITY : 0;
+}
+
+static void bisect(const struct psum *c, size_t a, size_t b, double sd, double df,
 		   double limit_p, struct cpset *out)
 {
 	double t;
@@ -197,8 +254,8 @@ static void bisect(const double *c, size_t a, size_t b, double sd, double df,
  * place between its neighbours, and the weakest goes while it is not
  * significant.  Ends when a pass changes nothing (bounded, to be safe).
  */
-static void segment(const double *c, size_t L, double sd, double df,
-		    double limit_p, struct cpset *s)
+static void segment(const struct psum *c, size_t L, double sd, double df,
+		    double limit_p, double line_p, struct cpset *s)
 {
 	s->n = 0;
 	if (!(sd >= 0))
@@ -207,7 +264,7 @@ static void segment(const double *c, size_t L, double sd, double df,
 	for (int pass = 0; pass < 50 && s->n; pass++) {
 		int moved = 0;
 		size_t weakest = 0;
-		double wp = -1;
+		double wp = -1, beta, sxx;
 
 		for (size_t i = 0; i < s->n; i++) {
 			size_t a = i ? s->k[i - 1] : 0;
@@ -220,10 +277,17 @@ static void segment(const double *c, size_t L, double sd, double df,
 				moved = 1;
 			}
 		}
+		beta = common_slope(c, L, s, &sxx);
 		for (size_t i = 0; i < s->n; i++) {
 			size_t a = i ? s->k[i - 1] : 0;
 			size_t b = i + 1 < s->n ? s->k[i + 1] : L;
 			double p = two_sided_p(split_t(c, a, s->k[i], b, sd), df);
+			double pl = two_sided_p(step_t_sloped(c, a, s->k[i], b,
+							      beta, sxx, sd), df);
+
+			/* a split the common slope explains is the trend's */
+			if (pl > line_p)
+				p = 1;
 
 			if (p > wp) {
 				wp = p;
@@ -238,7 +302,7 @@ static void segment(const double *c, size_t L, double sd, double df,
 }
 
 /* Residual variance around the segment means, and its df. */
-static void resid_var(const double *y, const double *c, size_t L,
+static void resid_var(const double *y, const struct psum *c, size_t L,
 		      const struct cpset *s, double *s2, double *df)
 {
 	double ss = 0;
@@ -256,6 +320,63 @@ static void resid_var(const double *y, const double *c, size_t L,
 	*s2 = *df > 0 ? ss / *df : NAN;
 }
 
+/*
+ * The least-squares slope common to the segments of s, each with its own
+ * level (for no split, the line through the series): the slope, the sum
+ * of squares of the positions about their segments' means it is
+ * estimated over, and the residual sum of squares.
+ */
+static void seg_slope(const double *y, const struct psum *c, size_t L,
+		      const struct cpset *s, double *slope, double *sxx,
+		      double *rss)
+{
+	double sxy = 0, ss = 0;
+	size_t a = 0;
+
+	*sxx = 0;
+	for (size_t i = 0; i <= s->n; i++) {
+		size_t b = i < s->n ? s->k[i] : L;
+		double n = (double)(b - a), xbar = 0.5 * (double)(a + b - 1);
+		double m = seg_mean(c, a, b);
+
+		for (size_t j = a; j < b; j++) {
+			ss += (y[j] - m) * (y[j] - m);
+			sxy += ((double)j - xbar) * (y[j] - m);
+		}
+		*sxx += n * (n * n - 1) / 12;
+		a = b;
+	}
+	*slope = *sxx > 0 ? sxy / *sxx : 0;
+	*rss = ss - *slope * sxy;
+	if (*rss < 0)
+		*rss = 0;
+}
+
+/*
+ * A slow trend makes two halves' means differ: when a line through the
+ * series leaves a residual variance no larger than the segments' levels
+ * do, the splits are the line's, not steps, and go.  Returns 1 then, with
+ * the line's residual variance and df.
+ */
+static int line_explains(const double *y, const struct psum *c, size_t L,
+			 struct cpset *s, double *s2, double *df)
+{
+	struct cpset none = { NULL, 0, 0 };
+	double slope, sxx, rss, line_s2, step_s2, step_df;
+
+	if (!s->n || L < 3)
+		return 0;
+	resid_var(y, c, L, s, &step_s2, &step_df);
+	seg_slope(y, c, L, &none, &slope, &sxx, &rss);
+	line_s2 = rss / (double)(L - 2);
+	if (step_df > 0 && !(line_s2 <= step_s2))
+		return 0;
+	s->n = 0;
+	*s2 = line_s2;
+	*df = (double)(L - 2);
+	return 1;
+}
+
 void pv_cp_series_release(struct pv_cp_series *s)
 {
 	free(s->clipped);
@@ -265,7 +386,7 @@ void pv_cp_series_release(struct pv_cp_series *s)
 	s->ncp = 0;
 }
 
-static void describe(const double *c, size_t L, const struct cpset *s,
+static void describe(const struct psum *c, size_t L, const struct cpset *s,
 		     double sd, double df, double alpha, double ntests,
 		     struct pv_cp *out)
 {
@@ -307,11 +428,34 @@ static void describe(const double *c, size_t L, const struct cpset *s,
 	}
 }
 
+/* The trend of a series beyond its steps, Bonferroni over ntrend. */
+static void trend(struct pv_cp_series *x, const struct psum *c,
+		  const struct cpset *s, double ntrend, double alpha)
+{
+	struct pv_cp_trend *t = &x->trend;
+	double sxx, rss;
+
+	memset(t, 0, sizeof(*t));
+	t->slope = t->se = t->t = t->p = t->q = NAN;
+	if (x->L < 3 || !(x->sd >= 0))
+		return;
+	seg_slope(x->clipped, c, x->L, s, &t->slope, &sxx, &rss);
+	if (!(sxx > 0))
+		return;
+	t->se = x->sd / sqrt(sxx);
+	t->t = t->se > 0 ? t->slope / t->se :
+	       t->slope > 0 ? INFINITY : t->slope < 0 ? -INFINITY : 0;
+	t->df = x->df;
+	t->p = two_sided_p(t->t, t->df);
+	t->q = t->p * ntrend > 1 ? 1 : t->p * ntrend;
+	t->significant = t->q <= alpha;
+}
+
 int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		 struct pv_err *err)
 {
-	double ntests = 0, limit_p;
-	double **csum = pv_calloc(n ? n : 1, sizeof(*csum));
+	double ntests = 0, ntrend = 0, limit_p, line_p;
+	struct psum *csum = pv_calloc(n ? n : 1, sizeof(*csum));
 	double *s2 = pv_calloc(n ? n : 1, sizeof(*s2));
 	double *d = pv_calloc(n ? n : 1, sizeof(*d));
 	double *sa = pv_calloc(n ? n : 1, sizeof(*sa));
@@ -320,19 +464,30 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 	struct pv_prior prior;
 	int rc = 0;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		ntests += (double)pv_cp_positions(s[i].L);
+		ntrend += s[i].L >= 3;
+	}
 	limit_p = ntests > 0 ? alpha / ntests : 0;
+	/* a split goes when the common slope explains it at the trend
+	 * test's level: alpha over the family's series */
+	line_p = ntrend > 0 ? alpha / ntrend : 0;
 	/* Step 1, and a first segmentation with the robust sd. */
 	for (size_t i = 0; i < n; i++) {
 		struct pv_cp_series *x = &s[i];
 
 		x->clipped = pv_malloc((x->L ? x->L : 1) * sizeof(double));
 		x->nclipped = pv_cp_clip(x->y, x->L, x->clipped, &x->robust_sd);
-		csum[i] = pv_malloc((x->L + 1) * sizeof(double));
-		csum[i][0] = 0;
-		for (size_t j = 0; j < x->L; j++)
-			csum[i][j + 1] = csum[i][j] + x->clipped[j];
+		csum[i].s = pv_malloc((x->L + 1) * sizeof(double));
+		csum[i].sx = pv_malloc((x->L + 1) * sizeof(double));
+		csum[i].s[0] = csum[i].sx[0] = 0;
+		csum[i].ref = x->L ? x->clipped[0] : 0;
+		for (size_t j = 0; j < x->L; j++) {
+			double v = x->clipped[j] - csum[i].ref;
+
+			csum[i].s[j + 1] = csum[i].s[j] + v;
+			csum[i].sx[j + 1] = csum[i].sx[j] + (double)j * v;
+		}
 		x->sd = x->robust_sd;
 		x->df = INFINITY;
 		x->cp = NULL;
@@ -340,15 +495,23 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 	}
 	for (int round = 0; round < 3; round++) {
 		for (size_t i = 0; i < n; i++) {
-			segment(csum[i], s[i].L, s[i].sd, s[i].df, limit_p, &set);
+			int line;
+
+			segment(&csum[i], s[i].L, s[i].sd, s[i].df, limit_p, line_p, &set);
+			line = line_explains(s[i].clipped, &csum[i], s[i].L, &set,
+					     &s2[i], &d[i]);
 			if (round == 2) {
+				trend(&s[i], &csum[i], &set, ntrend, alpha);
+				s[i].trend.replaced = line;
 				s[i].cp = pv_calloc(set.n ? set.n : 1, sizeof(struct pv_cp));
 				s[i].ncp = set.n;
-				describe(csum[i], s[i].L, &set, s[i].sd, s[i].df,
+				describe(&csum[i], s[i].L, &set, s[i].sd, s[i].df,
 					 alpha, ntests, s[i].cp);
 				continue;
 			}
-			resid_var(s[i].clipped, csum[i], s[i].L, &set, &s2[i], &d[i]);
+			if (!line)
+				resid_var(s[i].clipped, &csum[i], s[i].L, &set,
+					  &s2[i], &d[i]);
 			if (!(d[i] > 0)) {
 				s2[i] = NAN;
 				d[i] = 0;
@@ -393,8 +556,10 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		}
 	}
 out:
-	for (size_t i = 0; i < n; i++)
-		free(csum[i]);
+	for (size_t i = 0; i < n; i++) {
+		free(csum[i].s);
+		free(csum[i].sx);
+	}
 	free(csum);
 	free(s2);
 	free(d);

@@ -22,7 +22,14 @@
  *      its Bonferroni-adjusted p (over every split position of every
  *      series of the family) is at most alpha; then move each split to
  *      the best place between its neighbours and drop the weakest while
- *      it is not significant, until nothing changes.
+ *      it is not significant, until nothing changes.  A split is also
+ *      not significant when the step between its neighbours, net of a
+ *      slope common to all the segments (a level each, one
+ *      within-segment slope), has a p above alpha over the number of
+ *      series: a slow trend is not a step.  Splits a line through the
+ *      whole series fits as well as (residual variance) are dropped.
+ *   4. the trend: that common slope, its t with the sd of step 3, and
+ *      its p, Bonferroni over the family's series (pv_cp_trend).
  *   3. the sd of the t is the residual sd of the point values around
  *      their segment means: the between-point variance, which more runs
  *      inside a point do not shrink.  It is moderated across the family
@@ -57,6 +64,15 @@ struct pv_cp {
 	double q;               /* p, Bonferroni over the family's splits */
 };
 
+/* A series' linear trend beyond its steps (within its segments). */
+struct pv_cp_trend {
+	double slope, se;       /* per point, in the values' scale */
+	double t, df, p;
+	double q;               /* p, Bonferroni over the family's series */
+	int significant;        /* q <= alpha */
+	int replaced;           /* splits dropped: the line fits as well */
+};
+
 struct pv_cp_series {
 	const double *y;        /* L point values, all finite */
 	size_t L;
@@ -68,6 +84,7 @@ struct pv_cp_series {
 	double sd, df;          /* the sd and df the final tests used */
 	struct pv_cp *cp;       /* ncp change points, oldest first (owned) */
 	size_t ncp;
+	struct pv_cp_trend trend;
 };
 
 /* Find the change points of every series: a family-wise level alpha. */

@@ -138,6 +138,16 @@ static void write_metric(struct strbuf *sb, const struct pv_history *h,
 	kv_num(sb, "between_point_sd", m->sd);
 	kv_num(sb, "df", m->df);
 	kv_uint(sb, "clipped", m->nclipped);
+	kv_open(sb, "trend", '{');
+	kv_num(sb, "slope", m->trend.slope);
+	kv_num(sb, "rel_per_point", m->trend_rel);
+	kv_num(sb, "t", m->trend.t);
+	kv_num(sb, "df", m->trend.df);
+	kv_num(sb, "p_value", m->trend.p);
+	kv_num(sb, "q_value", m->trend.q);
+	kv_bool(sb, "significant", m->trend.significant);
+	kv_bool(sb, "replaced_steps", m->trend.replaced);
+	strbuf_addch(sb, '}');
 	kv_str(sb, "status", pv_hist_status_name(m->status));
 	if (m->status_cp)
 		kv_uint(sb, "status_index", m->cp[m->status_cp - 1].point);

@@ -100,6 +100,76 @@ static void test_family(void **state)
 	free(y);
 }
 
+/* A family of 50 noisy series (sd 1%): a line of +0.2% a point (8% over
+ * the history, t about 15) gives no change point and a significant
+ * slope near the truth; a +10% step at point 20 gives its change point
+ * and no significant trend; the slow drift of cpsim's null cell
+ * (0.005% a point) neither. */
+static void test_trend(void **state)
+{
+	enum { M = 50, L = 40 };
+	double *y = malloc(M * L * sizeof(*y));
+	struct pv_cp_series s[M];
+	struct pv_err err;
+	uint64_t seed = 0x2545f4914f6cdd1dULL;
+
+	(void)state;
+	for (int m = 0; m < M; m++) {
+		for (int i = 0; i < L; i++)
+			y[m * L + i] = 0.01 * gauss(&seed);
+		s[m].y = y + m * L;
+		s[m].L = L;
+		s[m].alone = 0;
+	}
+	for (int i = 0; i < L; i++) {
+		y[0 * L + i] += 0.002 * i;
+		y[2 * L + i] += 0.00005 * i;
+	}
+	for (int i = 20; i < L; i++)
+		y[1 * L + i] += log(1.10);
+	assert_int_equal(pv_cp_family(s, M, 0.05, &err), 0);
+	assert_int_equal(s[0].ncp, 0);
+	assert_true(s[0].trend.significant);
+	assert_true(s[0].trend.q <= 0.05);
+	assert_near(s[0].trend.slope, 0.002, 3 * s[0].trend.se);
+	assert_true(s[0].trend.se > 0 && s[0].trend.se < 0.0005);
+	assert_near(s[0].trend.q, s[0].trend.p * M, 1e-12 + 1e-9 * s[0].trend.q);
+	assert_int_equal(s[1].ncp, 1);
+	assert_int_equal(s[1].cp[0].index, 20);
+	assert_false(s[1].trend.significant);
+	assert_false(s[1].trend.replaced);
+	assert_int_equal(s[2].ncp, 0);
+	assert_false(s[2].trend.significant);
+	for (int m = 3; m < M; m++)
+		assert_false(s[m].trend.significant && s[m].ncp);
+	for (int m = 0; m < M; m++)
+		pv_cp_series_release(&s[m]);
+	/* No noise: a pure line has no change point and a significant
+	 * slope (the clipping, with a robust sd of 0, flattens the two
+	 * points at each end, so the slope is a little under the truth). */
+	for (int i = 0; i < L; i++)
+		y[i] = 0.001 * i;
+	s[0].alone = 1;
+	assert_int_equal(pv_cp_family(s, 1, 0.05, &err), 0);
+	assert_int_equal(s[0].ncp, 0);
+	assert_near(s[0].trend.slope, 0.001, 0.00005);
+	assert_true(s[0].trend.significant);
+	pv_cp_series_release(&s[0]);
+	/* ... and a step with noise, alone, a change point and no trend.
+	 * (A noiseless step is not tested: with a robust sd of 0 every
+	 * split's t is infinite and the first is taken.) */
+	seed = 7;
+	for (int i = 0; i < L; i++)
+		y[i] = 0.01 * gauss(&seed) + (i < 25 ? 0 : 0.1);
+	assert_int_equal(pv_cp_family(s, 1, 0.05, &err), 0);
+	assert_int_equal(s[0].ncp, 1);
+	assert_int_equal(s[0].cp[0].index, 25);
+	assert_false(s[0].trend.significant);
+	assert_true(fabs(s[0].trend.slope) < 3 * s[0].trend.se);
+	pv_cp_series_release(&s[0]);
+	free(y);
+}
+
 /* The pooled prediction t against scipy:
  * t = (c - mean(y)) / (sd(y) * sqrt(1 + 1/5)), df 4 (one metric: no
  * prior), stats.t.sf(t, 4) and 2 * sf. */
@@ -128,6 +198,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clip),
 		cmocka_unit_test(test_family),
+		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_pooled),
 	};
 
