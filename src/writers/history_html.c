@@ -9,6 +9,7 @@
 #include <string.h>
 #include "fmt.h"
 #include "history_writers.h"
+#include "writers.h"
 #include "../util/text.h"
 #include "../util/banned.h"
 
@@ -19,23 +20,10 @@
 #define PAD_T 12.0
 #define PAD_B 28.0
 
-/* Text for HTML: cleaned, with the five specials escaped. */
+/* Text for HTML: html.c's escaping, uncut. */
 static void esc(struct strbuf *sb, const char *s)
 {
-	struct strbuf c = STRBUF_INIT;
-
-	pv_text_clean(&c, s, strlen(s));
-	for (size_t i = 0; i < c.len; i++) {
-		switch (c.buf[i]) {
-		case '&': strbuf_addstr(sb, "&amp;"); break;
-		case '<': strbuf_addstr(sb, "&lt;"); break;
-		case '>': strbuf_addstr(sb, "&gt;"); break;
-		case '"': strbuf_addstr(sb, "&quot;"); break;
-		case '\'': strbuf_addstr(sb, "&#39;"); break;
-		default: strbuf_addch(sb, c.buf[i]);
-		}
-	}
-	strbuf_release(&c);
+	pv_html_text(sb, s, 0);
 }
 
 static double px(const struct pv_history *h, double idx)
@@ -102,7 +90,7 @@ static void chart(struct strbuf *sb, const struct pv_history *h,
 			    cp->verdict == PV_HS_REGRESSION ? "bad" :
 			    cp->verdict == PV_HS_IMPROVEMENT ? "good" : "");
 		strbuf_reset(&t);
-		pv_hist_cp_line(&t, h, m, cp);
+		pv_hist_cp_line(&t, h, m, cp, pv_hist_put_plain);
 		esc(sb, t.buf);
 		strbuf_addstr(sb, "</title></line>\n");
 	}
@@ -190,7 +178,7 @@ int pv_write_history_html(const struct pv_history *h, FILE *fp,
 		for (size_t j = 0; j < m->ncp; j++) {
 			struct strbuf line = STRBUF_INIT;
 
-			pv_hist_cp_line(&line, h, m, &m->cp[j]);
+			pv_hist_cp_line(&line, h, m, &m->cp[j], pv_hist_put_plain);
 			strbuf_addstr(&sb, "<li>");
 			if (m->cp[j].point >= first_recent)
 				strbuf_addstr(&sb, "<strong>recent</strong>: ");

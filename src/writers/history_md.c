@@ -8,6 +8,7 @@
 #include <string.h>
 #include "fmt.h"
 #include "history_writers.h"
+#include "md.h"
 #include "../util/text.h"
 #include "../util/banned.h"
 
@@ -24,12 +25,32 @@ void pv_hist_name(struct strbuf *sb, const struct pv_hist_metric *m)
 	strbuf_release(&raw);
 }
 
+void pv_hist_put_plain(struct strbuf *sb, const char *foreign)
+{
+	pv_text_clean(sb, foreign, strlen(foreign));
+}
+
+/* Foreign text in Markdown, outside and inside a table (md_text.c). */
+static void put_md(struct strbuf *sb, const char *foreign)
+{
+	md_text_in(sb, foreign, 3 * NAME_CHARS, 0);
+}
+
+static void put_md_cell(struct strbuf *sb, const char *foreign)
+{
+	md_text_in(sb, foreign, 3 * NAME_CHARS, 1);
+}
+
 void pv_hist_cp_line(struct strbuf *sb, const struct pv_history *h,
-		     const struct pv_hist_metric *m, const struct pv_hist_cp *c)
+		     const struct pv_hist_metric *m, const struct pv_hist_cp *c,
+		     pv_hist_put *put)
 {
 	const struct pv_hist_point *p = &h->p[c->point];
+	struct strbuf name = STRBUF_INIT;
 
-	pv_hist_name(sb, m);
+	pv_hist_name(&name, m);
+	put(sb, name.buf);
+	strbuf_release(&name);
 	strbuf_addstr(sb, c->rel > 0 ? " rose " : c->rel < 0 ? " dropped " : " changed ");
 	{
 		/* unsigned: the verb gives the sign */
@@ -42,10 +63,10 @@ void pv_hist_cp_line(struct strbuf *sb, const struct pv_history *h,
 		}
 	}
 	strbuf_addstr(sb, " at ");
-	pv_text_clean(sb, p->label, strlen(p->label));
+	put(sb, p->label);
 	if (p->commit) {
 		strbuf_addstr(sb, " (");
-		pv_text_clean(sb, p->commit, strlen(p->commit));
+		put(sb, p->commit);
 		strbuf_addstr(sb, ")");
 	}
 	strbuf_addstr(sb, " (");
@@ -54,7 +75,7 @@ void pv_hist_cp_line(struct strbuf *sb, const struct pv_history *h,
 	pv_fmt_num(sb, c->after);
 	if (m->unit && *m->unit) {
 		strbuf_addch(sb, ' ');
-		pv_text_clean(sb, m->unit, strlen(m->unit));
+		put(sb, m->unit);
 	}
 	strbuf_addstr(sb, ", p=");
 	pv_fmt_p(sb, c->s.p);
@@ -97,26 +118,36 @@ static void sparkline(struct strbuf *sb, const struct pv_hist_metric *m)
 	}
 }
 
+/* Foreign text as a Mermaid string inside a ``` fence: it can hold
+ * neither a double quote nor a backquote (which could close the fence). */
+static void mermaid_str(struct strbuf *sb, const char *s)
+{
+	size_t from = sb->len;
+
+	strbuf_addch(sb, '"');
+	pv_text_clean(sb, s, strlen(s));
+	for (size_t i = from + 1; i < sb->len; i++)
+		if (sb->buf[i] == '"' || sb->buf[i] == '`')
+			sb->buf[i] = '\'';
+	strbuf_addch(sb, '"');
+}
+
 static void mermaid(struct strbuf *sb, const struct pv_history *h,
 		    const struct pv_hist_metric *m)
 {
 	struct strbuf name = STRBUF_INIT;
 
 	pv_hist_name(&name, m);
-	/* Mermaid strings cannot hold a double quote. */
-	for (size_t i = 0; i < name.len; i++)
-		if (name.buf[i] == '"')
-			name.buf[i] = '\'';
-	strbuf_addstr(sb, "```mermaid\nxychart-beta\n    title \"");
-	strbuf_addstr(sb, name.buf);
-	strbuf_addstr(sb, "\"\n    x-axis [");
+	strbuf_addstr(sb, "```mermaid\nxychart-beta\n    title ");
+	mermaid_str(sb, name.buf);
+	strbuf_addstr(sb, "\n    x-axis [");
 	for (size_t j = 0; j < m->nobs; j++) {
 		strbuf_addstr(sb, j ? ", " : "");
 		strbuf_addf(sb, "\"%u\"", m->obs[j].point);
 	}
-	strbuf_addstr(sb, "]\n    y-axis \"");
-	strbuf_addstr(sb, m->unit && *m->unit ? m->unit : "value");
-	strbuf_addstr(sb, "\"\n    line [");
+	strbuf_addstr(sb, "]\n    y-axis ");
+	mermaid_str(sb, m->unit && *m->unit ? m->unit : "value");
+	strbuf_addstr(sb, "\n    line [");
 	for (size_t j = 0; j < m->nobs; j++) {
 		strbuf_addstr(sb, j ? ", " : "");
 		strbuf_addg(sb, m->obs[j].mean);
@@ -144,11 +175,11 @@ int pv_write_history_markdown(const struct pv_history *h, FILE *fp,
 
 	strbuf_addf(&sb, "## perfverdict history: %s\n\n",
 		    h->fail ? "FAIL" : "pass");
-	strbuf_addf(&sb, "%zu points (`", h->np);
-	pv_text_clean(&sb, h->p[0].label, strlen(h->p[0].label));
-	strbuf_addstr(&sb, "` to `");
-	pv_text_clean(&sb, h->p[h->np - 1].label, strlen(h->p[h->np - 1].label));
-	strbuf_addf(&sb, "`), %zu metrics; the newest %zu points are recent.\n\n",
+	strbuf_addf(&sb, "%zu points (", h->np);
+	put_md(&sb, h->p[0].label);
+	strbuf_addstr(&sb, " to ");
+	put_md(&sb, h->p[h->np - 1].label);
+	strbuf_addf(&sb, "), %zu metrics; the newest %zu points are recent.\n\n",
 		    h->nm, h->recent);
 	strbuf_addstr(&sb, "| status at the newest point | metrics |\n|---|---:|\n");
 	for (int s = 0; s < PV_HS_COUNT; s++)
@@ -168,7 +199,7 @@ int pv_write_history_markdown(const struct pv_history *h, FILE *fp,
 			strbuf_addstr(&sb, "- ");
 			strbuf_addstr(&sb, c->verdict == PV_HS_REGRESSION && !c->waiver &&
 				      c->beyond ? "**regression**: " : "");
-			pv_hist_cp_line(&sb, h, &h->m[i], c);
+			pv_hist_cp_line(&sb, h, &h->m[i], c, put_md);
 			strbuf_addf(&sb, "; %s\n", verdict_word(c));
 		}
 	if (!nrecent)
@@ -185,16 +216,11 @@ int pv_write_history_markdown(const struct pv_history *h, FILE *fp,
 
 				pv_hist_name(&name, m);
 				strbuf_addstr(&sb, "| ");
-				for (size_t k = 0; k < name.len; k++) {
-					if (name.buf[k] == '|')
-						strbuf_addch(&sb, '\\');
-					strbuf_addch(&sb, name.buf[k]);
-				}
+				put_md_cell(&sb, name.buf);
 				strbuf_release(&name);
-				strbuf_addstr(&sb, " | `");
-				pv_text_clean(&sb, h->p[c->point].label,
-					      strlen(h->p[c->point].label));
-				strbuf_addstr(&sb, "` | ");
+				strbuf_addstr(&sb, " | ");
+				put_md_cell(&sb, h->p[c->point].label);
+				strbuf_addstr(&sb, " | ");
 				pv_fmt_pct(&sb, c->rel);
 				strbuf_addstr(&sb, " [");
 				pv_fmt_pct(&sb, c->rel_low);
@@ -238,7 +264,7 @@ int pv_write_history_text(const struct pv_history *h, int quiet, FILE *fp,
 
 			ncp++;
 			strbuf_addstr(&sb, c->point >= first_recent ? "recent  " : "        ");
-			pv_hist_cp_line(&sb, h, &h->m[i], c);
+			pv_hist_cp_line(&sb, h, &h->m[i], c, pv_hist_put_plain);
 			strbuf_addf(&sb, "; %s\n", verdict_word(c));
 		}
 	if (!quiet && !ncp)

@@ -26,7 +26,14 @@ int pv_write_history_text(const struct pv_history *h, int quiet, FILE *fp,
  * the label of a point, and the one-line description of a change point
  * ("thr/%CPU dropped 8.7% at 0042-3f2a9c1"). */
 void pv_hist_name(struct strbuf *sb, const struct pv_hist_metric *m);
+/* How a writer puts foreign text (a name, a label, a unit) into its
+ * output: pv_hist_put_plain cleans it to printable UTF-8 (the terminal,
+ * and HTML, which escapes the whole line after); the Markdown writer
+ * escapes it as Markdown. */
+typedef void pv_hist_put(struct strbuf *sb, const char *foreign);
+void pv_hist_put_plain(struct strbuf *sb, const char *foreign);
 void pv_hist_cp_line(struct strbuf *sb, const struct pv_history *h,
-		     const struct pv_hist_metric *m, const struct pv_hist_cp *c);
+		     const struct pv_hist_metric *m, const struct pv_hist_cp *c,
+		     pv_hist_put *put);
 
 #endif

@@ -40,8 +40,7 @@ static const char *str(const char *s)
 	return s ? s : "";
 }
 
-/* Foreign text as HTML text or attribute value. */
-static void esc(struct strbuf *sb, const char *s)
+void pv_html_text(struct strbuf *sb, const char *s, size_t maxchars)
 {
 	struct strbuf t = STRBUF_INIT;
 
@@ -50,7 +49,8 @@ static void esc(struct strbuf *sb, const char *s)
 	for (size_t i = 0, chars = 0; i < t.len; i++) {
 		char c = t.buf[i];
 
-		if (((unsigned char)c & 0xc0) != 0x80 && chars++ == NAME_CHARS) {
+		if (((unsigned char)c & 0xc0) != 0x80 && maxchars &&
+		    chars++ == maxchars) {
 			strbuf_addstr(sb, "\xe2\x80\xa6");
 			break;
 		}
@@ -65,6 +65,12 @@ static void esc(struct strbuf *sb, const char *s)
 		}
 	}
 	strbuf_release(&t);
+}
+
+/* Foreign text as HTML text or attribute value. */
+static void esc(struct strbuf *sb, const char *s)
+{
+	pv_html_text(sb, s, NAME_CHARS);
 }
 
 /* Our own text that may hold '<' or '&' (formatted numbers do not,

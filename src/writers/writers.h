@@ -39,6 +39,11 @@ struct pv_text_opts {
 int pv_write_text(const struct pv_report *r, const struct pv_text_opts *o,
 		  FILE *fp, struct pv_err *err);
 
+/* Foreign text as HTML text or an attribute value: cleaned to printable
+ * UTF-8, the five specials escaped, tabs and newlines as spaces, cut
+ * with an ellipsis after maxchars characters (0: no limit). */
+void pv_html_text(struct strbuf *sb, const char *s, size_t maxchars);
+
 /* One self-contained HTML page: inline CSS and SVG, no network. */
 int pv_write_html(const struct pv_report *r, FILE *fp, struct pv_err *err);
 
