@@ -5,7 +5,7 @@
  *
  * A point's value is the mean of its runs on the log scale (when every
  * run of the metric is positive), leaving out runs more than
- * RUN_REJECT robust within-point sds from the point's median: the
+ * 5 robust within-point sds from the point's median: the
  * within-point sd is pooled over the whole series (the MAD of the runs
  * around their point medians), so that one noisy-neighbour run among
  * three does not move a point by a third of its size.  With one or two
@@ -23,7 +23,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <gsl/gsl_sort.h>
 #include "archive.h"
 #include "report.h"
 #include "scan.h"
@@ -31,8 +30,6 @@
 #include "verdict.h"
 #include "util/banned.h"
 
-#define RUN_REJECT 5.0
-#define MAD_SD 1.482602218505602
 
 static const char *const status_names[PV_HS_COUNT] = {
 	"regression", "improvement", "changed", "waived", "unchanged",
@@ -453,14 +450,14 @@ out:
 	return rc;
 }
 
-/* The robust point values of one metric (see the top of this file). */
+/* The robust point values of one metric (see the top of this file;
+ * the statistics are stats/changepoint.c's). */
 static void point_values(struct pv_hist_metric *m)
 {
-	double *dev = pv_malloc((m->nruns ? m->nruns : 1) * sizeof(*dev));
-	double *tmp = pv_malloc((m->nruns ? m->nruns : 1) * sizeof(*tmp));
+	size_t k = m->nobs ? m->nobs : 1;
 	double *lv = pv_malloc((m->nruns ? m->nruns : 1) * sizeof(*lv));
-	double tau = INFINITY;
-	size_t nd = 0;
+	uint32_t *n = pv_malloc(k * sizeof(*n));
+	size_t *off = pv_malloc(k * sizeof(*off));
 
 	m->logscale = 1;
 	for (size_t i = 0; i < m->nruns; i++)
@@ -468,39 +465,17 @@ static void point_values(struct pv_hist_metric *m)
 			m->logscale = 0;
 	for (size_t i = 0; i < m->nruns; i++)
 		lv[i] = m->logscale ? log(m->runs[i]) : m->runs[i];
-	/* The within-point scale: deviations from the point medians, the
-	 * median run itself left out once per point of odd n. */
 	for (size_t j = 0; j < m->nobs; j++) {
-		const struct pv_hist_obs *ob = &m->obs[j];
-		double med;
-		int skipped = 0;
-
-		if (ob->n < 3)
-			continue;
-		memcpy(tmp, lv + ob->off, ob->n * sizeof(*tmp));
-		gsl_sort(tmp, 1, ob->n);
-		med = ob->n % 2 ? tmp[ob->n / 2] :
-		      0.5 * (tmp[ob->n / 2 - 1] + tmp[ob->n / 2]);
-		for (size_t i = 0; i < ob->n; i++) {
-			if (ob->n % 2 && !skipped && i == ob->n / 2) {
-				skipped = 1;
-				continue;
-			}
-			dev[nd++] = fabs(tmp[i] - med);
-		}
+		n[j] = m->obs[j].n;
+		off[j] = m->obs[j].off;
 	}
-	if (nd) {
-		gsl_sort(dev, 1, nd);
-		tau = RUN_REJECT * MAD_SD *
-		      (nd % 2 ? dev[nd / 2] : 0.5 * (dev[nd / 2 - 1] + dev[nd / 2]));
-	}
-	m->tau = tau;
+	m->tau = pv_cp_run_tau(lv, n, off, m->nobs, m->nruns);
 	for (size_t j = 0; j < m->nobs; j++)
 		m->obs[j].value = pv_history_value(m, m->runs + m->obs[j].off,
 						   m->obs[j].n);
-	free(dev);
-	free(tmp);
 	free(lv);
+	free(n);
+	free(off);
 }
 
 static double level_of(const struct pv_hist_metric *m, double v)
@@ -633,38 +608,5 @@ out:
 double pv_history_value(const struct pv_hist_metric *m, const double *x,
 			size_t n)
 {
-	double *l, med, sum = 0;
-	size_t k = 0;
-
-	if (!n)
-		return NAN;
-	l = pv_malloc(n * sizeof(*l));
-	for (size_t i = 0; i < n; i++) {
-		if (m->logscale && !(x[i] > 0 && isfinite(x[i]))) {
-			free(l);
-			return NAN;
-		}
-		l[i] = m->logscale ? log(x[i]) : x[i];
-	}
-	if (n < 3) {
-		for (size_t i = 0; i < n; i++)
-			sum += l[i];
-		free(l);
-		return sum / (double)n;
-	}
-	{
-		double *tmp = pv_malloc(n * sizeof(*tmp));
-
-		memcpy(tmp, l, n * sizeof(*tmp));
-		gsl_sort(tmp, 1, n);
-		med = n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
-		free(tmp);
-	}
-	for (size_t i = 0; i < n; i++)
-		if (fabs(l[i] - med) <= m->tau) {
-			sum += l[i];
-			k++;
-		}
-	free(l);
-	return k ? sum / (double)k : med;
+	return pv_cp_point_value(x, n, m->logscale, m->tau);
 }

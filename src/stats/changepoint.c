@@ -43,6 +43,73 @@ static double median_sorted(double *x, size_t n)
 	return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
+/* Runs further than this many robust within-point sds from their
+ * point's median are left out of the point's value. */
+#define RUN_REJECT 5.0
+
+double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
+		     size_t npoints, size_t nruns)
+{
+	double *dev = pv_malloc((nruns ? nruns : 1) * sizeof(*dev));
+	double *tmp = pv_malloc((nruns ? nruns : 1) * sizeof(*tmp));
+	double tau = INFINITY;
+	size_t nd = 0;
+
+	/* deviations from the point medians, the median run itself left
+	 * out once per point of odd n */
+	for (size_t j = 0; j < npoints; j++) {
+		double med;
+
+		if (n[j] < 3)
+			continue;
+		memcpy(tmp, lv + off[j], n[j] * sizeof(*tmp));
+		med = median_sorted(tmp, n[j]);
+		for (size_t i = 0; i < n[j]; i++)
+			if (!(n[j] % 2 && i == n[j] / 2))
+				dev[nd++] = fabs(tmp[i] - med);
+	}
+	if (nd)
+		tau = RUN_REJECT * MAD_SD * median_sorted(dev, nd);
+	free(dev);
+	free(tmp);
+	return tau;
+}
+
+double pv_cp_point_value(const double *x, size_t n, int logscale,
+			 double tau)
+{
+	double *l, *tmp, med, sum = 0;
+	size_t k = 0;
+
+	if (!n)
+		return NAN;
+	l = pv_malloc(n * sizeof(*l));
+	for (size_t i = 0; i < n; i++) {
+		if (logscale && !(x[i] > 0 && isfinite(x[i]))) {
+			free(l);
+			return NAN;
+		}
+		l[i] = logscale ? log(x[i]) : x[i];
+	}
+	if (n < 3) {
+		for (size_t i = 0; i < n; i++)
+			sum += l[i];
+		free(l);
+		return sum / (double)n;
+	}
+	tmp = pv_malloc(n * sizeof(*tmp));
+	memcpy(tmp, l, n * sizeof(*tmp));
+	med = median_sorted(tmp, n);
+	free(tmp);
+	for (size_t i = 0; i < n; i++)
+		if (fabs(l[i] - med) <= tau) {
+			sum += l[i];
+			k++;
+		}
+	free(l);
+	return k ? sum / (double)k : med;
+}
+
 /*
  * The robust sd of the values from their successive differences, after
  * the median difference (a slow trend) is taken out: the larger of the

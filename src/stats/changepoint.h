@@ -41,6 +41,7 @@
 #define PV_STATS_CHANGEPOINT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "../util/err.h"
 
 #ifndef PV_CP_MIN_SEG
@@ -94,6 +95,19 @@ void pv_cp_series_release(struct pv_cp_series *s);
 
 /* Step 1 alone, for tests: clipped values into out, the robust sd into
  * *sd; returns how many values were clipped. */
+/*
+ * A point's value (history): the mean of its n runs x, on the log scale
+ * when logscale (NAN if a run is not positive), leaving out runs further
+ * than tau from the runs' median; with one or two runs, their mean.
+ * tau comes from pv_cp_run_tau(): 5 robust within-point sds, the MAD of
+ * the runs around their point medians pooled over the series (lv: the
+ * runs on the scale used; point j's runs are lv[off[j] .. off[j]+n[j])),
+ * INFINITY when no point has 3 runs.
+ */
+double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
+		     size_t npoints, size_t nruns);
+double pv_cp_point_value(const double *x, size_t n, int logscale,
+			 double tau);
 size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd);
 
 /* The number of split positions of a series of L points. */

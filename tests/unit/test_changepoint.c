@@ -193,9 +193,37 @@ static void test_pooled(void **state)
 	assert_false(x.testable);
 }
 
+/* A point's value and the run scale, against values worked by hand. */
+static void test_point_value(void **state)
+{
+	const double lv[] = { 0.0, 0.1, 0.2, 1.0, 1.1, 1.3 };
+	const uint32_t n[] = { 3, 3 };
+	const size_t off[] = { 0, 3 };
+	const double x[] = { 1.0, 1.0, 1.0, 100.0 };
+	const double two[] = { 2.0, 8.0 };
+
+	(void)state;
+	/* medians 0.1 and 1.1; deviations without the medians 0.1, 0.1,
+	 * 0.1, 0.2; their median 0.1: tau = 5 * 1.482602218505602 * 0.1 */
+	assert_float_equal(pv_cp_run_tau(lv, n, off, 2, 6),
+			   0.7413011092528010, 1e-15);
+	assert_true(isinf(pv_cp_run_tau(lv, (const uint32_t[]){ 2, 2 }, off,
+					2, 6)));
+	/* logs 0, 0, 0, 4.61: median 0, the run of 100 is left out */
+	assert_float_equal(pv_cp_point_value(x, 4, 1, 1.0), 0.0, 0);
+	assert_float_equal(pv_cp_point_value(x, 4, 1, INFINITY),
+			   log(100.0) / 4, 1e-15);
+	assert_float_equal(pv_cp_point_value(x, 4, 0, INFINITY), 25.75, 1e-15);
+	/* one or two runs: their mean, whatever tau says */
+	assert_float_equal(pv_cp_point_value(two, 2, 1, 0.0), log(4.0), 1e-15);
+	assert_true(isnan(pv_cp_point_value((const double[]){ -1, 2, 3 }, 3,
+					    1, 1.0)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_point_value),
 		cmocka_unit_test(test_clip),
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_trend),
