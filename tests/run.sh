@@ -57,10 +57,12 @@ for s in tests/check_*.sh; do
 done
 
 # The CI integrations (ci/): shell scripts, YAML, simulated pipelines.
-sh tests/ci/run.sh >"${TMPDIR:-/tmp}/pv-ci.log" 2>&1
+log=$(mktemp)
+sh tests/ci/run.sh >"$log" 2>&1
 st=$?
-tail -n 1 "${TMPDIR:-/tmp}/pv-ci.log"
-[ $st -eq 0 ] || grep -i "fail" "${TMPDIR:-/tmp}/pv-ci.log" | head -n 20
+tail -n 1 "$log"
+[ $st -eq 0 ] || grep -i "fail" "$log" | head -n 20
+rm -f "$log"
 result ci $st
 
 # Hostile input (tests/bad/): broken files, trees, configs, report paths.
