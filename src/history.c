@@ -24,6 +24,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "archive.h"
+#include "benchdata.h"
+#include "point.h"
 #include "report.h"
 #include "scan.h"
 #include "table.h"
@@ -39,6 +41,15 @@ static const char *const status_names[PV_HS_COUNT] = {
 const char *pv_hist_status_name(enum pv_hist_status s)
 {
 	return s < PV_HS_COUNT ? status_names[s] : "unknown";
+}
+
+const char *pv_point_kind_name(int kind)
+{
+	static const char *const names[] = {
+		"tree", "report", "point", "benchmark-action",
+	};
+
+	return kind >= 0 && kind <= PV_PK_BENCHDATA ? names[kind] : "tree";
 }
 
 void pv_history_init(struct pv_history *h)
@@ -77,7 +88,7 @@ static void iso_of(double t, char *buf, size_t len)
 		snprintf(buf, len, "1970-01-01T00:00:00Z");
 }
 
-static double parse_iso(const char *s)
+double pv_history_parse_time(const char *s)
 {
 	struct tm tm;
 	const char *end;
@@ -170,6 +181,21 @@ static void add_obs(struct pv_hist_metric *m, uint32_t point,
 	ob->value = NAN;
 }
 
+
+int pv_history_add(struct pv_history *h, size_t pi,
+		   const struct pv_history_opts *o, const char *suite,
+		   const char *test, const char *group, const char *bench,
+		   const char *metric, const char *unit, enum pv_dir hint,
+		   const double *v, size_t n)
+{
+	struct pv_hist_metric *m = metric_for(h, suite, test, group, bench,
+					      metric, unit, o, hint);
+
+	if (!m)
+		return 0;
+	add_obs(m, (uint32_t)pi, v, n);
+	return 1;
+}
 
 static void point_warnings(struct pv_diag *from, struct pv_diag *to)
 {
@@ -291,7 +317,7 @@ static int read_report(struct pv_history *h, size_t pi,
 		goto out;
 	}
 	p->time = r.generated_at ? arena_strdup(&h->arena, r.generated_at) : NULL;
-	p->mtime = parse_iso(r.generated_at);
+	p->mtime = pv_history_parse_time(r.generated_at);
 	root = json_load_file(p->path, 0, &je);
 	cand = root ? json_object_get(root, "candidate") : NULL;
 	label = cand ? json_object_get(cand, "label") : NULL;
@@ -371,6 +397,23 @@ static int order_by_time(struct pv_history *h, struct pv_err *err)
 	return 0;
 }
 
+static int too_few_points(const struct pv_history *h, struct pv_err *err)
+{
+	if (h->np >= 3)
+		return 0;
+	return pv_error(err, PV_M_TOO_FEW_POINTS,
+			"archive '%s' has %zu point%s: history needs at least 3 (result trees, compare reports or history points, oldest first by name)",
+			h->archive, h->np, h->np == 1 ? "" : "s");
+}
+
+static int no_metrics(const struct pv_history *h, struct pv_err *err)
+{
+	if (h->nm)
+		return 0;
+	return pv_error(err, PV_M_NO_SAMPLES, "archive '%s': no metrics in any point",
+			h->archive);
+}
+
 int pv_history_read(struct pv_history *h, const char *archive,
 		    const struct pv_history_opts *o, struct pv_diag *diag,
 		    struct pv_err *err)
@@ -384,6 +427,18 @@ int pv_history_read(struct pv_history *h, const char *archive,
 	h->archive = arena_strdup(&h->arena, archive);
 	h->order = o->order;
 	h->recent = o->recent;
+	{
+		struct stat ast;
+
+		/* A file: a github-action-benchmark data.js (benchdata.h). */
+		if (!stat(archive, &ast) && S_ISREG(ast.st_mode)) {
+			if (pv_benchdata_read(h, archive, o, diag, err) ||
+			    too_few_points(h, err) || no_metrics(h, err) ||
+			    (o->order == PV_ORDER_TIME && order_by_time(h, err)))
+				return -1;
+			return 0;
+		}
+	}
 	dir = opendir(archive);
 	if (!dir)
 		return pv_error(err, PV_M_CANNOT_READ, "cannot read archive '%s': %s",
@@ -413,8 +468,9 @@ int pv_history_read(struct pv_history *h, const char *archive,
 			goto out;
 		}
 		if (!S_ISDIR(st.st_mode) &&
-		    !(S_ISREG(st.st_mode) && has_suffix(names[i], ".json"))) {
-			pv_diag_add(diag, PV_M_NOT_A_POINT, "archive '%s': '%s' is not a point (expected a result tree or a compare report ending in .json); left out",
+		    !(S_ISREG(st.st_mode) && (has_suffix(names[i], ".json") ||
+					      has_suffix(names[i], ".json.gz")))) {
+			pv_diag_add(diag, PV_M_NOT_A_POINT, "archive '%s': '%s' is not a point (expected a result tree, or a compare report or history point ending in .json or .json.gz); left out",
 				    archive, names[i]);
 			strbuf_release(&path);
 			continue;
@@ -422,24 +478,20 @@ int pv_history_read(struct pv_history *h, const char *archive,
 		p = &h->p[h->np++];
 		p->label = arena_strdup(&h->arena, names[i]);
 		p->path = arena_strdup(&h->arena, path.buf);
-		p->is_report = !S_ISDIR(st.st_mode);
+		p->is_report = S_ISDIR(st.st_mode) ? PV_PK_TREE :
+			       pv_point_is_point(path.buf) ? PV_PK_POINT :
+			       PV_PK_REPORT;
 		strbuf_release(&path);
 	}
-	if (h->np < 3) {
-		pv_error(err, PV_M_TOO_FEW_POINTS,
-			 "archive '%s' has %zu point%s: history needs at least 3 (result trees or compare reports, oldest first by name)",
-			 archive, h->np, h->np == 1 ? "" : "s");
+	if (too_few_points(h, err))
 		goto out;
-	}
 	for (size_t i = 0; i < h->np; i++)
-		if (h->p[i].is_report ? read_report(h, i, o, err) :
+		if (h->p[i].is_report == PV_PK_POINT ? pv_point_read(h, i, o, err) :
+		    h->p[i].is_report ? read_report(h, i, o, err) :
 					read_tree(h, i, o, diag, err))
 			goto out;
-	if (!h->nm) {
-		pv_error(err, PV_M_NO_SAMPLES, "archive '%s': no metrics in any point",
-			 archive);
+	if (no_metrics(h, err))
 		goto out;
-	}
 	if (o->order == PV_ORDER_TIME && order_by_time(h, err))
 		goto out;
 	rc = 0;

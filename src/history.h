@@ -20,13 +20,22 @@
 
 enum pv_hist_order { PV_ORDER_NAME = 0, PV_ORDER_TIME };
 
+/* What an archive point is: a result tree, an archived compare report,
+ * a compact point (point.h) or an entry of a github-action-benchmark
+ * data.js (benchdata.h). */
+enum pv_point_kind { PV_PK_TREE = 0, PV_PK_REPORT, PV_PK_POINT,
+		     PV_PK_BENCHDATA };
+/* Its name in the history JSON: "tree", "report", "point",
+ * "benchmark-action". */
+const char *pv_point_kind_name(int kind);
+
 struct pv_hist_point {
 	const char *label;      /* the entry's name */
 	const char *path;
 	const char *commit;     /* a report's candidate.label, or NULL */
 	const char *time;       /* ISO 8601 UTC: generated_at or newest file */
 	double mtime;           /* seconds since the epoch, for --order time */
-	int is_report;
+	int is_report;          /* a file: PV_PK_REPORT, _POINT or _BENCHDATA */
 	size_t metrics;         /* metrics the point gave */
 	struct pv_kv *context;  /* a tree's preamble keys (arena) */
 	size_t ncontext;
@@ -117,6 +126,23 @@ void pv_history_release(struct pv_history *h);
 int pv_history_read(struct pv_history *h, const char *archive,
 		    const struct pv_history_opts *o, struct pv_diag *diag,
 		    struct pv_err *err);
+/*
+ * For the archive readers (point.c, benchdata.c): n runs v of one metric
+ * at point pi, the metric found or made by its key; hint is the
+ * direction the input says (PV_DIR_UNSET: none), which a [metric] rule
+ * or [gate] direction overrides.  Returns 1 when added, 0 when a rule
+ * ignores the metric.
+ */
+int pv_history_add(struct pv_history *h, size_t pi,
+		   const struct pv_history_opts *o, const char *suite,
+		   const char *test, const char *group, const char *bench,
+		   const char *metric, const char *unit, enum pv_dir hint,
+		   const double *v, size_t n);
+
+/* An ISO 8601 UTC time (YYYY-MM-DDTHH:MM:SS, a trailing Z or fraction
+ * allowed) as seconds since the epoch; NAN when it is not one. */
+double pv_history_parse_time(const char *iso);
+
 /* The series' change points, statuses and h->fail. */
 int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		       struct pv_diag *diag, struct pv_err *err);

@@ -21,6 +21,7 @@
 #include "config.h"
 #include "diag.h"
 #include "outputs.h"
+#include "point.h"
 #include "parseopt.h"
 #include "readers/reader.h"
 #include "report.h"
@@ -86,6 +87,7 @@ struct cli {
 	char **operand;             /* the arguments that are not options */
 	int noperands;
 	const char *history;        /* --baseline-history ARCHIVE */
+	const char *save_point;     /* --save-point FILE */
 	unsigned long window;       /* --history-window K */
 	unsigned long recent;       /* history --recent K */
 	enum pv_hist_order order;   /* history --order */
@@ -180,6 +182,8 @@ static const struct pv_option compare_options[] = {
 		      "pool the baseline from ARCHIVE's points since its last change point; then give only CANDIDATE", NULL),
 	PV_OPT_UINT(0, "history-window", "K", CLI, window, 2, 1000000,
 		    "a count of at least 2 points", "at most K points pooled", "10"),
+	PV_OPT_STRING(0, "save-point", "FILE", CLI, save_point,
+		      "write the candidate as a history point (gzip when FILE ends in .gz)", NULL),
 	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing verdict line"),
 	PV_OPT_FLAG('v', "verbose", CLI, out.verbose, "print every metric, not only those that need attention"),
 	OPT_HELP,
@@ -487,6 +491,10 @@ static int cmd_compare(struct cli *a)
 		goto fail_printed;
 	}
 	if (pv_write_reports(&r, &a->out, &err))
+		goto fail_printed;
+	if (a->save_point &&
+	    pv_point_write(&r, pv_label_from_env(PV_CAND, getenv), a->save_point,
+			   &err))
 		goto fail_printed;
 	if (!report_to_stdout(&a->out) &&
 	    pv_write_summary(&r, a->out.quiet || any_report(&a->out),

@@ -250,8 +250,8 @@ char *pv_test_id(const char *relpath, const regex_t *repeat_re)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* Inflate a gzip buffer (pyperf's .json.gz) within the size limit. */
-static int gunzip(const char *path, const struct strbuf *in, size_t max,
+/* See scan.h. */
+int pv_gunzip(const char *path, const struct strbuf *in, size_t max,
 		  struct strbuf *out, struct pv_err *err)
 {
 	z_stream zs;
@@ -579,7 +579,7 @@ static int read_content(const char *path, const struct pv_config *cfg,
 		return rc;
 	if (raw->len >= 2 && (unsigned char)raw->buf[0] == 0x1f &&
 	    (unsigned char)raw->buf[1] == 0x8b) {
-		if (gunzip(path, raw, cfg->limits.max_file_size, text, err))
+		if (pv_gunzip(path, raw, cfg->limits.max_file_size, text, err))
 			return -1;
 		*content = text;
 	}

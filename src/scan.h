@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "table.h"
 #include "util/err.h"
+#include "util/strbuf.h"
 
 struct pv_file {
 	char *relpath;  /* relative to the root */
@@ -74,5 +75,11 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 		 const struct pv_scan *sc, const struct pv_suite *suite,
 		 const char *format, const struct pv_config *cfg,
 		 struct pv_diag *diag, struct pv_err *err);
+
+/* Inflate the gzip data in (pyperf's .json.gz, a history point) onto
+ * out, at most max bytes; errors name path: corrupt or truncated data
+ * (PV_M_BAD_GZIP), too large (PV_M_TOO_LARGE). */
+int pv_gunzip(const char *path, const struct strbuf *in, size_t max,
+	      struct strbuf *out, struct pv_err *err);
 
 #endif

@@ -413,9 +413,12 @@ static void family_gate(struct pv_report *r, const struct work *w,
 /*
  * The verdicts that need no test: a side absent, a reader's note, too
  * few observations, or a mean that is not a number.  1 when one of them
- * applies.
+ * applies.  Against a pooled baseline (pooled) the candidate is one more
+ * point: one run of it is enough (a github-action-benchmark entry has
+ * one value); the baseline's count is of its points.
  */
-static int policy_verdict(const struct pv_gate *g, struct pv_result *res)
+static int policy_verdict(const struct pv_gate *g, struct pv_result *res,
+			  int pooled)
 {
 	enum pv_why why;
 
@@ -432,7 +435,7 @@ static int policy_verdict(const struct pv_gate *g, struct pv_result *res)
 	if (res->side[0].note || res->side[1].note)
 		why = PV_WHY_NOTE;
 	else if (side_n(&res->side[0]) < g->min_samples ||
-		 side_n(&res->side[1]) < g->min_samples)
+		 side_n(&res->side[1]) < (pooled ? 1 : g->min_samples))
 		why = PV_WHY_FEW;
 	else if (!mean_defined(res))
 		why = PV_WHY_UNDEFINED;
@@ -484,7 +487,7 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	res->waiver = NULL;
 	res->held = 0;
 	res->p = res->q = NAN;
-	if (policy_verdict(g, res))
+	if (policy_verdict(g, res, r->ext != NULL))
 		return;
 
 	/* By the absolute change: the relative one is not defined from a
@@ -586,7 +589,7 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 		res->ci_low = res->ci_high = res->mde = NAN;
 		w[i].testable = a->present && b->present && !a->note &&
 				!b->note && side_n(a) >= min &&
-				side_n(b) >= min && mean_defined(res);
+				side_n(b) >= (r->ext ? 1 : min) && mean_defined(res);
 		w[i].deterministic = w[i].testable && a->s.sd == 0 &&
 				     b->s.sd == 0;
 		w[i].summary = a->summary_only || b->summary_only;

@@ -1,6 +1,9 @@
 #!/usr/bin/python3
 """Validate perfverdict JSON reports against schemas/report.schema.json
-(JSON Schema 2020-12) and the contract's cross-field rules."""
+(JSON Schema 2020-12) and the contract's cross-field rules; history
+reports against schemas/history.schema.json, and history points
+(compare --save-point, .json or .json.gz) against schemas/point.schema.json."""
+import gzip
 import json
 import os
 import sys
@@ -10,6 +13,24 @@ from jsonschema import Draft202012Validator
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA = os.path.join(HERE, "..", "schemas", "report.schema.json")
 HISTORY_SCHEMA = os.path.join(HERE, "..", "schemas", "history.schema.json")
+POINT_SCHEMA = os.path.join(HERE, "..", "schemas", "point.schema.json")
+
+
+def check_point(point, path):
+    """A history point: its schema, and each metric key once."""
+    with open(POINT_SCHEMA, encoding="utf-8") as f:
+        schema = json.load(f)
+    Draft202012Validator.check_schema(schema)
+    errors = sorted(Draft202012Validator(schema).iter_errors(point),
+                    key=lambda e: list(e.path))
+    problems = [f"{'/'.join(map(str, e.path))}: {e.message}" for e in errors[:10]]
+    keys = [tuple(m.get(k) for k in ("suite", "test", "group", "benchmark", "metric"))
+            for m in point.get("metrics", []) if isinstance(m, dict)]
+    if len(keys) != len(set(keys)):
+        problems.append("a metric key appears twice")
+    for p in problems:
+        print(f"{path}: {p}", file=sys.stderr)
+    return not problems
 
 
 def check_history(report, path, validator):
@@ -53,8 +74,11 @@ def check_history(report, path, validator):
 
 
 def check(path, validator, history_validator=None):
-    with open(path, encoding="utf-8") as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
         report = json.load(f)
+    if isinstance(report, dict) and "point_version" in report:
+        return check_point(report, path)
     if isinstance(report, dict) and report.get("kind") == "history":
         return check_history(report, path, history_validator)
     errors = sorted(validator.iter_errors(report), key=lambda e: list(e.path))

@@ -141,6 +141,7 @@ extern const struct pv_reader pv_reader_pytest;
 extern const struct pv_reader pv_reader_criterion;
 extern const struct pv_reader pv_reader_jmh;
 extern const struct pv_reader pv_reader_catch2;
+extern const struct pv_reader pv_reader_benchaction;
 
 /* NULL-terminated, in the order `perfverdict formats` lists them. */
 extern const struct pv_reader *const pv_readers[];

@@ -22,6 +22,7 @@ const struct pv_reader *const pv_readers[] = {
 	&pv_reader_criterion,
 	&pv_reader_jmh,
 	&pv_reader_catch2,
+	&pv_reader_benchaction,
 	NULL
 };
 

@@ -212,7 +212,7 @@ int pv_write_history_json(const struct pv_history *h, FILE *fp,
 		strbuf_addf(&sb, "\"index\":%zu,\"label\":", i);
 		jstr(&sb, p->label);
 		strbuf_addstr(&sb, ",\"kind\":");
-		jstr(&sb, p->is_report ? "report" : "tree");
+		jstr(&sb, pv_point_kind_name(p->is_report));
 		if (p->commit) {
 			strbuf_addstr(&sb, ",\"commit\":");
 			jstr(&sb, p->commit);

@@ -133,7 +133,7 @@ group_lint() {
 	C=
 	check "shellcheck is installed (Debian: shellcheck)" command -v shellcheck
 	check "python3 has yaml (Debian: python3-yaml)" "$PY" -c 'import yaml'
-	for f in "$S"/*.sh "$TESTS/run.sh" "$TESTS/runners.sh" "$FAKES/perfverdict" "$FAKES/gh" "$FAKES/curl"; do
+	for f in "$S"/*.sh "$TESTS/run.sh" "$TESTS/runners.sh" "$TESTS/history.sh" "$FAKES/perfverdict" "$FAKES/gh" "$FAKES/curl"; do
 		check "shellcheck $(basename "$f")" shellcheck -x -s sh "$f"
 	done
 	for f in "$CI_DIR"/github/action.yml "$CI_DIR"/gitlab/*.yml; do
@@ -1036,8 +1036,12 @@ group_mutation() {
 		's/^\[ "\$policy" = never \] && skip "policy never"$/:/'
 }
 
+# Issue 21: data.js archives and the history jobs (tests/ci/history.sh).
+# shellcheck disable=SC1091 # checked on its own in group_lint
+. "$TESTS/history.sh"
+
 # ---------------------------------------------------------------------------
-ALL="lint status truncate github_comment gitlab_comment log github_action github_baseline gitlab_job gitlab_baseline build jenkins mutation"
+ALL="lint status truncate github_comment gitlab_comment log github_action github_baseline gitlab_job gitlab_baseline build jenkins benchdata mutation"
 for g in ${ONLY:-$ALL}; do
 	"group_$g"
 done

@@ -1,0 +1,55 @@
+/*
+ * benchdata.h - a github-action-benchmark history (its gh-pages
+ * data.js, "window.BENCHMARK_DATA = {...}", or the same object as plain
+ * JSON) read as a history archive, and its newest entries as a side of a
+ * comparison (the reader "benchmark-action", readers/reader.h).
+ *
+ * The object is {"entries": {SUITE: [ENTRY...]}}, each ENTRY
+ * {"commit": {"id", "timestamp"}, "date", "tool", "benches": [{"name",
+ * "value", "unit"}]}.  Each commit is one point (its entries in every
+ * suite): label the short commit id, commit the full one, time the
+ * commit's timestamp (else the entry's date), points in time order.
+ * Each bench is a metric keyed (test "", group SUITE, benchmark name,
+ * metric "value") with one sample per entry, in its unit; its direction
+ * is github-action-benchmark's own biggerIsBetter() for the entry's
+ * tool (higher for benchmarkjs, pytest and customBiggerIsBetter, lower
+ * for the others) unless a [metric] rule says otherwise.  What is lost:
+ * one value per commit, so the noise between runs inside a point is
+ * unknown (history estimates it between points only).
+ */
+#ifndef PV_BENCHDATA_H
+#define PV_BENCHDATA_H
+
+#include <jansson.h>
+#include "diag.h"
+#include "history.h"
+#include "util/err.h"
+
+/* The direction github-action-benchmark gives tool; PV_DIR_UNSET for a
+ * tool it does not know. */
+enum pv_dir pv_benchdata_tool_dir(const char *tool);
+
+/* One entry, checked: its benches are json_array_get(benches, i). */
+struct pv_bd_entry {
+	const char *id, *tool;
+	double time;            /* seconds since the epoch (UTC) */
+	json_t *benches;
+};
+
+/* Parse buf (len bytes, NUL-terminated) of path: a data.js or the plain
+ * JSON object; checks the object and its "entries" object.  NULL with
+ * err naming path:line:column on a syntax error. */
+json_t *pv_benchdata_parse(const char *path, const char *buf, size_t len,
+			   struct pv_err *err);
+/* Check entries[suite][i] = e (and each bench) into out. */
+int pv_benchdata_entry(const char *path, const char *suite, size_t i,
+		       json_t *e, struct pv_bd_entry *out, struct pv_err *err);
+
+/* Read the file archive into h's points and metrics (h->archive set).
+ * Errors name the file, and the line of a syntax error or the JSON path
+ * of what is wrong (exit status 3). */
+int pv_benchdata_read(struct pv_history *h, const char *archive,
+		      const struct pv_history_opts *o, struct pv_diag *diag,
+		      struct pv_err *err);
+
+#endif

@@ -1,0 +1,369 @@
+/*
+ * point.c - compact history points: written from the report model's
+ * candidate side, read back into a history; see point.h.
+ */
+#include "point.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include "scan.h"
+#include "util/atomic.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "writers/writers.h"
+#include "util/banned.h"
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+/* A string, or null. */
+static void jstr(struct strbuf *sb, const char *s)
+{
+	if (s)
+		pv_json_string(sb, s);
+	else
+		strbuf_addstr(sb, "null");
+}
+
+static void kv(struct strbuf *sb, const char *k, const char *v)
+{
+	strbuf_addch(sb, ',');
+	pv_json_string(sb, k);
+	strbuf_addch(sb, ':');
+	jstr(sb, v);
+}
+
+static void point_json(const struct pv_report *r, const char *commit,
+		       struct strbuf *sb)
+{
+	const struct pv_sidemeta *c = &r->side[PV_CAND];
+
+	strbuf_addf(sb, "{\"point_version\":%d,\"tool\":{\"name\":\"perfverdict\",\"version\":",
+		    PV_POINT_VERSION);
+	jstr(sb, r->tool_version ? r->tool_version : "unknown");
+	strbuf_addch(sb, '}');
+	kv(sb, "label", r->label[PV_CAND]);
+	kv(sb, "commit", commit);
+	kv(sb, "time", r->generated_at);
+	kv(sb, "suite", r->settings.suite);
+	strbuf_addstr(sb, ",\"context\":{");
+	for (size_t i = 0; i < c->ncontext; i++) {
+		if (i)
+			strbuf_addch(sb, ',');
+		pv_json_string(sb, c->context[i].key);
+		strbuf_addch(sb, ':');
+		pv_json_string(sb, c->context[i].value);
+	}
+	strbuf_addstr(sb, "},\n\"metrics\":[");
+	for (size_t i = 0, k = 0; i < r->n; i++) {
+		const struct pv_result *m = &r->m[i];
+		const struct pv_side_result *s = &m->side[PV_CAND];
+
+		if (!s->present || !s->nsamples)
+			continue;
+		strbuf_addstr(sb, k++ ? ",\n{" : "\n{");
+		strbuf_addstr(sb, "\"suite\":");
+		jstr(sb, m->suite ? m->suite : "");
+		kv(sb, "test", m->test ? m->test : "");
+		kv(sb, "group", m->group ? m->group : "");
+		kv(sb, "benchmark", m->benchmark);
+		kv(sb, "metric", m->metric);
+		kv(sb, "unit", m->unit ? m->unit : "");
+		/* Only a direction someone set: a guess is made again when
+		 * the point is read, under that run's config. */
+		if (!m->dir_assumed && m->direction != PV_DIR_UNSET)
+			kv(sb, "direction", pv_dir_name(m->direction));
+		strbuf_addstr(sb, ",\"samples\":[");
+		for (uint32_t j = 0; j < s->nsamples; j++) {
+			if (j)
+				strbuf_addch(sb, ',');
+			pv_json_number(sb, s->samples[j]);
+		}
+		strbuf_addstr(sb, "]}");
+	}
+	strbuf_addstr(sb, "]}\n");
+}
+
+/* in as a gzip stream (no file name, time 0: the same bytes each run). */
+static int gzip_to(const struct strbuf *in, FILE *fp, const char *path,
+		   struct pv_err *err)
+{
+	z_stream zs;
+	unsigned char buf[65536];
+	int rc;
+
+	memset(&zs, 0, sizeof(zs));
+	if (deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+		return pv_error(err, PV_M_CANNOT_WRITE,
+				"cannot write '%s': cannot start the gzip encoder", path);
+	zs.next_in = (unsigned char *)in->buf;
+	zs.avail_in = (uInt)in->len;
+	do {
+		size_t have;
+
+		zs.next_out = buf;
+		zs.avail_out = sizeof(buf);
+		rc = deflate(&zs, Z_FINISH);
+		have = sizeof(buf) - zs.avail_out;
+		if (rc == Z_STREAM_ERROR || fwrite(buf, 1, have, fp) != have) {
+			deflateEnd(&zs);
+			return pv_error(err, PV_M_CANNOT_WRITE, "cannot write '%s'",
+					path);
+		}
+	} while (rc != Z_STREAM_END);
+	deflateEnd(&zs);
+	return 0;
+}
+
+int pv_point_write(const struct pv_report *r, const char *commit,
+		   const char *path, struct pv_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct pv_atomic a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	point_json(r, commit, &sb);
+	if (pv_atomic_open(&a, path, err)) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	if (ends_with(path, ".gz"))
+		rc = gzip_to(&sb, a.fp, path, err);
+	else if (fwrite(sb.buf, 1, sb.len, a.fp) != sb.len)
+		rc = pv_error(err, PV_M_CANNOT_WRITE, "cannot write '%s'", path);
+	else
+		rc = 0;
+	strbuf_release(&sb);
+	if (rc) {
+		pv_atomic_abort(&a);
+		return -1;
+	}
+	return pv_atomic_commit_all(&a, 1, err);
+}
+
+int pv_point_is_point(const char *path)
+{
+	char head[64];
+	size_t n, i = 0;
+	FILE *fp;
+
+	if (ends_with(path, ".json.gz"))
+		return 1;
+	if (!ends_with(path, ".json") || !(fp = fopen(path, "rb")))
+		return 0;
+	n = fread(head, 1, sizeof(head) - 1, fp);
+	fclose(fp);
+	head[n] = '\0';
+	while (i < n && strchr(" \t\r\n", head[i]))
+		i++;
+	if (head[i++] != '{')
+		return 0;
+	while (i < n && strchr(" \t\r\n", head[i]))
+		i++;
+	return !strncmp(head + i, "\"point_version\"", 15);
+}
+
+/* Reading: the state of one point's reader. */
+struct prd {
+	struct pv_history *h;
+	const char *path;
+	struct pv_err *err;
+	int failed;
+};
+
+static int bad(struct prd *d, const char *where, const char *expected)
+{
+	if (!d->failed)
+		pv_error(d->err, PV_M_BAD_POINT, "%s: %s: expected %s", d->path,
+			 where, expected);
+	d->failed = 1;
+	return -1;
+}
+
+static const char *str_of(struct prd *d, json_t *o, const char *key,
+			  const char *where, int nullable)
+{
+	json_t *v = json_object_get(o, key);
+	char w[96];
+
+	if (nullable && (!v || json_is_null(v)))
+		return NULL;
+	if (json_is_string(v))
+		return json_string_value(v);
+	snprintf(w, sizeof(w), "%s%s%s", where, *where ? "." : "", key);
+	bad(d, w, nullable ? "a string or null" : "a string");
+	return NULL;
+}
+
+/* Load path (inflated when it ends in .gz) and parse it. */
+static json_t *load(const char *path, size_t max, struct pv_err *err)
+{
+	static const struct pv_read_spec spec = {
+		.expect = "a history point (.json or .json.gz)",
+		.status = PV_EINPUT,
+	};
+	struct pv_read_spec sp = spec;
+	struct strbuf raw = STRBUF_INIT, text = STRBUF_INIT;
+	const struct strbuf *in = &raw;
+	json_error_t je;
+	json_t *root = NULL;
+
+	sp.max = max;
+	if (pv_read_file_spec(path, &sp, &raw, err))
+		return NULL;
+	if (ends_with(path, ".gz")) {
+		if (pv_gunzip(path, &raw, max, &text, err))
+			goto out;
+		in = &text;
+	}
+	root = json_loadb(in->buf, in->len, JSON_REJECT_DUPLICATES, &je);
+	if (!root)
+		pv_error(err, PV_M_MALFORMED_JSON, "%s:%d:%d: %s", path, je.line,
+			 je.column, je.text);
+out:
+	strbuf_release(&raw);
+	strbuf_release(&text);
+	return root;
+}
+
+static void read_context(struct prd *d, struct pv_hist_point *p, json_t *c)
+{
+	const char *k;
+	json_t *v;
+	size_t i = 0;
+
+	if (!c)
+		return;
+	if (!json_is_object(c)) {
+		bad(d, "context", "an object of strings");
+		return;
+	}
+	p->ncontext = json_object_size(c);
+	p->context = arena_alloc(&d->h->arena,
+				 st_mult(p->ncontext ? p->ncontext : 1,
+					 sizeof(*p->context)));
+	json_object_foreach(c, k, v) {
+		if (!json_is_string(v)) {
+			bad(d, "context", "an object of strings");
+			return;
+		}
+		p->context[i].key = arena_strdup(&d->h->arena, k);
+		p->context[i++].value = arena_strdup(&d->h->arena,
+						     json_string_value(v));
+	}
+}
+
+static void read_metric(struct prd *d, size_t pi, json_t *m, size_t i,
+			const struct pv_history_opts *o, double **buf,
+			size_t *abuf)
+{
+	const char *key[6] = { 0 };
+	static const char *const names[6] = {
+		"suite", "test", "group", "benchmark", "metric", "unit",
+	};
+	const char *dir;
+	enum pv_dir hint = PV_DIR_UNSET;
+	json_t *s, *x;
+	char where[64];
+	size_t j;
+
+	snprintf(where, sizeof(where), "metrics[%zu]", i);
+	if (!json_is_object(m)) {
+		bad(d, where, "an object");
+		return;
+	}
+	for (int k = 0; k < 6 && !d->failed; k++)
+		key[k] = str_of(d, m, names[k], where, 0);
+	dir = str_of(d, m, "direction", where, 1);
+	if (d->failed)
+		return;
+	if (dir && (pv_parse_dir(dir, &hint) || hint == PV_DIR_UNSET)) {
+		snprintf(where, sizeof(where), "metrics[%zu].direction", i);
+		bad(d, where, "lower, higher or none");
+		return;
+	}
+	s = json_object_get(m, "samples");
+	snprintf(where, sizeof(where), "metrics[%zu].samples", i);
+	if (!json_is_array(s) || !json_array_size(s)) {
+		bad(d, where, "a non-empty array of finite numbers");
+		return;
+	}
+	if (json_array_size(s) > *abuf) {
+		*abuf = json_array_size(s);
+		*buf = pv_reallocarray(*buf, *abuf, sizeof(**buf));
+	}
+	json_array_foreach(s, j, x) {
+		if (!json_is_number(x) || !isfinite(json_number_value(x))) {
+			bad(d, where, "a non-empty array of finite numbers");
+			return;
+		}
+		(*buf)[j] = json_number_value(x);
+	}
+	d->h->p[pi].metrics += (size_t)pv_history_add(d->h, pi, o, key[0],
+		key[1], key[2], key[3], key[4], key[5], hint, *buf,
+		json_array_size(s));
+}
+
+int pv_point_read(struct pv_history *h, size_t pi,
+		  const struct pv_history_opts *o, struct pv_err *err)
+{
+	struct pv_hist_point *p = &h->p[pi];
+	struct prd d = { h, p->path, err, 0 };
+	json_t *root, *ms, *m;
+	const char *label, *commit, *t;
+	double *buf = NULL;
+	size_t abuf = 0, i;
+
+	root = load(p->path, o->cfg->limits.max_file_size, err);
+	if (!root)
+		return -1;
+	if (!json_is_object(root) ||
+	    json_integer_value(json_object_get(root, "point_version")) !=
+	    PV_POINT_VERSION) {
+		json_decref(root);
+		return pv_error(err, PV_M_BAD_POINT,
+				"%s: expected a perfverdict history point (an object with \"point_version\": %d)",
+				p->path, PV_POINT_VERSION);
+	}
+	label = str_of(&d, root, "label", "", 1);
+	commit = str_of(&d, root, "commit", "", 1);
+	t = str_of(&d, root, "time", "", 0);
+	if (!d.failed) {
+		if (label)
+			p->label = arena_strdup(&h->arena, label);
+		if (commit)
+			p->commit = arena_strdup(&h->arena, commit);
+		p->time = arena_strdup(&h->arena, t);
+		p->mtime = pv_history_parse_time(t);
+		if (isnan(p->mtime))
+			bad(&d, "time", "an ISO 8601 UTC time (YYYY-MM-DDTHH:MM:SSZ)");
+	}
+	if (!d.failed)
+		read_context(&d, p, json_object_get(root, "context"));
+	ms = json_object_get(root, "metrics");
+	if (!d.failed && !json_is_array(ms))
+		bad(&d, "metrics", "an array");
+	else if (!d.failed)
+		json_array_foreach(ms, i, m) {
+			read_metric(&d, pi, m, i, o, &buf, &abuf);
+			if (d.failed)
+				break;
+		}
+	free(buf);
+	json_decref(root);
+	if (d.failed)
+		return -1;
+	if (!p->metrics)
+		return pv_error(err, PV_M_BAD_POINT,
+				"point '%s' of archive '%s': no metrics", p->label,
+				h->archive);
+	return 0;
+}

@@ -1,0 +1,48 @@
+/*
+ * point.h - one compare run's candidate side as a compact history point
+ * (compare --save-point FILE; schemas/point.schema.json), and reading one
+ * back as a point of a history archive.
+ *
+ * A point keeps what history needs and nothing it recomputes: the label,
+ * the commit, the time, the context, and per metric its key, unit, a
+ * configured direction and the candidate's samples (shortest round-trip
+ * decimals).  It is gzip-compressed when its name ends in ".gz".  The CI
+ * scripts name points "<UTC time>-<short commit>.json.gz"
+ * (2026-12-01T201500Z-3f2a9c1.json.gz), so that name order is time order.
+ */
+#ifndef PV_POINT_H
+#define PV_POINT_H
+
+#include "history.h"
+#include "report.h"
+#include "util/err.h"
+
+#define PV_POINT_VERSION 1
+
+/*
+ * Write r's candidate side to path as a point (atomically: all of it or
+ * nothing); commit is the full commit id, or NULL.  Metrics the
+ * candidate does not have, and summary-only ones (no samples), are left
+ * out.  Errors: cannot write (exit 3's level of the message table).
+ */
+int pv_point_write(const struct pv_report *r, const char *commit,
+		   const char *path, struct pv_err *err);
+
+/*
+ * Whether the archive entry path (a regular file) should be read as a
+ * point: its name ends in ".json.gz", or it ends in ".json" and its
+ * first bytes open a point ({"point_version": ...).  A compare report
+ * is not one.
+ */
+int pv_point_is_point(const char *path);
+
+/*
+ * Read point h->p[pi] (path set) into h: its metrics' runs, its label,
+ * commit, time and context.  Errors name the file, and the line and
+ * column of a JSON syntax error; corrupt or truncated gzip data is
+ * PV_M_BAD_GZIP, a wrong shape PV_M_BAD_POINT (all exit status 3).
+ */
+int pv_point_read(struct pv_history *h, size_t pi,
+		  const struct pv_history_opts *o, struct pv_err *err);
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * benchaction.c - a github-action-benchmark data.js (or the same object
+ * as JSON) as one side of a comparison: the newest entry of each suite,
+ * one sample per bench.  Its metrics are keyed as benchdata.h keys an
+ * archive's (test "", group the suite, metric "value"), not by file, so
+ * that `compare --baseline-history data.js CANDIDATE` meets the
+ * archive's series; a data.js that github-action-benchmark wrote with
+ * the run under test appended (external-data-json-path) is a candidate.
+ */
+#include <string.h>
+#include "reader.h"
+#include "jsonutil.h"
+#include "../benchdata.h"
+#include "../util/banned.h"
+
+static int benchaction_read(struct pv_read_ctx *ctx, const char *buf,
+			    size_t len, struct pv_err *err)
+{
+	json_t *root = pv_benchdata_parse(ctx->path, buf, len, err), *list;
+	const char *suite;
+	int rc = -1;
+
+	if (!root)
+		return -1;
+	ctx->test = "";
+	json_object_foreach(json_object_get(root, "entries"), suite, list) {
+		struct pv_bd_entry en;
+		json_t *b;
+		size_t n = json_is_array(list) ? json_array_size(list) : 0, j;
+
+		if (!json_is_array(list)) {
+			pv_error(err, PV_M_BAD_STRUCTURE,
+				 "%s: entries[\"%s\"]: expected an array of entries",
+				 ctx->path, suite);
+			goto out;
+		}
+		if (!n)
+			continue;
+		if (pv_benchdata_entry(ctx->path, suite, n - 1,
+				       json_array_get(list, n - 1), &en, err))
+			goto out;
+		json_array_foreach(en.benches, j, b) {
+			struct pv_sample s = {
+				suite, json_string_value(json_object_get(b, "name")),
+				"value", json_string_value(json_object_get(b, "unit")),
+				pv_benchdata_tool_dir(en.tool),
+				json_number_value(json_object_get(b, "value")),
+			};
+
+			if (pv_emit(ctx, &s, err))
+				goto out;
+		}
+	}
+	rc = 0;
+out:
+	json_decref(root);
+	return rc;
+}
+
+static int benchaction_probe(const char *relpath, const char *head, size_t len)
+{
+	(void)relpath, (void)len;
+	while (*head == ' ' || *head == '\t' || *head == '\r' || *head == '\n')
+		head++;
+	if (!strncmp(head, "window.BENCHMARK_DATA", 21))
+		return 95;
+	if (pv_probe_first(head) == '{' && pv_probe_key(head, "entries") &&
+	    pv_probe_key(head, "benches"))
+		return 85;
+	return 0;
+}
+
+const struct pv_reader pv_reader_benchaction = {
+	"benchmark-action",
+	"github-action-benchmark data.js (window.BENCHMARK_DATA = {...}) or "
+	"the same JSON object: the newest entry of each suite; direction "
+	"from the tool",
+	benchaction_probe,
+	benchaction_read,
+};
