@@ -6,6 +6,7 @@
 #include "cmd_history.h"
 
 #include <string.h>
+#include "point.h"
 #include "util/atomic.h"
 #include "writers/history_writers.h"
 #include "util/banned.h"
@@ -37,6 +38,8 @@ int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
 	h.format = a->format ? a->format : "auto";
 	if (pv_history_read(&h, a->archive, &o, diag, err) ||
 	    pv_history_analyse(&h, &o, diag, err))
+		goto out;
+	if (a->save_points && pv_point_save_all(&h, a->save_points, err))
 		goto out;
 	h.warnings = (const char **)diag->msg;
 	h.warning_codes = diag->code;

@@ -16,6 +16,7 @@ struct pv_history_args {
 	const char *format;             /* NULL: auto */
 	const char *archive;
 	const char *json, *markdown, *html;  /* report files, "-" is stdout */
+	const char *save_points;        /* --save-points DIR, or NULL */
 	enum pv_hist_order order;
 	size_t recent;
 	int quiet;

@@ -691,6 +691,8 @@ static const struct pv_option history_options[] = {
 	PV_OPT_STRING(0, "json", "F", CLI, out.json, "write the JSON history report ('-' is stdout)", NULL),
 	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown with trends ('-' is stdout)", NULL),
 	OPT_HTML,
+	PV_OPT_STRING(0, "save-points", "DIR", CLI, save_point,
+		      "write every point as a history point into DIR (TIME-COMMIT.json.gz), e.g. to start an archive from a data.js", NULL),
 	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing status line"),
 	OPT_HELP,
 	PV_OPT_END,
@@ -716,6 +718,7 @@ static int cmd_history(struct cli *a)
 	h.markdown = a->out.markdown;
 	h.html = a->out.html;
 	h.archive = a->operand[0];
+	h.save_points = a->save_point;
 	if (settle_config(a, &cfg, &fallback, &suite, &h.format, &err))
 		return report_error(&err);
 	pv_now_utc(iso, sizeof(iso), today, sizeof(today));

@@ -4,10 +4,12 @@
  */
 #include "point.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 #include "scan.h"
 #include "util/atomic.h"
@@ -122,31 +124,136 @@ static int gzip_to(const struct strbuf *in, FILE *fp, const char *path,
 	return 0;
 }
 
-int pv_point_write(const struct pv_report *r, const char *commit,
-		   const char *path, struct pv_err *err)
+/* sb (released) to path, atomically, gzip when it ends in .gz. */
+static int commit_point(struct strbuf *sb, const char *path,
+			struct pv_err *err)
 {
-	struct strbuf sb = STRBUF_INIT;
 	struct pv_atomic a;
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	point_json(r, commit, &sb);
 	if (pv_atomic_open(&a, path, err)) {
-		strbuf_release(&sb);
+		strbuf_release(sb);
 		return -1;
 	}
 	if (ends_with(path, ".gz"))
-		rc = gzip_to(&sb, a.fp, path, err);
-	else if (fwrite(sb.buf, 1, sb.len, a.fp) != sb.len)
+		rc = gzip_to(sb, a.fp, path, err);
+	else if (fwrite(sb->buf, 1, sb->len, a.fp) != sb->len)
 		rc = pv_error(err, PV_M_CANNOT_WRITE, "cannot write '%s'", path);
 	else
 		rc = 0;
-	strbuf_release(&sb);
+	strbuf_release(sb);
 	if (rc) {
 		pv_atomic_abort(&a);
 		return -1;
 	}
 	return pv_atomic_commit_all(&a, 1, err);
+}
+
+int pv_point_write(const struct pv_report *r, const char *commit,
+		   const char *path, struct pv_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	point_json(r, commit, &sb);
+	return commit_point(&sb, path, err);
+}
+
+/* Point pi of h as a point's JSON. */
+static void history_point_json(const struct pv_history *h, size_t pi,
+			       struct strbuf *sb)
+{
+	const struct pv_hist_point *p = &h->p[pi];
+	size_t k = 0;
+
+	strbuf_addf(sb, "{\"point_version\":%d,\"tool\":{\"name\":\"perfverdict\",\"version\":",
+		    PV_POINT_VERSION);
+	jstr(sb, h->tool_version ? h->tool_version : "unknown");
+	strbuf_addch(sb, '}');
+	kv(sb, "label", p->label);
+	kv(sb, "commit", p->commit);
+	kv(sb, "time", p->time);
+	kv(sb, "suite", h->suite);
+	strbuf_addstr(sb, ",\"context\":{");
+	for (size_t i = 0; i < p->ncontext; i++) {
+		if (i)
+			strbuf_addch(sb, ',');
+		pv_json_string(sb, p->context[i].key);
+		strbuf_addch(sb, ':');
+		pv_json_string(sb, p->context[i].value);
+	}
+	strbuf_addstr(sb, "},\n\"metrics\":[");
+	for (size_t i = 0; i < h->nm; i++) {
+		const struct pv_hist_metric *m = &h->m[i];
+
+		for (size_t j = 0; j < m->nobs; j++) {
+			const struct pv_hist_obs *ob = &m->obs[j];
+
+			if (ob->point != pi)
+				continue;
+			strbuf_addstr(sb, k++ ? ",\n{" : "\n{");
+			strbuf_addstr(sb, "\"suite\":");
+			jstr(sb, m->suite);
+			kv(sb, "test", m->test);
+			kv(sb, "group", m->group);
+			kv(sb, "benchmark", m->benchmark);
+			kv(sb, "metric", m->metric);
+			kv(sb, "unit", m->unit);
+			if (!m->dir_assumed)
+				kv(sb, "direction", pv_dir_name(m->direction));
+			strbuf_addstr(sb, ",\"samples\":[");
+			for (uint32_t r = 0; r < ob->n; r++) {
+				if (r)
+					strbuf_addch(sb, ',');
+				pv_json_number(sb, m->runs[ob->off + r]);
+			}
+			strbuf_addstr(sb, "]}");
+		}
+	}
+	strbuf_addstr(sb, "]}\n");
+}
+
+int pv_point_save_all(const struct pv_history *h, const char *dir,
+		      struct pv_err *err)
+{
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return pv_error(err, PV_M_CANNOT_WRITE, "cannot create '%s': %s",
+				dir, strerror(errno));
+	for (size_t i = 0; i < h->np; i++) {
+		const struct pv_hist_point *p = &h->p[i];
+		const char *id = p->commit ? p->commit : p->label;
+		struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+		char stamp[32];
+		size_t n = 0;
+		struct stat st;
+
+		if (!p->time)
+			return pv_error(err, PV_M_BAD_POINT,
+					"point '%s' has no recorded time: --save-points names points by their time (use --order time)",
+					p->label);
+		for (const char *t = p->time; *t && n + 1 < sizeof(stamp); t++)
+			if (*t != ':')
+				stamp[n++] = *t;
+		stamp[n] = '\0';
+		strbuf_addf(&path, "%s/%s-", dir, stamp);
+		for (size_t j = 0; j < 7 && id[j]; j++)
+			strbuf_addch(&path, strchr("/\\:*?\"<>| ", id[j]) ? '_' : id[j]);
+		strbuf_addstr(&path, ".json.gz");
+		if (!lstat(path.buf, &st)) {
+			pv_error(err, PV_M_CANNOT_WRITE,
+				 "'%s' exists: two points of one time and commit, or a second import",
+				 path.buf);
+			strbuf_release(&path);
+			return -1;
+		}
+		history_point_json(h, i, &sb);
+		if (commit_point(&sb, path.buf, err)) {
+			strbuf_release(&path);
+			return -1;
+		}
+		strbuf_release(&path);
+	}
+	return 0;
 }
 
 int pv_point_is_point(const char *path)

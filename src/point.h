@@ -45,4 +45,15 @@ int pv_point_is_point(const char *path);
 int pv_point_read(struct pv_history *h, size_t pi,
 		  const struct pv_history_opts *o, struct pv_err *err);
 
+/*
+ * history --save-points DIR: every point of h (after pv_history_read())
+ * as a point file in DIR (created if missing), named
+ * "<UTC time>-<short commit>.json.gz" from its time and commit (else
+ * its label), so that an archive can start from another history (a
+ * github-action-benchmark data.js).  An existing file of that name is
+ * an error: a point is never written twice.
+ */
+int pv_point_save_all(const struct pv_history *h, const char *dir,
+		      struct pv_err *err);
+
 #endif
