@@ -479,6 +479,12 @@ static int cmd_compare(struct cli *a)
 	r.nwarnings = diag.n;
 
 	print_warnings(&diag);
+	/* The point is the candidate's samples, whether or not any metric
+	 * could be compared (a first point has nothing to compare with). */
+	if (a->save_point &&
+	    pv_point_write(&r, pv_label_from_env(PV_CAND, getenv), a->save_point,
+			   &err))
+		goto fail_printed;
 	if (!r.compared) {
 		/* Nothing was tested: an input error, not a verdict. */
 		struct strbuf why = STRBUF_INIT;
@@ -491,10 +497,6 @@ static int cmd_compare(struct cli *a)
 		goto fail_printed;
 	}
 	if (pv_write_reports(&r, &a->out, &err))
-		goto fail_printed;
-	if (a->save_point &&
-	    pv_point_write(&r, pv_label_from_env(PV_CAND, getenv), a->save_point,
-			   &err))
 		goto fail_printed;
 	if (!report_to_stdout(&a->out) &&
 	    pv_write_summary(&r, a->out.quiet || any_report(&a->out),

@@ -3,7 +3,12 @@
 #   1. find perfverdict (PERFVERDICT_BIN, PATH, this checkout's build/),
 #      or build this checkout with make after install-deps.sh --build-only
 #      (unless PERFVERDICT_BUILD=never);
-#   2. with PERFVERDICT_BASELINE_ARTIFACT (GitHub) or PERFVERDICT_BASELINE_JOB
+#   2. with PERFVERDICT_BASELINE=history: on the default branch run
+#      history-main.sh (append the point to the archive, gate on its
+#      change points) and stop; elsewhere fetch the archive
+#      (history-fetch.sh) and compare against its pooled points; an
+#      archive that is missing or too short is a missing baseline (below);
+#      with PERFVERDICT_BASELINE_ARTIFACT (GitHub) or PERFVERDICT_BASELINE_JOB
 #      (GitLab) and no baseline tree yet: fetch-baseline.sh downloads the
 #      default branch's last one; when there is none yet (the first pull
 #      request) PERFVERDICT_MISSING_BASELINE decides: skip (a notice, the
@@ -43,7 +48,33 @@ fi
 # The baseline from the default branch's artifacts, unless it is here.
 PV_BASELINE_STATE=
 PV_BASELINE_NOTE=
-if [ "$parsed" = 0 ] && [ -n "${PERFVERDICT_BASELINE_ARTIFACT:-}${PERFVERDICT_BASELINE_JOB:-}" ]; then
+# PERFVERDICT_BASELINE=history: the default branch's job keeps the
+# archive of points and gates on its change points (history-main.sh);
+# any other run is gated on a baseline pooled from it (history-fetch.sh).
+if [ "$parsed" = 0 ] && [ "$PERFVERDICT_BASELINE" = history ]; then
+	# shellcheck source-path=SCRIPTDIR source=history-lib.sh
+	. "$PV_SCRIPTS/history-lib.sh"
+	pv_history_defaults
+	if [ "$(pv_history_job)" = main ]; then
+		sh "$PV_SCRIPTS/history-main.sh"
+		status=$?
+		[ "$no_fail" = 1 ] && exit 0
+		exit "$status"
+	fi
+	notef=$(mktemp) || exit 2
+	sh "$PV_SCRIPTS/history-fetch.sh" >"$notef"
+	case $? in
+	0)
+		PV_BASELINE_STATE=fetched
+		PERFVERDICT_BASELINE_HISTORY=$(tail -n 2 "$notef" | head -n 1)
+		export PERFVERDICT_BASELINE_HISTORY
+		;;
+	4) PV_BASELINE_STATE=missing ;;
+	*) PV_BASELINE_STATE=error ;;
+	esac
+	PV_BASELINE_NOTE=$(tail -n 1 "$notef")
+	rm -f "$notef"
+elif [ "$parsed" = 0 ] && [ -n "${PERFVERDICT_BASELINE_ARTIFACT:-}${PERFVERDICT_BASELINE_JOB:-}" ]; then
 	if [ -d "$PERFVERDICT_BASELINE" ] && [ -n "$(ls -A "$PERFVERDICT_BASELINE" 2>/dev/null)" ]; then
 		pv_log "baseline: $PERFVERDICT_BASELINE is already here; not downloading it"
 	else

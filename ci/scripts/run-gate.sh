@@ -92,6 +92,9 @@ if [ -z "$status" ]; then
 	error) fail_setup "cannot download the baseline: $PV_BASELINE_NOTE" ;;
 	esac
 fi
+if [ -z "$status" ] && [ "$PERFVERDICT_BASELINE" = history ] && [ -z "${PERFVERDICT_BASELINE_HISTORY:-}" ]; then
+	fail_setup "baseline 'history' needs the archive fetched first: run gate.sh, or set PERFVERDICT_BASELINE_HISTORY"
+fi
 if [ -z "$status" ] && ! pv_find_binary; then
 	fail_setup "perfverdict not found: put it on PATH or set PERFVERDICT_BIN${PERFVERDICT_BIN:+ (now $PERFVERDICT_BIN)}"
 fi
@@ -116,7 +119,12 @@ if [ -z "$status" ]; then
 	# shellcheck disable=SC2086
 	for a in $PERFVERDICT_ARGS; do set -- "$@" "$a"; done
 	set +f
-	set -- "$@" "$PERFVERDICT_BASELINE" "$PERFVERDICT_CANDIDATE"
+	if [ "$PERFVERDICT_BASELINE" = history ]; then
+		# Pooled from the archive gate.sh fetched (history-fetch.sh).
+		set -- "$@" --baseline-history "${PERFVERDICT_BASELINE_HISTORY:-}" "$PERFVERDICT_CANDIDATE"
+	else
+		set -- "$@" "$PERFVERDICT_BASELINE" "$PERFVERDICT_CANDIDATE"
+	fi
 
 	pv_log "$PV_BIN $*"
 	"$PV_BIN" "$@" 2>"$errf"
@@ -172,6 +180,13 @@ if [ "$status" -ge 2 ] && [ -z "$ann_file" ]; then
 	else
 		ann_file=${PERFVERDICT_CANDIDATE:-${PERFVERDICT_BASELINE:-.}}
 	fi
+fi
+
+# The pooled points and each regression's trend, for the comment and
+# the summary (history-comment.sh).
+if [ "$PERFVERDICT_BASELINE" = history ] && [ -s "$PV_JSON" ] && [ -f "$PV_MD" ] &&
+	{ [ "$status" = 0 ] || [ "$status" = 1 ]; }; then
+	sh "$PV_SCRIPTS/history-comment.sh" "$PV_JSON" >>"$PV_MD"
 fi
 
 # ---- 3. the verdict ----------------------------------------------------------

@@ -28,7 +28,7 @@ MARKER='<!-- perfverdict-report -->'
 MIB=1048576
 
 WORK=$(mktemp -d) || exit 1
-trap 'rm -rf "$WORK"' EXIT INT TERM
+[ -n "${KEEP_WORK:-}" ] || trap 'rm -rf "$WORK"' EXIT INT TERM
 
 npass=0
 nfail=0
@@ -1041,7 +1041,7 @@ group_mutation() {
 . "$TESTS/history.sh"
 
 # ---------------------------------------------------------------------------
-ALL="lint status truncate github_comment gitlab_comment log github_action github_baseline gitlab_job gitlab_baseline build jenkins benchdata mutation"
+ALL="lint status truncate github_comment gitlab_comment log github_action github_baseline gitlab_job gitlab_baseline build jenkins benchdata history history_race history_first history_gitlab mutation"
 for g in ${ONLY:-$ALL}; do
 	"group_$g"
 done
