@@ -8,7 +8,10 @@
 #     ci/gitlab/README.md end to end with the real perfverdict: the
 #     benchmarks job, then the gate job of a merge-request pipeline, once
 #     with the default branch's artifacts served by a fake GitLab API
-#     (tests/ci/fakes/curl) and once before there are any (the first MR).
+#     (tests/ci/fakes/curl) and once before there are any (the first MR);
+#     and the history example of ci/gitlab/README.md: four pushes of the
+#     default branch's job keep an archive on a branch of a local bare
+#     repository, then merge-request jobs are gated on it.
 # The example's include: project is replaced by include: local (the
 # runner would clone it over the network); everything else runs as written.
 #
@@ -80,7 +83,7 @@ if av=$(npm_tool action-validator "@action-validator/cli@$AV_VERSION"); then
 		nwf=$((nwf + 1))
 		check "action-validator: ci/github/README.md's workflow '$(sed -n 's/^name: //p' "$f")'" "$av" "$f"
 	done
-	check "action-validator: ci/github/README.md has two whole workflows" [ "$nwf" = 2 ]
+	check "action-validator: ci/github/README.md has three whole workflows" [ "$nwf" = 3 ]
 else
 	echo "runners: action-validator skipped: cannot install @action-validator/cli with npm (needs node and the npm registry)"
 fi
@@ -176,8 +179,63 @@ EOF
 		'[ "$1" = 0 ] && grep -q "PASS  perf-gate" "$2"' sh "$rc" "$P2/log"
 	check "gitlab-ci-local: first MR: the log says skipped, and how to create the baseline" sh -c \
 		'grep -q "gate skipped: no baseline yet" "$1" && grep -q "Run pipeline" "$1"' sh "$P2/log"
+	# The history example: the default branch's job keeps the archive on a
+	# branch of a local bare repository; then a merge request is gated on it.
+	P3=$WORK/history
+	mkdir -p "$P3/bench" "$P3/trees"
+	awk '/<!-- history-example:begin -->/ { f = 1; next } /<!-- history-example:end -->/ { f = 0 } f && !/^```/' \
+		ci/gitlab/README.md >"$P3/example.yml"
+	"$PY" - "$P3/example.yml" "$P3/.gitlab-ci.yml" "$P3/trees" <<'PY'
+import os, random, sys, yaml
+doc = yaml.safe_load(open(sys.argv[1]))
+assert doc["include"][0]["file"] == "ci/gitlab/perfverdict.gitlab-ci.yml", doc["include"]
+doc["include"] = [{"local": "perfverdict.gitlab-ci.yml"}]
+doc[".perf"].pop("image", None)
+yaml.safe_dump(doc, open(sys.argv[2], "w"), sort_keys=False)
+random.seed(3)
+for name, f in (("p1", 1), ("p2", 1), ("p3", 1), ("p4", 1), ("good", 1), ("bad", 0.9)):
+    d = os.path.join(sys.argv[3], name)
+    os.makedirs(d)
+    with open(os.path.join(d, "results.csv"), "w") as o:
+        o.write("group,benchmark,metric,unit,value\n")
+        for r in range(3):
+            o.write("net,stream,throughput,Mbps,%.3f\n" % (9400 * f * (1 + random.gauss(0, 0.004))))
+PY
+	cp ci/gitlab/perfverdict.gitlab-ci.yml "$P3/"
+	printf '#!/bin/sh\nmkdir -p "$1" && cp -R "%s/$BENCH_TREE"/. "$1"/\n' "$P3/trees" >"$P3/bench/run.sh"
+	printf '[metric "throughput"]\ndirection = higher\n' >"$P3/perf.conf"
+	git init -q --bare "$WORK/history-remote.git"
+	(cd "$P3" && git init -q && git config user.email t@example.com && git config user.name t &&
+		git remote add origin https://gitlab.example.com/group/project.git &&
+		printf 'trees/\n.gitlab-ci-local/\n' >.gitignore && git add -A && git commit -qm example) >/dev/null 2>&1
+	hist_gcl() { # hist_gcl JOB SOURCE TREE: one job of the history example
+		(cd "$P3" && env PATH="$FAKES:$PATH" FAKE_LOG="$P3/calls" FAKE_DIR="$P3/fake" \
+			timeout 300 "$gcl" --force-shell-executor --no-color \
+			--ignore-predefined-vars CI_PIPELINE_SOURCE,CI_MERGE_REQUEST_IID,CI_COMMIT_BRANCH,CI_DEFAULT_BRANCH \
+			--variable CI_PIPELINE_SOURCE="$2" --variable CI_COMMIT_BRANCH=main --variable CI_DEFAULT_BRANCH=main \
+			--variable CI_MERGE_REQUEST_IID=5 --variable BENCH_TREE="$3" \
+			--variable PERFVERDICT_HOME="$ROOT" --variable PERFVERDICT_BIN="$PV_BIN" \
+			--variable PERFVERDICT_HISTORY_REMOTE="file://$WORK/history-remote.git" \
+			--variable PERFVERDICT_HISTORY_TOKEN=glpat-test --variable PERFVERDICT_COMMENT=never \
+			"$1") >>"$P3/log" 2>&1
+	}
+	hrc=
+	for i in 1 2 3 4; do
+		(cd "$P3" && echo "$i" >n && git add n && git commit -qm "push $i") >/dev/null 2>&1
+		hist_gcl perf-history push "p$i"
+		hrc="$hrc$?"
+		sleep 1
+	done
+	check "gitlab-ci-local: the history example's main job passes four pushes" [ "$hrc" = 0000 ]
+	check "gitlab-ci-local: the archive branch holds the four points" sh -c \
+		'[ "$(git --git-dir="$1" ls-tree --name-only perfverdict-history | grep -c "\.json\.gz$")" = 4 ]' sh "$WORK/history-remote.git"
+	hist_gcl perf-gate merge_request_event good
+	check "gitlab-ci-local: the history example's MR job passes an unchanged MR" [ $? = 0 ]
+	hist_gcl perf-gate merge_request_event bad
+	check "gitlab-ci-local: the history example's MR job fails a -10% MR, pooled from the archive" sh -c \
+		'[ "$1" != 0 ] && grep -q "FAIL  perf-gate" "$2" && grep -q "baseline pooled from 4 points" "$2"' sh "$?" "$P3/log"
 	if [ "$nfail" -gt 0 ]; then
-		for d in "$P1" "$P2"; do
+		for d in "$P1" "$P2" "$P3"; do
 			echo "--- $d/log"
 			tail -n 40 "$d/log"
 		done
