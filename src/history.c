@@ -113,10 +113,6 @@ static struct pv_hist_metric *metric_for(struct pv_history *h,
 		return e->val[0] ? &h->m[e->val[0] - 1] : NULL;
 	pv_policy_of(o->cfg, &o->cfg->gate, group, bench, metric, unit, hint,
 		     &pol);
-	if (pol.ignored) {
-		e->val[0] = 0;  /* ignored by its rule */
-		return NULL;
-	}
 	if (h->nm == h->am) {
 		h->am = h->am ? 2 * h->am : 64;
 		h->m = pv_reallocarray(h->m, h->am, sizeof(*h->m));
@@ -131,6 +127,7 @@ static struct pv_hist_metric *metric_for(struct pv_history *h,
 	m->metric = arena_strdup(&h->arena, metric);
 	m->unit = arena_strdup(&h->arena, unit ? unit : "");
 	m->direction = pol.direction;
+	m->ignored = pol.ignored;
 	m->dir_assumed = pol.dir_assumed;
 	m->threshold = pol.threshold;
 	m->abs_threshold = pol.abs_threshold;
@@ -505,6 +502,7 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		s[i].L = m->nobs;
 		s[i].alone = !m->logscale;
 		s[i].alpha = m->alpha;
+		s[i].ungated = m->direction == PV_DIR_NONE;
 	}
 	if (pv_cp_family(s, h->nm, h->alpha, err))
 		goto out;

@@ -64,7 +64,8 @@ struct pv_hist_cp {
 struct pv_hist_metric {
 	const char *suite, *test, *group, *benchmark, *metric, *unit;
 	/* its rule (policy.h's pv_policy_of()) */
-	enum pv_dir direction;
+	enum pv_dir direction;  /* none for one a rule ignores */
+	int ignored;            /* a rule says ignore: reported, ungated */
 	int dir_assumed;
 	double threshold;       /* relative, as a fraction */
 	double abs_threshold;   /* in the unit; NAN: none */

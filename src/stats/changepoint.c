@@ -532,6 +532,8 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
+		if (s[i].ungated)
+			continue;
 		ntests += (double)pv_cp_positions(s[i].L);
 		ntrend += s[i].L >= 3;
 	}

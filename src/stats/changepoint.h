@@ -81,6 +81,9 @@ struct pv_cp_series {
 	double alpha;           /* its own level ([metric] alpha), or 0: the
 				 * family's; the Bonferroni counts are the
 				 * family's either way */
+	int ungated;            /* not counted in the family's Bonferroni
+				 * counts (compare corrects over the gated
+				 * metrics only); it still shares the prior */
 	/* filled by pv_cp_family() */
 	double *clipped;        /* L values after step 1 (owned) */
 	size_t nclipped;        /* values changed by the clipping */

@@ -134,6 +134,8 @@ static void write_metric(struct strbuf *sb, const struct pv_history *h,
 	kv_str(sb, "unit", m->unit);
 	kv_str(sb, "direction", pv_dir_name(m->direction));
 	kv_bool(sb, "direction_assumed", m->dir_assumed);
+	if (m->ignored)
+		kv_bool(sb, "ignored", 1);
 	kv_num(sb, "threshold", m->threshold);
 	kv_num(sb, "abs_threshold", m->abs_threshold);
 	kv_num(sb, "alpha", m->alpha);
