@@ -483,13 +483,12 @@ static double rel_of(const struct pv_hist_metric *m, double before,
 }
 
 int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
-		       struct pv_diag *diag, struct pv_err *err)
+		       struct pv_err *err)
 {
 	struct pv_cp_series *s = pv_calloc(h->nm ? h->nm : 1, sizeof(*s));
 	double **y = pv_calloc(h->nm ? h->nm : 1, sizeof(*y));
 	int rc = -1;
 
-	(void)diag;
 	h->alpha = o->cfg->gate.alpha;
 	for (size_t i = 0; i < h->nm; i++) {
 		struct pv_hist_metric *m = &h->m[i];

@@ -128,7 +128,7 @@ int pv_history_read(struct pv_history *h, const char *archive,
 /* The series' change points (the statistics alone: what a baseline
  * pooled from the archive needs). */
 int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
-		       struct pv_diag *diag, struct pv_err *err);
+		       struct pv_err *err);
 /*
  * The gate, after pv_history_analyse(): each change point's verdict,
  * floor, waiver and whether it fails (policy.h), each metric's status,
