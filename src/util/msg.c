@@ -1,6 +1,7 @@
 /* msg.c - the table of every message perfverdict prints (see msg.h). */
 #include "msg.h"
 
+#include <string.h>
 #include "err.h"
 #include "banned.h"
 
@@ -243,6 +244,14 @@ const struct pv_msg_info *pv_msg_info(enum pv_msg id)
 const char *pv_msg_code(enum pv_msg id)
 {
 	return pv_msg_info(id)->code;
+}
+
+enum pv_msg pv_msg_by_code(const char *code)
+{
+	for (int id = PV_M_NONE + 1; id < PV_M_MAX; id++)
+		if (table[id].code && !strcmp(table[id].code, code))
+			return (enum pv_msg)id;
+	return PV_M_NONE;
 }
 
 enum pv_level pv_msg_level(enum pv_msg id)

@@ -147,6 +147,9 @@ struct pv_msg_info {
 const struct pv_msg_info *pv_msg_info(enum pv_msg id);
 const char *pv_msg_code(enum pv_msg id);
 enum pv_level pv_msg_level(enum pv_msg id);
+/* The message whose code is code (a report read back names its
+ * warnings by code); PV_M_NONE when there is none. */
+enum pv_msg pv_msg_by_code(const char *code);
 /* "warning", "usage", "input", "fatal". */
 const char *pv_level_name(enum pv_level level);
 /* The exit status of an error of level (0 for a warning). */
