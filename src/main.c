@@ -59,7 +59,7 @@ static int report_error(const struct pv_err *err)
  * keeps every warning). */
 static void print_warnings(const struct pv_diag *d)
 {
-	pv_diag_print(d, stderr, "perfverdict: warning: ", 4);
+	pv_diag_print(d, stderr, "perfverdict: ", 4);
 }
 
 /*

@@ -315,7 +315,7 @@ void pv_jw_warnings(struct jw *w, const char *const *msgs,
 
 		jw_begin(w, '{');
 		JW_STR(w, "code", code);
-		JW_STR(w, "level", pv_level_name(PV_LEVEL_WARNING));
+		JW_STR(w, "level", pv_level_name(pv_msg_listed_level(code)));
 		JW_STR(w, "message", msgs[i]);
 		jw_close(w, '}');
 	}

@@ -199,8 +199,8 @@ static inline void jw_metric_name(struct jw *w, const char *id,
 
 /*
  * The "warnings" array both reports carry: {code, level, message} per
- * warning, the level that of the code in msg.c's table (a code this
- * version does not know, from an older report, is a warning).  codes
+ * warning, its level pv_msg_listed_level(code): note or warning (a code
+ * this version does not know, from an older report, is a warning).  codes
  * may be NULL, and an entry NULL: "uncoded" (a schema_version 1
  * report's warnings had no codes).
  */
