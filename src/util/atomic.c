@@ -107,6 +107,18 @@ static void cleanup_drop(int *slot)
 	*slot = 0;
 }
 
+/* Hold back the cleanup signals (a signal that arrives meanwhile is
+ * handled when they are let through again). */
+static void block_signals(sigset_t *saved)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < NSIGNALS; i++)
+		sigaddset(&block, cleanup_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, saved);
+}
+
 static int fail(struct pv_err *err, const char *path, int e)
 {
 	return pv_error(err, PV_M_CANNOT_WRITE, "cannot write report '%s': %s",
@@ -128,7 +140,7 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
 	struct stat st;
 	const char *slash;
 	size_t dirlen, size;
-	sigset_t block, saved;
+	sigset_t saved;
 	mode_t mask;
 	int fd;
 
@@ -155,10 +167,7 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
 		 path + dirlen);
 	/* No signal between creating the file and registering it. */
 	install_cleanup();
-	sigemptyset(&block);
-	for (size_t i = 0; i < NSIGNALS; i++)
-		sigaddset(&block, cleanup_signals[i]);
-	sigprocmask(SIG_BLOCK, &block, &saved);
+	block_signals(&saved);
 	fd = mkstemp(a->tmp);
 	if (fd >= 0)
 		a->slot = cleanup_add(a->tmp);
@@ -305,16 +314,35 @@ static void put_back(struct pv_atomic *a, int had_target, struct pv_err *err)
 	}
 }
 
+static void put_back_all(struct pv_atomic *a, size_t n,
+			 const unsigned char *had, struct pv_err *err)
+{
+	for (size_t i = n; i-- > 0;)
+		if (a[i].replaced)
+			put_back(&a[i], had[i], err);
+}
+
 int pv_atomic_commit_all(struct pv_atomic *a, size_t n, struct pv_err *err)
 {
 	unsigned char *had = pv_calloc(n ? n : 1, 1);
+	sigset_t saved;
 	int rc = 0;
 
 	/* 1. Everything written and on disk, or nothing changes. */
 	for (size_t i = 0; i < n && !rc; i++)
 		if (a[i].fp)
 			rc = finish(&a[i], err);
-	/* 2. The renames, each target kept first. */
+	/*
+	 * 2. The renames, each target kept first.  No signal between the
+	 * first rename and the last: its handler removes the kept copies,
+	 * which would leave the targets renamed so far new, the others
+	 * old, and the previous content of the first ones lost.  Held back
+	 * until here, it finds every target new (and a failed rename put
+	 * back), removes the kept copies of the old ones and ends the
+	 * process: the set is all new or all old, never mixed.  Renames
+	 * do not block for long, so a signal waits milliseconds at most.
+	 */
+	block_signals(&saved);
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct stat st;
 
@@ -332,16 +360,20 @@ int pv_atomic_commit_all(struct pv_atomic *a, size_t n, struct pv_err *err)
 		free(a[i].tmp);
 		a[i].tmp = NULL;
 	}
-	/* 3. Write-through targets, once no rename can fail. */
+	/* A failed rename: put back what was renamed, last first. */
+	if (rc)
+		put_back_all(a, n, had, err);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	/* 3. Write-through targets, once no rename can fail.  Not with the
+	 * signals held: a pipe's reader may keep the write waiting.  A
+	 * signal here finds the renamed targets all new. */
 	for (size_t i = 0; i < n && !rc; i++)
 		if (used(&a[i]) && !a[i].tmp && !a[i].replaced)
-			rc = write_through(&a[i], err);
-	/* A failure: put back what was renamed, last first. */
-	if (rc) {
-		for (size_t i = n; i-- > 0;)
-			if (a[i].replaced)
-				put_back(&a[i], had[i], err);
-	}
+			if ((rc = write_through(&a[i], err))) {
+				block_signals(&saved);
+				put_back_all(a, n, had, err);
+				sigprocmask(SIG_SETMASK, &saved, NULL);
+			}
 	/* 4. The kept copies go; every entry is released. */
 	for (size_t i = 0; i < n; i++) {
 		if (a[i].old) {

@@ -31,9 +31,10 @@
  * process ignores that signal, an async-signal-safe handler removes them
  * and re-raises the signal with its default action (git's tempfile.c).
  * Removing a kept copy never loses a report: it is a second name of the
- * old one.  A signal once the renames have begun (steps 2 to 4) can
- * leave a mixed set; before them every target is as it was.  These
- * functions are for one thread: the list is not locked.
+ * old one.  The signals are held back from the first rename of step 2
+ * to its last (and while a failure is put back), so a signal leaves the
+ * set all old (before step 2) or all new (from its end on), never mixed.
+ * These functions are for one thread: the list is not locked.
  */
 #ifndef PV_ATOMIC_H
 #define PV_ATOMIC_H
