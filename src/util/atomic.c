@@ -119,10 +119,14 @@ static void block_signals(sigset_t *saved)
 	sigprocmask(SIG_BLOCK, &block, saved);
 }
 
-static int fail(struct pv_err *err, const char *path, int e)
+int pv_atomic_error(struct pv_err *err, const char *path, int e)
 {
+	if (!path || !strcmp(path, "-"))
+		return pv_error(err, PV_M_CANNOT_WRITE,
+				"cannot write report to standard output: %s",
+				strerror(e ? e : EIO));
 	return pv_error(err, PV_M_CANNOT_WRITE, "cannot write report '%s': %s",
-			path ? path : "(standard output)", strerror(e));
+			path, strerror(e ? e : EIO));
 }
 
 static int open_buffered(struct pv_atomic *a, const char *path,
@@ -130,7 +134,7 @@ static int open_buffered(struct pv_atomic *a, const char *path,
 {
 	a->fp = open_memstream(&a->mem, &a->memlen);
 	if (!a->fp)
-		return fail(err, path, errno);
+		return pv_atomic_error(err, path, errno);
 	a->path = path ? pv_strdup(path) : NULL;
 	return 0;
 }
@@ -178,7 +182,7 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
 		free(a->path);
 		free(a->tmp);
 		a->path = a->tmp = NULL;
-		return fail(err, path, e);
+		return pv_atomic_error(err, path, e);
 	}
 	mask = umask(0);
 	umask(mask);
@@ -187,7 +191,7 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
 
 		close(fd);
 		pv_atomic_abort(a);
-		return fail(err, path, e);
+		return pv_atomic_error(err, path, e);
 	}
 	return 0;
 }
@@ -204,7 +208,7 @@ static int finish(struct pv_atomic *a, struct pv_err *err)
 	if (fclose(a->fp) && !e)
 		e = errno ? errno : EIO;
 	a->fp = NULL;
-	return e ? fail(err, a->path, e) : 0;
+	return e ? pv_atomic_error(err, a->path, e) : 0;
 }
 
 static int write_all(int fd, const char *p, size_t n)
@@ -231,7 +235,7 @@ static int write_through(struct pv_atomic *a, struct pv_err *err)
 	if (!a->path) {
 		if (fwrite(a->mem, 1, a->memlen, stdout) != a->memlen ||
 		    fflush(stdout))
-			return fail(err, NULL, errno ? errno : EIO);
+			return pv_atomic_error(err, NULL, errno ? errno : EIO);
 		return 0;
 	}
 	/* O_NONBLOCK: a FIFO nobody reads is an error, not a hang. */
@@ -241,17 +245,17 @@ static int write_through(struct pv_atomic *a, struct pv_err *err)
 				"cannot write report '%s': it is a FIFO that nobody reads",
 				a->path);
 	if (fd < 0)
-		return fail(err, a->path, errno);
+		return pv_atomic_error(err, a->path, errno);
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
 		e = errno;
 		close(fd);
-		return fail(err, a->path, e);
+		return pv_atomic_error(err, a->path, e);
 	}
 	e = write_all(fd, a->mem, a->memlen);
 	if (close(fd) && !e && errno != EINTR)
 		e = errno;
-	return e ? fail(err, a->path, e) : 0;
+	return e ? pv_atomic_error(err, a->path, e) : 0;
 }
 
 static int used(const struct pv_atomic *a)
@@ -352,7 +356,7 @@ int pv_atomic_commit_all(struct pv_atomic *a, size_t n, struct pv_err *err)
 		if (had[i])
 			keep_old(&a[i]);
 		if (rename(a[i].tmp, a[i].path)) {
-			rc = fail(err, a[i].path, errno);
+			rc = pv_atomic_error(err, a[i].path, errno);
 			break;
 		}
 		a[i].replaced = 1;

@@ -147,7 +147,8 @@ static void summary_json(struct jw *w, const struct pv_history *h)
 	jw_close(w, '}');
 }
 
-int pv_write_history_json(const struct pv_history *h, FILE *fp,
+int pv_write_history_json(const struct pv_history *h,
+			  const struct pv_write_opts *o, FILE *fp,
 			  struct pv_err *err)
 {
 	struct strbuf sb = STRBUF_INIT, tmp = STRBUF_INIT;
@@ -181,8 +182,5 @@ int pv_write_history_json(const struct pv_history *h, FILE *fp,
 		e = pv_jw_flush(&sb, fp);
 	strbuf_release(&sb);
 	strbuf_release(&tmp);
-	if (e)
-		return pv_error(err, PV_M_CANNOT_WRITE,
-				"cannot write the history JSON: %s", strerror(e));
-	return 0;
+	return e ? pv_write_failed(o, e, err) : 0;
 }

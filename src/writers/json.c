@@ -451,7 +451,8 @@ static int metrics_json(struct jw *w, const struct pv_report *r, FILE *fp)
 	return rc;
 }
 
-int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err)
+int pv_write_json(const struct pv_report *r, const struct pv_write_opts *o,
+		  FILE *fp, struct pv_err *err)
 {
 	struct strbuf sb = STRBUF_INIT, tmp = STRBUF_INIT;
 	struct jw w = JW_INIT(&sb, &tmp, 2);
@@ -484,7 +485,6 @@ int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err)
 	if (!rc && ferror(fp))
 		rc = EIO;
 	if (rc)
-		return pv_error(err, PV_M_CANNOT_WRITE,
-				"cannot write the JSON report: %s", strerror(rc));
+		return pv_write_failed(o, rc, err);
 	return 0;
 }
