@@ -16,7 +16,7 @@
 #include "util/err.h"
 #include "util/strmap.h"
 
-#define PV_HISTORY_SCHEMA_VERSION 1
+#define PV_HISTORY_SCHEMA_VERSION 2
 
 enum pv_hist_order { PV_ORDER_NAME = 0, PV_ORDER_TIME };
 
