@@ -83,7 +83,7 @@ int pv_bh_pool(struct pv_bh *bh, struct pv_table *t, const char *archive,
 	pv_history_init(h);
 	bh->window = window;
 	if (pv_history_read(h, archive, o, diag, err) ||
-	    pv_history_analyse(h, o, diag, err))
+	    pv_history_analyse(h, o, err))
 		return -1;
 	bh->tests = pv_calloc(h->nm ? h->nm : 1, sizeof(*bh->tests));
 	bh->y = pv_calloc(h->nm ? h->nm : 1, sizeof(*bh->y));

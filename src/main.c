@@ -60,7 +60,7 @@ static int report_error(const struct pv_err *err)
  * keeps every warning). */
 static void print_warnings(const struct pv_diag *d)
 {
-	pv_diag_print(d, stderr, "perfverdict: warning: ", 4);
+	pv_diag_print(d, stderr, "perfverdict: ", 4);
 }
 
 /*
@@ -142,13 +142,13 @@ static int set_min_samples(void *p, const char *v)
 #define OPT_HELP PV_OPT_FLAG('h', "help", CLI, help, "print this command's help and exit")
 #define OPT_CONFIG(H, D) PV_OPT_STRING('c', "config", "FILE", CLI, config, H, D)
 #define OPT_REPORTS(D) \
-	PV_OPT_STRING(0, "json", "F", CLI, out.json, "write the JSON report ('-' is stdout)", NULL), \
-	PV_OPT_STRING(0, "junit", "F", CLI, out.junit, "write JUnit XML ('-' is stdout)", NULL), \
-	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown for a PR comment ('-' is stdout)", NULL), \
+	PV_OPT_STRING(0, "json", "F", CLI, out.path[PV_OUT_JSON], "write the JSON report ('-' is stdout)", NULL), \
+	PV_OPT_STRING(0, "junit", "F", CLI, out.path[PV_OUT_JUNIT], "write JUnit XML ('-' is stdout)", NULL), \
+	PV_OPT_STRING(0, "markdown", "F", CLI, out.path[PV_OUT_MARKDOWN], "write Markdown for a PR comment ('-' is stdout)", NULL), \
 	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000, \
 		    "a character count of at least 1000", "characters the Markdown must fit", D), \
 	OPT_HTML
-#define OPT_HTML PV_OPT_STRING(0, "html", "F", CLI, out.html, \
+#define OPT_HTML PV_OPT_STRING(0, "html", "F", CLI, out.path[PV_OUT_HTML], \
 		"write a self-contained HTML report with figures ('-' is stdout)", NULL)
 /* The options that decide: compare and calibrate. */
 #define OPT_DECIDE \
@@ -201,8 +201,8 @@ static const struct pv_option calibrate_options[] = {
 };
 
 static const struct pv_option render_options[] = {
-	PV_OPT_STRING(0, "junit", "F", CLI, out.junit, "write JUnit XML ('-' is stdout)", NULL),
-	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown for a PR comment ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "junit", "F", CLI, out.path[PV_OUT_JUNIT], "write JUnit XML ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "markdown", "F", CLI, out.path[PV_OUT_MARKDOWN], "write Markdown for a PR comment ('-' is stdout)", NULL),
 	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000,
 		    "a character count of at least 1000",
 		    "characters the Markdown must fit", "the report's"),
@@ -237,35 +237,20 @@ static void apply_overrides(struct pv_gate *g, const struct cli *a)
 
 /*
  * merge -c: the config's [gate], [metric "GLOB"] rules and waivers decide
- * instead of the reports' settings.  Each metric's threshold, alpha and
- * an explicit direction were settled when its shard was compared: settle
- * them again from this config, as compare would have; a metric that a
- * rule ignores becomes ungated, as in compare.
+ * instead of the reports' settings.  Each metric's rule was settled when
+ * its shard was compared: settle it again from this config, as compare
+ * would have (policy.h), with the shard's direction as the hint unless
+ * the shard guessed it.
  */
 static void apply_merge_config(struct pv_report *r,
 			       const struct pv_config *cfg)
 {
 	r->settings.gate = cfg->gate;
 	r->settings.config_path = cfg->path;
-	for (size_t i = 0; i < r->n; i++) {
-		struct pv_result *m = &r->m[i];
-		struct pv_rule rule;
-
-		pv_config_rule(cfg, m->group, m->benchmark, m->metric, &rule);
-		m->ignored = rule.ignore == 1;
-		if (m->ignored)
-			rule.direction = PV_DIR_NONE;
-		if (rule.direction != PV_DIR_UNSET) {
-			m->direction = rule.direction;
-			m->dir_assumed = 0;
-			m->gated = m->direction == PV_DIR_LOWER ||
-				   m->direction == PV_DIR_HIGHER;
-		}
-		m->threshold = isnan(rule.threshold) ? cfg->gate.threshold :
-			       rule.threshold;
-		m->abs_threshold = rule.abs_threshold;
-		m->alpha = isnan(rule.alpha) ? cfg->gate.alpha : rule.alpha;
-	}
+	for (size_t i = 0; i < r->n; i++)
+		pv_policy_result(cfg, &cfg->gate,
+				 r->m[i].dir_assumed ? PV_DIR_UNSET :
+				 r->m[i].direction, &r->m[i]);
 }
 
 /* The suite: -s, the only one in the config, or a catch-all. */
@@ -371,21 +356,6 @@ static void report_settings(struct pv_report *r, const struct cli *a,
 			      pv_label_from_env(k, getenv);
 	r->settings.waivers = cfg->waivers;
 	r->settings.nwaivers = cfg->nwaivers;
-}
-
-/* A report goes to standard output ("-"): then no summary does. */
-static int report_to_stdout(const struct pv_outputs *o)
-{
-	return (o->json && !strcmp(o->json, "-")) ||
-	       (o->junit && !strcmp(o->junit, "-")) ||
-	       (o->markdown && !strcmp(o->markdown, "-")) ||
-	       (o->html && !strcmp(o->html, "-"));
-}
-
-/* Any report file asked for: then the summary is only its last line. */
-static int any_report(const struct pv_outputs *o)
-{
-	return o->json || o->junit || o->markdown || o->html;
 }
 
 /*
@@ -498,8 +468,8 @@ static int cmd_compare(struct cli *a)
 	}
 	if (pv_write_reports(&r, &a->out, &err))
 		goto fail_printed;
-	if (!report_to_stdout(&a->out) &&
-	    pv_write_summary(&r, a->out.quiet || any_report(&a->out),
+	if (!pv_outputs_to_stdout(&a->out) &&
+	    pv_write_summary(&r, a->out.quiet || pv_outputs_any(&a->out),
 			  a->out.verbose, &err))
 		goto fail_printed;
 	st = r.fail ? PV_FAIL : PV_OK;
@@ -588,7 +558,9 @@ static int cmd_render(struct cli *a)
 		pv_report_release(&r);
 		return report_error(&err);
 	}
-	if (!o.junit && !o.markdown && !o.html) {
+	/* Name the JSON as compare did: by its file name. */
+	o.path[PV_OUT_JSON] = NULL;
+	if (!pv_outputs_any(&o)) {
 		rc = pv_write_summary(&r, o.quiet, o.verbose, &err);
 		pv_report_release(&r);
 		return rc ? report_error(&err) : PV_OK;
@@ -596,8 +568,6 @@ static int cmd_render(struct cli *a)
 	if (!o.markdown_limit)
 		o.markdown_limit = r.settings.markdown_limit ?
 				   r.settings.markdown_limit : 65000;
-	/* Name the JSON as compare did: by its file name. */
-	o.json = NULL;
 	rc = pv_write_reports_named(&r, &o, pv_json_name(path), &err);
 	pv_report_release(&r);
 	return rc ? report_error(&err) : PV_OK;
@@ -613,7 +583,7 @@ static int cmd_merge(struct cli *a)
 	char iso[32], today[16];
 	int n = a->noperands, st = PV_OK;
 
-	if (!o.json && !o.junit && !o.markdown && !o.html)
+	if (!pv_outputs_any(&o))
 		return usage_error(PV_M_USAGE, "%s", "merge needs --json F (and may add --junit, --markdown, --html)");
 	if (a->config) {
 		if (pv_config_load(&cfg, a->config, &err))
@@ -690,8 +660,8 @@ static const struct pv_option history_options[] = {
 		    "fail on a regression that began in the newest K points", "3"),
 	PV_OPT_CALLBACK(0, "order", "ORDER", set_order, "name or time",
 			"point order: entry names, or each point's recorded time", "name"),
-	PV_OPT_STRING(0, "json", "F", CLI, out.json, "write the JSON history report ('-' is stdout)", NULL),
-	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown with trends ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "json", "F", CLI, out.path[PV_OUT_JSON], "write the JSON history report ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "markdown", "F", CLI, out.path[PV_OUT_MARKDOWN], "write Markdown with trends ('-' is stdout)", NULL),
 	OPT_HTML,
 	PV_OPT_STRING(0, "save-points", "DIR", CLI, save_point,
 		      "write every point as a history point into DIR (TIME-COMMIT.json.gz), e.g. to start an archive from a data.js", NULL),
@@ -715,10 +685,7 @@ static int cmd_history(struct cli *a)
 	memset(&h, 0, sizeof(h));
 	h.recent = a->recent ? a->recent : 3;
 	h.order = a->order;
-	h.quiet = a->out.quiet;
-	h.json = a->out.json;
-	h.markdown = a->out.markdown;
-	h.html = a->out.html;
+	h.out = &a->out;
 	h.archive = a->operand[0];
 	h.save_points = a->save_point;
 	if (settle_config(a, &cfg, &fallback, &suite, &h.format, &err))
