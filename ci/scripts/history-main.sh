@@ -79,12 +79,6 @@ fi
 pv_find_binary || pv_ensure_binary || die 2 "perfverdict not found: put it on PATH or set PERFVERDICT_BIN"
 [ -n "${PV_BIN:-}" ] || PV_BIN=$PERFVERDICT_BIN
 
-common() { # the config options, as "$@"
-	[ -n "$PERFVERDICT_CONFIG" ] && printf '%s\n' --config "$PERFVERDICT_CONFIG"
-	[ -n "$PERFVERDICT_SUITE" ] && printf '%s\n' --suite "$PERFVERDICT_SUITE"
-	[ -n "$PERFVERDICT_FORMAT" ] && printf '%s\n' --format "$PERFVERDICT_FORMAT"
-	:
-}
 
 # ---- 1. the point ------------------------------------------------------------
 commit=$(pv_history_commit)
@@ -93,11 +87,12 @@ epoch=${SOURCE_DATE_EPOCH:-$(date -u +%s)}
 stamp=$(date -u -d "@$epoch" +%Y-%m-%dT%H%M%SZ 2>/dev/null) || stamp=$(date -u +%Y-%m-%dT%H%M%SZ)
 name=$stamp-$short.json.gz
 point=$OUT/$name
-set -f
-# shellcheck disable=SC2046
-set -- compare $(common) --candidate-label "$short" --save-point "$point" -q \
+set -- compare
+[ -n "$PERFVERDICT_CONFIG" ] && set -- "$@" --config "$PERFVERDICT_CONFIG"
+[ -n "$PERFVERDICT_SUITE" ] && set -- "$@" --suite "$PERFVERDICT_SUITE"
+[ -n "$PERFVERDICT_FORMAT" ] && set -- "$@" --format "$PERFVERDICT_FORMAT"
+set -- "$@" --candidate-label "$short" --save-point "$point" -q \
 	"$PERFVERDICT_CANDIDATE" "$PERFVERDICT_CANDIDATE"
-set +f
 pv_log "$PV_BIN $*"
 SOURCE_DATE_EPOCH=$epoch GITHUB_SHA=$commit "$PV_BIN" "$@" >/dev/null
 rc=$?
@@ -188,10 +183,11 @@ if [ "$n" -lt 3 ]; then
 The archive ($PERFVERDICT_HISTORY_STORE $([ "$PERFVERDICT_HISTORY_STORE" = branch ] && echo "$PERFVERDICT_HISTORY_BRANCH" || echo "$archive")) needs 3 points before change points can be found; $name was added."
 	finish 0 pass
 fi
-set -f
-# shellcheck disable=SC2046
-set -- history $(common) --recent "$PERFVERDICT_HISTORY_RECENT" --json "$HJSON" --markdown "$HMD" "$archive"
-set +f
+set -- history
+[ -n "$PERFVERDICT_CONFIG" ] && set -- "$@" --config "$PERFVERDICT_CONFIG"
+[ -n "$PERFVERDICT_SUITE" ] && set -- "$@" --suite "$PERFVERDICT_SUITE"
+[ -n "$PERFVERDICT_FORMAT" ] && set -- "$@" --format "$PERFVERDICT_FORMAT"
+set -- "$@" --recent "$PERFVERDICT_HISTORY_RECENT" --json "$HJSON" --markdown "$HMD" "$archive"
 pv_log "$PV_BIN $*"
 "$PV_BIN" "$@" >/dev/null 2>"$OUT/perfverdict-history.err"
 hs=$?

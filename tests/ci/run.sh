@@ -1037,6 +1037,12 @@ group_mutation() {
 		's/m1 = "<!-- perfverdict-report -->"/m1 = "<!-- nothing -->"/'
 	check "mutation: truncation disabled -> caught" mutant trunc truncate truncate-summary.sh \
 		's/if \[ "\$size" -le "\$limit" \]; then/if true; then/'
+	check "mutation: a rejected history push never retried -> caught" mutant retry history_race history-main.sh \
+		's/\[ "\$tries" -lt 5 \]/[ "$tries" -lt 1 ]/'
+	check "mutation: the archive never pruned -> caught" mutant prune history history-lib.sh \
+		's/\[ "\$pv_n" -le "\$2" \] \&\& return 0/return 0/'
+	check "mutation: a recent history regression only warns -> caught" mutant gate history history-main.sh \
+		's/^\tfinish 1 fail$/\tfinish 0 fail/'
 	check "mutation: policy never ignored -> caught" mutant never github_comment upsert-comment.sh \
 		's/^\[ "\$policy" = never \] && skip "policy never"$/:/'
 }
