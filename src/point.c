@@ -15,7 +15,7 @@
 #include "util/atomic.h"
 #include "util/file.h"
 #include "util/strbuf.h"
-#include "writers/writers.h"
+#include "writers/jw.h"
 #include "util/banned.h"
 
 static int ends_with(const char *s, const char *suf)
@@ -25,72 +25,78 @@ static int ends_with(const char *s, const char *suf)
 	return a >= b && !strcmp(s + a - b, suf);
 }
 
-/* A string, or null. */
-static void jstr(struct strbuf *sb, const char *s)
+/* The point's fields before its metrics (jw.h: one metric a line). */
+static void head(struct jw *w, const char *version, const char *label,
+		 const char *commit, const char *time, const char *suite,
+		 const struct pv_kv *ctx, size_t nctx)
 {
-	if (s)
-		pv_json_string(sb, s);
-	else
-		strbuf_addstr(sb, "null");
+	jw_open(w, '{');
+	JW_INT(w, "point_version", PV_POINT_VERSION);
+	JW_OPEN(w, "tool", '{');
+	JW_STR(w, "name", "perfverdict");
+	JW_STR(w, "version", version ? version : "unknown");
+	jw_close(w, '}');
+	JW_STR(w, "label", label);
+	JW_STR(w, "commit", commit);
+	JW_STR(w, "time", time);
+	JW_STR(w, "suite", suite);
+	JW_OPEN(w, "context", '{');
+	for (size_t i = 0; i < nctx; i++) {
+		jw_key(w, ctx[i].key);
+		jw_str(w, ctx[i].value);
+	}
+	jw_close(w, '}');
+	JW_OPEN(w, "metrics", '[');
 }
 
-static void kv(struct strbuf *sb, const char *k, const char *v)
+/* One metric; dir NULL when no one set it (a guess is made again when
+ * the point is read, under that run's config). */
+static void metric(struct jw *w, const char *suite, const char *test,
+		   const char *group, const char *bench, const char *name,
+		   const char *unit, const char *dir, const double *v, size_t n)
 {
-	strbuf_addch(sb, ',');
-	pv_json_string(sb, k);
-	strbuf_addch(sb, ':');
-	jstr(sb, v);
+	jw_begin(w, '{');
+	JW_STR(w, "suite", suite ? suite : "");
+	JW_STR(w, "test", test ? test : "");
+	JW_STR(w, "group", group ? group : "");
+	JW_STR(w, "benchmark", bench);
+	JW_STR(w, "metric", name);
+	JW_STR(w, "unit", unit ? unit : "");
+	if (dir)
+		JW_STR(w, "direction", dir);
+	JW_OPEN(w, "samples", '[');
+	for (size_t i = 0; i < n; i++)
+		jw_num(w, v[i]);
+	jw_close(w, ']');
+	jw_close(w, '}');
+}
+
+static void tail(struct jw *w)
+{
+	jw_close(w, ']');
+	jw_close(w, '}');
+	strbuf_addch(w->sb, '\n');
 }
 
 static void point_json(const struct pv_report *r, const char *commit,
 		       struct strbuf *sb)
 {
 	const struct pv_sidemeta *c = &r->side[PV_CAND];
+	struct jw w = JW_INIT(sb, NULL, 2);
 
-	strbuf_addf(sb, "{\"point_version\":%d,\"tool\":{\"name\":\"perfverdict\",\"version\":",
-		    PV_POINT_VERSION);
-	jstr(sb, r->tool_version ? r->tool_version : "unknown");
-	strbuf_addch(sb, '}');
-	kv(sb, "label", r->label[PV_CAND]);
-	kv(sb, "commit", commit);
-	kv(sb, "time", r->generated_at);
-	kv(sb, "suite", r->settings.suite);
-	strbuf_addstr(sb, ",\"context\":{");
-	for (size_t i = 0; i < c->ncontext; i++) {
-		if (i)
-			strbuf_addch(sb, ',');
-		pv_json_string(sb, c->context[i].key);
-		strbuf_addch(sb, ':');
-		pv_json_string(sb, c->context[i].value);
-	}
-	strbuf_addstr(sb, "},\n\"metrics\":[");
-	for (size_t i = 0, k = 0; i < r->n; i++) {
+	head(&w, r->tool_version, r->label[PV_CAND], commit, r->generated_at,
+	     r->settings.suite, c->context, c->ncontext);
+	for (size_t i = 0; i < r->n; i++) {
 		const struct pv_result *m = &r->m[i];
-		const struct pv_side_result *s = &m->side[PV_CAND];
+		const struct pv_side_result *sd = &m->side[PV_CAND];
 
-		if (!s->present || !s->nsamples)
+		if (!sd->present || !sd->nsamples)
 			continue;
-		strbuf_addstr(sb, k++ ? ",\n{" : "\n{");
-		strbuf_addstr(sb, "\"suite\":");
-		jstr(sb, m->suite ? m->suite : "");
-		kv(sb, "test", m->test ? m->test : "");
-		kv(sb, "group", m->group ? m->group : "");
-		kv(sb, "benchmark", m->benchmark);
-		kv(sb, "metric", m->metric);
-		kv(sb, "unit", m->unit ? m->unit : "");
-		/* Only a direction someone set: a guess is made again when
-		 * the point is read, under that run's config. */
-		if (!m->dir_assumed && m->direction != PV_DIR_UNSET)
-			kv(sb, "direction", pv_dir_name(m->direction));
-		strbuf_addstr(sb, ",\"samples\":[");
-		for (uint32_t j = 0; j < s->nsamples; j++) {
-			if (j)
-				strbuf_addch(sb, ',');
-			pv_json_number(sb, s->samples[j]);
-		}
-		strbuf_addstr(sb, "]}");
+		metric(&w, m->suite, m->test, m->group, m->benchmark, m->metric,
+		       m->unit, !m->dir_assumed && m->direction != PV_DIR_UNSET ?
+		       pv_dir_name(m->direction) : NULL, sd->samples, sd->nsamples);
 	}
-	strbuf_addstr(sb, "]}\n");
+	tail(&w);
 }
 
 /* in as a gzip stream (no file name, time 0: the same bytes each run). */
@@ -164,53 +170,21 @@ static void history_point_json(const struct pv_history *h, size_t pi,
 			       struct strbuf *sb)
 {
 	const struct pv_hist_point *p = &h->p[pi];
-	size_t k = 0;
+	struct jw w = JW_INIT(sb, NULL, 2);
 
-	strbuf_addf(sb, "{\"point_version\":%d,\"tool\":{\"name\":\"perfverdict\",\"version\":",
-		    PV_POINT_VERSION);
-	jstr(sb, h->tool_version ? h->tool_version : "unknown");
-	strbuf_addch(sb, '}');
-	kv(sb, "label", p->label);
-	kv(sb, "commit", p->commit);
-	kv(sb, "time", p->time);
-	kv(sb, "suite", h->suite);
-	strbuf_addstr(sb, ",\"context\":{");
-	for (size_t i = 0; i < p->ncontext; i++) {
-		if (i)
-			strbuf_addch(sb, ',');
-		pv_json_string(sb, p->context[i].key);
-		strbuf_addch(sb, ':');
-		pv_json_string(sb, p->context[i].value);
-	}
-	strbuf_addstr(sb, "},\n\"metrics\":[");
+	head(&w, h->tool_version, p->label, p->commit, p->time, h->suite,
+	     p->context, p->ncontext);
 	for (size_t i = 0; i < h->nm; i++) {
 		const struct pv_hist_metric *m = &h->m[i];
 
-		for (size_t j = 0; j < m->nobs; j++) {
-			const struct pv_hist_obs *ob = &m->obs[j];
-
-			if (ob->point != pi)
-				continue;
-			strbuf_addstr(sb, k++ ? ",\n{" : "\n{");
-			strbuf_addstr(sb, "\"suite\":");
-			jstr(sb, m->suite);
-			kv(sb, "test", m->test);
-			kv(sb, "group", m->group);
-			kv(sb, "benchmark", m->benchmark);
-			kv(sb, "metric", m->metric);
-			kv(sb, "unit", m->unit);
-			if (!m->dir_assumed)
-				kv(sb, "direction", pv_dir_name(m->direction));
-			strbuf_addstr(sb, ",\"samples\":[");
-			for (uint32_t r = 0; r < ob->n; r++) {
-				if (r)
-					strbuf_addch(sb, ',');
-				pv_json_number(sb, m->runs[ob->off + r]);
-			}
-			strbuf_addstr(sb, "]}");
-		}
+		for (size_t j = 0; j < m->nobs; j++)
+			if (m->obs[j].point == pi)
+				metric(&w, m->suite, m->test, m->group, m->benchmark,
+				       m->metric, m->unit, m->dir_assumed ? NULL :
+				       pv_dir_name(m->direction),
+				       m->runs + m->obs[j].off, m->obs[j].n);
 	}
-	strbuf_addstr(sb, "]}\n");
+	tail(&w);
 }
 
 int pv_point_save_all(const struct pv_history *h, const char *dir,
