@@ -18,6 +18,10 @@
 
 #define PV_HISTORY_SCHEMA_VERSION 1
 
+/* --recent's default: a regression that began in the newest this many
+ * points fails the gate. */
+#define PV_HISTORY_RECENT 3
+
 enum pv_hist_order { PV_ORDER_NAME = 0, PV_ORDER_TIME };
 
 struct pv_hist_point {

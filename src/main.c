@@ -391,8 +391,8 @@ static int any_report(const struct pv_outputs *o)
 static int load_sides(const struct cli *a, const struct pv_config *cfg,
 		      const struct pv_suite *suite, const char *format,
 		      const char *today, struct pv_scan scan[2],
-		      struct pv_table *table, struct pv_bh *bh,
-		      struct pv_diag *diag, struct pv_err *err)
+		      struct pv_table *table, struct pv_diag *diag,
+		      struct pv_err *err)
 {
 	const char *base = a->history ? a->history : a->operand[0];
 	const char *cand = a->operand[a->history ? 0 : 1];
@@ -404,20 +404,18 @@ static int load_sides(const struct cli *a, const struct pv_config *cfg,
 	if (a->history) {
 		/* The baseline pooled from the archive's points. */
 		struct pv_history_opts ho = {
-			cfg, suite, format, PV_ORDER_NAME, 3, today,
+			.cfg = cfg, .suite = suite, .format = format,
+			.order = PV_ORDER_NAME, .recent = PV_HISTORY_RECENT,
+			.today = today,
 		};
 
 		if (pv_scan_tree(cand, suite, &cfg->limits, &scan[1], err) ||
 		    pv_load_side(table, PV_CAND, &scan[1], suite, format, cfg,
 				 diag, err) ||
-		    pv_bh_pool(bh, table, a->history, a->window ? a->window : 10,
-			       &ho, diag, err))
+		    pv_load_pooled_baseline(table, a->history,
+					    a->window ? a->window : PV_POOL_WINDOW,
+					    &ho, diag, err))
 			return -1;
-		table->side[PV_BASE].path = a->history;
-		table->side[PV_BASE].files = bh->h.np;
-		table->side[PV_BASE].runs = 0;
-		for (size_t i = 0; i < bh->h.np; i++)
-			table->side[PV_BASE].runs += bh->used[i] > 0;
 	} else if (pv_scan_tree(base, suite, &cfg->limits, &scan[0], err) ||
 		   pv_scan_tree(cand, suite, &cfg->limits, &scan[1], err) ||
 		   pv_load_side(table, PV_BASE, &scan[0], suite, format, cfg,
@@ -444,12 +442,10 @@ static int cmd_compare(struct cli *a)
 	struct pv_report r;
 	struct pv_diag diag = PV_DIAG_INIT;
 	struct pv_err err = { 0 };
-	struct pv_bh bh;
 	char iso[32], today[16];
 	const char *format;
 	int st = 0;
 
-	memset(&bh, 0, sizeof(bh));
 	if (!a->out.markdown_limit)
 		a->out.markdown_limit = 65000;
 	if (settle_config(a, &cfg, &fallback, &suite, &format, &err))
@@ -457,8 +453,7 @@ static int cmd_compare(struct cli *a)
 	pv_table_init(&table, cfg.limits.max_metrics);
 	pv_report_init(&r);
 	pv_now_utc(iso, sizeof(iso), today, sizeof(today));
-	if (load_sides(a, &cfg, suite, format, today, scan, &table, &bh, &diag,
-		       &err))
+	if (load_sides(a, &cfg, suite, format, today, scan, &table, &diag, &err))
 		goto fail_all;
 	pv_table_finish(&table);
 
@@ -466,8 +461,6 @@ static int cmd_compare(struct cli *a)
 	r.generated_at = iso;
 	pv_model_from_table(&table, &cfg, &r, &diag);
 	pv_table_drop_metrics(&table);
-	if (a->history && pv_bh_attach(&bh, &r, &diag, &err))
-		goto fail_all;
 	if (pv_redecide(&r, &cfg, today, &diag, &err))
 		goto fail_all;
 	r.warnings = (const char **)diag.msg;
@@ -503,7 +496,6 @@ done:
 	r.warnings = NULL;
 	r.warning_codes = NULL;
 	pv_report_release(&r);
-	pv_bh_release(&bh);
 	pv_table_release(&table);
 	pv_scan_release(&scan[0]);
 	pv_scan_release(&scan[1]);

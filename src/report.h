@@ -100,6 +100,9 @@ struct pv_result {
 	double alpha;
 	double mde;                 /* relative minimum detectable effect */
 	const struct pv_waiver *waiver;  /* the waiver that holds, or NULL */
+	/* The baseline pooled from an archive's points (borrowed from the
+	 * table), or NULL: then the test is the pooled one (verdict.c). */
+	const struct pv_points *points;
 	const char *reason;         /* set when read back from JSON */
 	enum pv_dir direction;
 	enum pv_test test_used;     /* the test actually run */
@@ -127,25 +130,6 @@ struct pv_settings {
 	size_t nwaivers;
 };
 
-/*
- * A test made outside verdict.c (compare --baseline-history, where the
- * baseline is pooled from past points): one per metric of r->m, used by
- * pv_redecide() instead of the sample test.  statistic follows scipy's
- * sign (baseline - candidate); ci_low/ci_high are relative.
- */
-struct pv_ext_test {
-	int testable;
-	double statistic, df, p_two, p_worse, p_better, ci_low, ci_high;
-};
-
-/* A point a pooled baseline drew on: its label, its commit (NULL when
- * unknown), its age in points before the candidate, and how many metrics
- * pooled it. */
-struct pv_pooled_point {
-	const char *label, *commit;
-	size_t age, metrics;
-};
-
 struct pv_report {
 	struct arena arena;
 	const char *tool_version;
@@ -165,9 +149,9 @@ struct pv_report {
 	 * report, which had none. */
 	const char **warning_codes;
 	size_t nwarnings;
-	const struct pv_ext_test *ext;  /* NULL: verdict.c runs the tests */
 	/* compare --baseline-history: the archive's points the baseline
-	 * was pooled from, oldest first (borrowed; none otherwise). */
+	 * was pooled from, oldest first (borrowed from the table, or the
+	 * arena when read back; none otherwise). */
 	const struct pv_pooled_point *pooled;
 	size_t npooled;
 };
