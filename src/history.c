@@ -16,7 +16,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,8 +254,6 @@ static int read_report(struct pv_history *h, size_t pi,
 {
 	struct pv_hist_point *p = &h->p[pi];
 	struct pv_report r;
-	json_t *root, *cand, *label;
-	json_error_t je;
 	int rc = -1;
 
 	pv_report_init(&r);
@@ -292,12 +289,10 @@ static int read_report(struct pv_history *h, size_t pi,
 	}
 	p->time = r.generated_at ? arena_strdup(&h->arena, r.generated_at) : NULL;
 	p->mtime = parse_iso(r.generated_at);
-	root = json_load_file(p->path, 0, &je);
-	cand = root ? json_object_get(root, "candidate") : NULL;
-	label = cand ? json_object_get(cand, "label") : NULL;
-	if (json_is_string(label))
-		p->commit = arena_strdup(&h->arena, json_string_value(label));
-	json_decref(root);
+	/* candidate.label, as pv_archive_read() read it: the file is
+	 * parsed once. */
+	if (r.label[PV_CAND])
+		p->commit = arena_strdup(&h->arena, r.label[PV_CAND]);
 	rc = 0;
 out:
 	pv_report_release(&r);
