@@ -607,17 +607,7 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 			}
 			if (!(d[i] > 0) && !(prior.d0 > 0))
 				continue;   /* keep the robust sd */
-			if (isinf(prior.d0)) {
-				post = prior.s0sq;
-				s[i].df = INFINITY;
-			} else if (prior.d0 > 0) {
-				post = (prior.d0 * prior.s0sq + d[i] * (d[i] > 0 ? s2[i] : 0)) /
-				       (prior.d0 + d[i]);
-				s[i].df = prior.d0 + d[i];
-			} else {
-				post = s2[i];
-				s[i].df = d[i];
-			}
+			post = pv_posterior_var(&prior, s2[i], d[i], &s[i].df);
 			if (post >= 0)
 				s[i].sd = sqrt(post);
 		}
