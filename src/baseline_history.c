@@ -93,7 +93,7 @@ static void name_points(struct pv_table *t, const struct bh *bh,
 	struct strbuf sb = STRBUF_INIT;
 	size_t n = 0;
 
-	pp = arena_alloc(&t->arena, st_mult(h->np + 1, sizeof(*pp)));
+	pp = arena_alloc(&t->arena, st_mult(st_add(h->np, 1), sizeof(*pp)));
 	for (size_t i = 0; i < h->np; i++) {
 		if (!bh->used[i])
 			continue;

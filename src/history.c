@@ -213,7 +213,7 @@ static int read_tree(struct pv_history *h, size_t pi,
 	}
 	p->ncontext = t.side[PV_CAND].ncontext;
 	if (p->ncontext) {
-		p->context = arena_alloc(&h->arena, p->ncontext * sizeof(*p->context));
+		p->context = arena_alloc(&h->arena, st_mult(p->ncontext, sizeof(*p->context)));
 		for (size_t i = 0; i < p->ncontext; i++) {
 			p->context[i].key = arena_strdup(&h->arena, t.side[PV_CAND].context[i].key);
 			p->context[i].value = arena_strdup(&h->arena, t.side[PV_CAND].context[i].value);
@@ -450,10 +450,13 @@ out:
 static void point_values(struct pv_hist_metric *m)
 {
 	size_t k = m->nobs ? m->nobs : 1;
-	double *lv = pv_malloc((m->nruns ? m->nruns : 1) * sizeof(*lv));
-	uint32_t *n = pv_malloc(k * sizeof(*n));
-	size_t *off = pv_malloc(k * sizeof(*off));
+	double *lv;
+	uint32_t *n;
+	size_t *off;
 
+	ALLOC_ARRAY(lv, m->nruns ? m->nruns : 1);
+	ALLOC_ARRAY(n, k);
+	ALLOC_ARRAY(off, k);
 	m->logscale = 1;
 	for (size_t i = 0; i < m->nruns; i++)
 		if (!(m->runs[i] > 0) || !isfinite(m->runs[i]))
@@ -508,7 +511,7 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		struct pv_hist_metric *m = &h->m[i];
 
 		point_values(m);
-		y[i] = pv_malloc((m->nobs ? m->nobs : 1) * sizeof(double));
+		ALLOC_ARRAY(y[i], m->nobs ? m->nobs : 1);
 		for (size_t j = 0; j < m->nobs; j++)
 			y[i][j] = m->obs[j].value;
 		s[i].y = y[i];
