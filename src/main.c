@@ -37,6 +37,10 @@
 #define PV_VERSION "0.0.0"
 #endif
 
+/* A default for the option tables' help: the number, as text. */
+#define DEFAULT_TEXT_(x) #x
+#define DEFAULT_TEXT(x) DEFAULT_TEXT_(x)
+
 /* Every message line ends in its code (msg.h), for scripts to filter. */
 /* A usage error, in one line like every error. */
 static int usage_error(enum pv_msg id, const char *fmt, const char *arg)
@@ -173,13 +177,14 @@ static int set_min_samples(void *p, const char *v)
 
 static const struct pv_option compare_options[] = {
 	OPT_DECIDE,
-	OPT_REPORTS("65000"),
+	OPT_REPORTS(DEFAULT_TEXT(MD_DEFAULT_LIMIT)),
 	PV_OPT_STRING(0, "baseline-label", "T", CLI, label[0], "what the baseline is, e.g. a commit", "from the CI's variables"),
 	PV_OPT_STRING(0, "candidate-label", "T", CLI, label[1], "what the candidate is, e.g. a commit", "from the CI's variables"),
 	PV_OPT_STRING(0, "baseline-history", "ARCHIVE", CLI, history,
 		      "pool the baseline from ARCHIVE's points since its last change point; then give only CANDIDATE", NULL),
 	PV_OPT_UINT(0, "history-window", "K", CLI, window, 2, 1000000,
-		    "a count of at least 2 points", "at most K points pooled", "10"),
+		    "a count of at least 2 points", "at most K points pooled",
+		    DEFAULT_TEXT(PV_POOL_WINDOW)),
 	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing verdict line"),
 	PV_OPT_FLAG('v', "verbose", CLI, out.verbose, "print every metric, not only those that need attention"),
 	OPT_HELP,
@@ -447,7 +452,7 @@ static int cmd_compare(struct cli *a)
 	int st = 0;
 
 	if (!a->out.markdown_limit)
-		a->out.markdown_limit = 65000;
+		a->out.markdown_limit = MD_DEFAULT_LIMIT;
 	if (settle_config(a, &cfg, &fallback, &suite, &format, &err))
 		return report_error(&err);
 	pv_table_init(&table, cfg.limits.max_metrics);
@@ -577,7 +582,7 @@ static int cmd_render(struct cli *a)
 	}
 	if (!o.markdown_limit)
 		o.markdown_limit = r.settings.markdown_limit ?
-				   r.settings.markdown_limit : 65000;
+				   r.settings.markdown_limit : MD_DEFAULT_LIMIT;
 	/* Name the JSON as compare did: by its file name. */
 	o.json = NULL;
 	rc = pv_write_reports_named(&r, &o, pv_json_name(path), &err);
@@ -619,7 +624,8 @@ static int cmd_merge(struct cli *a)
 		r->tool_version = PV_VERSION;
 		if (!o.markdown_limit)
 			o.markdown_limit = r->settings.markdown_limit ?
-					   r->settings.markdown_limit : 65000;
+					   r->settings.markdown_limit :
+					   MD_DEFAULT_LIMIT;
 		r->settings.markdown_limit = (unsigned)o.markdown_limit;
 		pv_archive_waivers(r, &cfg);
 		if (a->config)
@@ -669,7 +675,8 @@ static const struct pv_option history_options[] = {
 			"smallest step that counts, e.g. 5%", "5%"),
 	PV_OPT_UINT(0, "recent", "K", CLI, recent, 1, 1000000,
 		    "a positive count of points",
-		    "fail on a regression that began in the newest K points", "3"),
+		    "fail on a regression that began in the newest K points",
+		    DEFAULT_TEXT(PV_HISTORY_RECENT)),
 	PV_OPT_CALLBACK(0, "order", "ORDER", set_order, "name or time",
 			"point order: entry names, or each point's recorded time", "name"),
 	PV_OPT_STRING(0, "json", "F", CLI, out.json, "write the JSON history report ('-' is stdout)", NULL),
@@ -693,7 +700,7 @@ static int cmd_history(struct cli *a)
 	int st;
 
 	memset(&h, 0, sizeof(h));
-	h.recent = a->recent ? a->recent : 3;
+	h.recent = a->recent ? a->recent : PV_HISTORY_RECENT;
 	h.order = a->order;
 	h.quiet = a->out.quiet;
 	h.json = a->out.json;

@@ -23,6 +23,10 @@
 int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err);
 int pv_write_junit(const struct pv_report *r, FILE *fp, struct pv_err *err);
 
+/* The Markdown's default size limit, in characters (--markdown-limit):
+ * GitHub refuses a comment of more than 65,536. */
+#define MD_DEFAULT_LIMIT 65000
+
 struct pv_md_opts {
 	size_t limit;           /* characters; the comment must fit */
 	const char *json_name;  /* where the full report is, or NULL */
