@@ -498,8 +498,6 @@ fail_all:
 fail_printed:
 	st = report_error(&err);
 done:
-	r.warnings = NULL;
-	r.warning_codes = NULL;
 	pv_report_release(&r);
 	pv_table_release(&table);
 	pv_scan_release(&scan[0]);

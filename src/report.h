@@ -3,9 +3,12 @@
  * terminal text) reads only this, and `render` rebuilds it from an
  * archived JSON report, so everything a writer needs is here.
  *
- * Strings and sample arrays are owned by the report's arena or borrowed
- * from a pv_table that outlives the report.  Non-finite numbers are NAN
- * and mean "not defined here"; the reason says why.
+ * Ownership: the report owns m and the sides' context arrays
+ * (pv_report_release() frees them) and its arena.  Strings and sample
+ * arrays are the arena's or borrowed from a pv_table that outlives the
+ * report, and so are warnings, pooled and each metric's points (see
+ * their fields).  Non-finite numbers are NAN and mean "not defined
+ * here"; the reason says why.
  */
 #ifndef PV_REPORT_H
 #define PV_REPORT_H
@@ -144,9 +147,12 @@ struct pv_report {
 	size_t compared;            /* metrics with a test on both sides */
 	struct pv_result *m;
 	size_t n;
+	/* The run's warnings and each one's code (msg.h; NULL for one read
+	 * from a version-1 report, which had none): borrowed, never freed by
+	 * pv_report_release(): compare's are its pv_diag's, which outlives
+	 * the report, and a report read back (archive.c) keeps them in its
+	 * arena. */
 	const char **warnings;
-	/* Each warning's code (msg.h), or NULL: one read from a version-1
-	 * report, which had none. */
 	const char **warning_codes;
 	size_t nwarnings;
 	/* compare --baseline-history: the archive's points the baseline
