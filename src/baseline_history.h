@@ -10,7 +10,7 @@
 #ifndef PV_BASELINE_HISTORY_H
 #define PV_BASELINE_HISTORY_H
 
-#include "diag.h"
+#include "util/diag.h"
 #include "history.h"
 #include "table.h"
 

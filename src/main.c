@@ -1,10 +1,13 @@
 /*
  * main.c - the command line: subcommands, options, exit statuses.
  *
- * This is the only file that prints errors or exits.  Each subcommand
- * parses argv into a struct, calls the library, and maps the outcome to
- * the documented exit status: 0 pass, 1 regression, 2 usage or config
- * error, 3 unreadable or malformed input.
+ * This is the file that prints errors and chooses the exit status.  Each
+ * subcommand parses argv into a struct, calls the library, and maps the
+ * outcome to the documented exit status: 0 pass, 1 regression, 2 usage
+ * or config error, 3 unreadable or malformed input.  The library never
+ * exits, but for one case: util/err.c ends the run with 4 when memory
+ * runs out or a size would overflow (an allocation cannot fail back to
+ * its caller).
  *
  * The program never calls setlocale(), so it stays in the C locale:
  * numbers are read and written the same way under any LC_NUMERIC.
@@ -19,7 +22,7 @@
 #include "calibrate.h"
 #include "cmd_history.h"
 #include "config.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "outputs.h"
 #include "parseopt.h"
 #include "readers/reader.h"

@@ -26,7 +26,7 @@
 #define PV_MODEL_H
 
 #include "config.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "report.h"
 #include "table.h"
 

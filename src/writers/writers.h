@@ -1,6 +1,6 @@
 /*
  * writers.h - the outputs.  Each writer reads only the report model and
- * writes to an open stream; main.c wraps it in an atomic file
+ * writes to an open stream; outputs.c wraps it in an atomic file
  * (util/atomic.h) so no consumer ever sees half a report.  A writer
  * returns 0, or -1 with err filled (a write error).
  */

@@ -57,7 +57,7 @@
 
 #include "archive.h"
 #include "config.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "readers/reader.h"
 #include "report.h"
 #include "scan.h"
