@@ -171,7 +171,7 @@ static int pool(struct pv_table *t, struct bh *bh, const char *archive,
 	int rc = -1;
 
 	if (pv_history_read(h, archive, o, diag, err) ||
-	    pv_history_analyse(h, o, diag, err))
+	    pv_history_analyse(h, o, err))
 		return -1;
 	bh->used = pv_calloc(h->np, sizeof(*bh->used));
 	bh->excluded = pv_calloc(h->np, sizeof(*bh->excluded));

@@ -105,6 +105,7 @@ static void write_cp(struct strbuf *sb, const struct pv_history *h,
 	kv_bool(sb, "beyond_threshold", c->beyond);
 	kv_bool(sb, "recent", c->point >= first_recent);
 	kv_bool(sb, "waived", c->waiver != NULL);
+	kv_bool(sb, "fails_gate", c->fails);
 	if (c->waiver) {
 		kv_open(sb, "waiver", '{');
 		kv_str(sb, "glob", c->waiver->glob);
@@ -133,7 +134,11 @@ static void write_metric(struct strbuf *sb, const struct pv_history *h,
 	kv_str(sb, "unit", m->unit);
 	kv_str(sb, "direction", pv_dir_name(m->direction));
 	kv_bool(sb, "direction_assumed", m->dir_assumed);
+	if (m->ignored)
+		kv_bool(sb, "ignored", 1);
 	kv_num(sb, "threshold", m->threshold);
+	kv_num(sb, "abs_threshold", m->abs_threshold);
+	kv_num(sb, "alpha", m->alpha);
 	kv_str(sb, "scale", m->logscale ? "log" : "linear");
 	kv_num(sb, "between_point_sd", m->sd);
 	kv_num(sb, "df", m->df);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fmt.h"
+#include "../policy.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"
 #include "../util/banned.h"
