@@ -470,7 +470,7 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	res->waiver = NULL;
 	res->held = 0;
 	res->p = res->q = NAN;
-	if (policy_verdict(g, res, r->ext != NULL))
+	if (policy_verdict(g, res, r->side[PV_BASE].is_archive))
 		return;
 
 	/* By the absolute change: the relative one is not defined from a
@@ -635,7 +635,7 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 	for (size_t i = 0; i < r->n; i++) {
 		struct pv_result *res = &r->m[i];
 		const struct pv_side_result *a = &res->side[0], *b = &res->side[1];
-		size_t min = r->ext ? 1 :
+		size_t min = pooled ? 1 :
 			     g->min_samples > 2 ? g->min_samples : 2;
 
 		/* What a test fills in (keep_two()); undefined without one. */
