@@ -16,7 +16,7 @@
 #include "util/err.h"
 #include "util/strmap.h"
 
-#define PV_HISTORY_SCHEMA_VERSION 1
+#define PV_HISTORY_SCHEMA_VERSION 2
 
 /* --recent's default: a regression that began in the newest this many
  * points fails the gate. */

@@ -66,7 +66,7 @@ static int report_error(const struct pv_err *err)
  * keeps every warning). */
 static void print_warnings(const struct pv_diag *d)
 {
-	pv_diag_print(d, stderr, "perfverdict: warning: ", 4);
+	pv_diag_print(d, stderr, "perfverdict: ", 4);
 }
 
 /*
@@ -147,13 +147,13 @@ static int set_min_samples(void *p, const char *v)
 #define OPT_HELP PV_OPT_FLAG('h', "help", CLI, help, "print this command's help and exit")
 #define OPT_CONFIG(H, D) PV_OPT_STRING('c', "config", "FILE", CLI, config, H, D)
 #define OPT_REPORTS(D) \
-	PV_OPT_STRING(0, "json", "F", CLI, out.json, "write the JSON report ('-' is stdout)", NULL), \
-	PV_OPT_STRING(0, "junit", "F", CLI, out.junit, "write JUnit XML ('-' is stdout)", NULL), \
-	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown for a PR comment ('-' is stdout)", NULL), \
+	PV_OPT_STRING(0, "json", "F", CLI, out.path[PV_OUT_JSON], "write the JSON report ('-' is stdout)", NULL), \
+	PV_OPT_STRING(0, "junit", "F", CLI, out.path[PV_OUT_JUNIT], "write JUnit XML ('-' is stdout)", NULL), \
+	PV_OPT_STRING(0, "markdown", "F", CLI, out.path[PV_OUT_MARKDOWN], "write Markdown for a PR comment ('-' is stdout)", NULL), \
 	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000, \
 		    "a character count of at least 1000", "characters the Markdown must fit", D), \
 	OPT_HTML
-#define OPT_HTML PV_OPT_STRING(0, "html", "F", CLI, out.html, \
+#define OPT_HTML PV_OPT_STRING(0, "html", "F", CLI, out.path[PV_OUT_HTML], \
 		"write a self-contained HTML report with figures ('-' is stdout)", NULL)
 /* The options that decide: compare and calibrate. */
 #define OPT_DECIDE \
@@ -205,8 +205,8 @@ static const struct pv_option calibrate_options[] = {
 };
 
 static const struct pv_option render_options[] = {
-	PV_OPT_STRING(0, "junit", "F", CLI, out.junit, "write JUnit XML ('-' is stdout)", NULL),
-	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown for a PR comment ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "junit", "F", CLI, out.path[PV_OUT_JUNIT], "write JUnit XML ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "markdown", "F", CLI, out.path[PV_OUT_MARKDOWN], "write Markdown for a PR comment ('-' is stdout)", NULL),
 	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000,
 		    "a character count of at least 1000",
 		    "characters the Markdown must fit", "the report's"),
@@ -362,21 +362,6 @@ static void report_settings(struct pv_report *r, const struct cli *a,
 	r->settings.nwaivers = cfg->nwaivers;
 }
 
-/* A report goes to standard output ("-"): then no summary does. */
-static int report_to_stdout(const struct pv_outputs *o)
-{
-	return (o->json && !strcmp(o->json, "-")) ||
-	       (o->junit && !strcmp(o->junit, "-")) ||
-	       (o->markdown && !strcmp(o->markdown, "-")) ||
-	       (o->html && !strcmp(o->html, "-"));
-}
-
-/* Any report file asked for: then the summary is only its last line. */
-static int any_report(const struct pv_outputs *o)
-{
-	return o->json || o->junit || o->markdown || o->html;
-}
-
 /*
  * compare's two sides into table: two trees, or with --baseline-history
  * the candidate's tree and a baseline pooled from the archive's points.
@@ -474,8 +459,8 @@ static int cmd_compare(struct cli *a)
 	}
 	if (pv_write_reports(&r, &a->out, &err))
 		goto fail_printed;
-	if (!report_to_stdout(&a->out) &&
-	    pv_write_summary(&r, a->out.quiet || any_report(&a->out),
+	if (!pv_outputs_to_stdout(&a->out) &&
+	    pv_write_summary(&r, a->out.quiet || pv_outputs_any(&a->out),
 			  a->out.verbose, &err))
 		goto fail_printed;
 	st = r.fail ? PV_FAIL : PV_OK;
@@ -561,7 +546,9 @@ static int cmd_render(struct cli *a)
 		pv_report_release(&r);
 		return report_error(&err);
 	}
-	if (!o.junit && !o.markdown && !o.html) {
+	/* Name the JSON as compare did: by its file name. */
+	o.path[PV_OUT_JSON] = NULL;
+	if (!pv_outputs_any(&o)) {
 		rc = pv_write_summary(&r, o.quiet, o.verbose, &err);
 		pv_report_release(&r);
 		return rc ? report_error(&err) : PV_OK;
@@ -569,8 +556,6 @@ static int cmd_render(struct cli *a)
 	if (!o.markdown_limit)
 		o.markdown_limit = r.settings.markdown_limit ?
 				   r.settings.markdown_limit : MD_DEFAULT_LIMIT;
-	/* Name the JSON as compare did: by its file name. */
-	o.json = NULL;
 	rc = pv_write_reports_named(&r, &o, pv_json_name(path), &err);
 	pv_report_release(&r);
 	return rc ? report_error(&err) : PV_OK;
@@ -586,7 +571,7 @@ static int cmd_merge(struct cli *a)
 	char iso[32], today[16];
 	int n = a->noperands, st = PV_OK;
 
-	if (!o.json && !o.junit && !o.markdown && !o.html)
+	if (!pv_outputs_any(&o))
 		return usage_error(PV_M_USAGE, "%s", "merge needs --json F (and may add --junit, --markdown, --html)");
 	if (a->config) {
 		if (pv_config_load(&cfg, a->config, &err))
@@ -665,8 +650,8 @@ static const struct pv_option history_options[] = {
 		    DEFAULT_TEXT(PV_HISTORY_RECENT)),
 	PV_OPT_CALLBACK(0, "order", "ORDER", set_order, "name or time",
 			"point order: entry names, or each point's recorded time", "name"),
-	PV_OPT_STRING(0, "json", "F", CLI, out.json, "write the JSON history report ('-' is stdout)", NULL),
-	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown with trends ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "json", "F", CLI, out.path[PV_OUT_JSON], "write the JSON history report ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "markdown", "F", CLI, out.path[PV_OUT_MARKDOWN], "write Markdown with trends ('-' is stdout)", NULL),
 	OPT_HTML,
 	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing status line"),
 	OPT_HELP,
@@ -688,10 +673,7 @@ static int cmd_history(struct cli *a)
 	memset(&h, 0, sizeof(h));
 	h.recent = a->recent ? a->recent : PV_HISTORY_RECENT;
 	h.order = a->order;
-	h.quiet = a->out.quiet;
-	h.json = a->out.json;
-	h.markdown = a->out.markdown;
-	h.html = a->out.html;
+	h.out = &a->out;
 	h.archive = a->operand[0];
 	if (settle_config(a, &cfg, &fallback, &suite, &h.format, &err))
 		return report_error(&err);

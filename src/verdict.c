@@ -409,10 +409,16 @@ static void family_gate(struct pv_report *r, const struct work *w,
 /*
  * The verdicts that need no test: a side absent, a reader's note, too
  * few observations, or a mean that is not a number.  1 when one of them
- * applies.
+ * applies.  With a pooled baseline (compare --baseline-history) the unit
+ * of the test is the point, not the run: one candidate run is a value to
+ * predict, and the baseline's points are counted by its own test
+ * (pv_ext_test.testable), so min_samples does not apply.
  */
-static int policy_verdict(const struct pv_gate *g, struct pv_result *res)
+static int policy_verdict(const struct pv_gate *g, struct pv_result *res,
+			  int pooled)
 {
+	size_t min = pooled ? 1 : g->min_samples;
+
 	enum pv_why why;
 
 	if (!res->side[0].present) {
@@ -427,8 +433,7 @@ static int policy_verdict(const struct pv_gate *g, struct pv_result *res)
 	}
 	if (res->side[0].note || res->side[1].note)
 		why = PV_WHY_NOTE;
-	else if (side_n(&res->side[0]) < g->min_samples ||
-		 side_n(&res->side[1]) < g->min_samples)
+	else if (side_n(&res->side[0]) < min || side_n(&res->side[1]) < min)
 		why = PV_WHY_FEW;
 	else if (!mean_defined(res))
 		why = PV_WHY_UNDEFINED;
@@ -465,7 +470,7 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	res->waiver = NULL;
 	res->held = 0;
 	res->p = res->q = NAN;
-	if (policy_verdict(g, res))
+	if (policy_verdict(g, res, r->side[PV_BASE].is_archive))
 		return;
 
 	/* By the absolute change: the relative one is not defined from a
@@ -630,7 +635,8 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 	for (size_t i = 0; i < r->n; i++) {
 		struct pv_result *res = &r->m[i];
 		const struct pv_side_result *a = &res->side[0], *b = &res->side[1];
-		size_t min = g->min_samples > 2 ? g->min_samples : 2;
+		size_t min = pooled ? 1 :
+			     g->min_samples > 2 ? g->min_samples : 2;
 
 		/* What a test fills in (keep_two()); undefined without one. */
 		res->statistic = res->df = NAN;
