@@ -21,7 +21,7 @@
 #define PV_BENCHDATA_H
 
 #include <jansson.h>
-#include "diag.h"
+#include "util/diag.h"
 #include "history.h"
 #include "util/err.h"
 

@@ -1,5 +1,5 @@
 /* diag.c - the list of warnings of one run, and how stderr shows it. */
-#include "../diag.h"
+#include "diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>

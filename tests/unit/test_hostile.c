@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "scan.h"
 #include "util/atomic.h"
 #include "util/err.h"

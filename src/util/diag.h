@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "util/msg.h"
+#include "msg.h"
 
 /*
  * msg[i] is one printable line, code[i] its code (a string of msg.c's
