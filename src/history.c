@@ -274,8 +274,22 @@ static int read_report(struct pv_history *h, size_t pi,
 	int rc = -1;
 
 	pv_report_init(&r);
-	if (pv_archive_read(&r, p->path, err))
+	if (pv_archive_read(&r, p->path, err)) {
+		/* Not a report but a history point written as plain .json (it
+		 * has no schema_version): read it as one.  Reports stay opened
+		 * once; only such a point is opened a second time. */
+		struct pv_err perr = { 0 };
+		int prc = err && err->id == PV_M_BAD_SCHEMA_VERSION ?
+			  pv_point_read(h, pi, o, &perr) : -2;
+
+		if (prc != -2)
+			*err = perr;    /* a point: its own error, or none */
+		if (!prc) {
+			p->is_report = PV_PK_POINT;
+			rc = 0;
+		}
 		goto out;
+	}
 	for (size_t i = 0; i < r.n; i++) {
 		const struct pv_result *res = &r.m[i];
 		const struct pv_side_result *sd = &res->side[PV_CAND];
@@ -465,7 +479,7 @@ int pv_history_read(struct pv_history *h, const char *archive,
 		p->label = arena_strdup(&h->arena, names[i]);
 		p->path = arena_strdup(&h->arena, path.buf);
 		p->is_report = S_ISDIR(st.st_mode) ? PV_PK_TREE :
-			       pv_point_is_point(path.buf) ? PV_PK_POINT :
+			       has_suffix(names[i], ".json.gz") ? PV_PK_POINT :
 			       PV_PK_REPORT;
 		strbuf_release(&path);
 	}

@@ -230,28 +230,6 @@ int pv_point_save_all(const struct pv_history *h, const char *dir,
 	return 0;
 }
 
-int pv_point_is_point(const char *path)
-{
-	char head[64];
-	size_t n, i = 0;
-	FILE *fp;
-
-	if (ends_with(path, ".json.gz"))
-		return 1;
-	if (!ends_with(path, ".json") || !(fp = fopen(path, "rb")))
-		return 0;
-	n = fread(head, 1, sizeof(head) - 1, fp);
-	fclose(fp);
-	head[n] = '\0';
-	while (i < n && strchr(" \t\r\n", head[i]))
-		i++;
-	if (head[i++] != '{')
-		return 0;
-	while (i < n && strchr(" \t\r\n", head[i]))
-		i++;
-	return !strncmp(head + i, "\"point_version\"", 15);
-}
-
 /* Reading: the state of one point's reader. */
 struct prd {
 	struct pv_history *h;
@@ -410,9 +388,10 @@ int pv_point_read(struct pv_history *h, size_t pi,
 	    json_integer_value(json_object_get(root, "point_version")) !=
 	    PV_POINT_VERSION) {
 		json_decref(root);
-		return pv_error(err, PV_M_BAD_POINT,
-				"%s: expected a perfverdict history point (an object with \"point_version\": %d)",
-				p->path, PV_POINT_VERSION);
+		pv_error(err, PV_M_BAD_POINT,
+			 "%s: expected a perfverdict history point (an object with \"point_version\": %d)",
+			 p->path, PV_POINT_VERSION);
+		return -2;
 	}
 	label = str_of(&d, root, "label", "", 1);
 	commit = str_of(&d, root, "commit", "", 1);

@@ -29,18 +29,14 @@ int pv_point_write(const struct pv_report *r, const char *commit,
 		   const char *path, struct pv_err *err);
 
 /*
- * Whether the archive entry path (a regular file) should be read as a
- * point: its name ends in ".json.gz", or it ends in ".json" and its
- * first bytes open a point ({"point_version": ...).  A compare report
- * is not one.
- */
-int pv_point_is_point(const char *path);
-
-/*
  * Read point h->p[pi] (path set) into h: its metrics' runs, its label,
  * commit, time and context.  Errors name the file, and the line and
  * column of a JSON syntax error; corrupt or truncated gzip data is
  * PV_M_BAD_GZIP, a wrong shape PV_M_BAD_POINT (all exit status 3).
+ * Returns 0, -1 on an error, or -2 when the JSON is no point at all (no
+ * "point_version": history.c then keeps what it made of it as a report).
+ * A ".json.gz" entry is a point; a ".json" one is a compare report, or a
+ * point when it is no report.
  */
 int pv_point_read(struct pv_history *h, size_t pi,
 		  const struct pv_history_opts *o, struct pv_err *err);
