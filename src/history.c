@@ -141,6 +141,7 @@ static struct pv_hist_metric *metric_for(struct pv_history *h,
 	}
 	m->threshold = isnan(rule.threshold) ? o->cfg->gate.threshold :
 		       rule.threshold;
+	m->abs_threshold = rule.abs_threshold;
 	return m;
 }
 
@@ -560,7 +561,8 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 				m->direction == PV_DIR_HIGHER ? x->delta < 0 : -1;
 			c->verdict = worse < 0 ? PV_HS_CHANGED :
 				     worse ? PV_HS_REGRESSION : PV_HS_IMPROVEMENT;
-			c->beyond = !(m->threshold > 0) || fabs(c->rel) > m->threshold;
+			c->beyond = pv_cp_beyond(c->rel, c->after - c->before,
+						 m->threshold, m->abs_threshold);
 			if (c->verdict == PV_HS_REGRESSION) {
 				const struct pv_waiver *wv = pv_config_waiver(
 					o->cfg, m->group, m->benchmark, m->metric);

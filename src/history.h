@@ -53,7 +53,9 @@ struct pv_hist_cp {
 	double before, after;   /* levels in the metric's unit */
 	double rel, rel_low, rel_high;        /* (after - before) / before */
 	int verdict;            /* PV_HS_REGRESSION, _IMPROVEMENT or _CHANGED */
-	int beyond;             /* |rel| exceeds the metric's threshold */
+	int beyond;             /* |rel| exceeds the metric's threshold; from
+				 * a level of 0, |after - before| exceeds
+				 * abs_threshold (any change when unset) */
 	const struct pv_waiver *waiver;       /* a waiver that holds */
 };
 
@@ -62,6 +64,7 @@ struct pv_hist_metric {
 	enum pv_dir direction;
 	int dir_assumed;
 	double threshold;
+	double abs_threshold;   /* in the unit: a change from 0 (NAN unset) */
 	int logscale;           /* values are logs (all samples > 0) */
 	struct pv_hist_obs *obs;
 	size_t nobs, aobs;

@@ -17,6 +17,15 @@
 /* MAD to sd, for normal data. */
 #define MAD_SD 1.482602218505602
 
+int pv_cp_beyond(double rel, double delta, double thr, double abs_thr)
+{
+	if (!isnan(abs_thr) && !(fabs(delta) >= abs_thr))
+		return 0;
+	if (isnan(rel))
+		return delta != 0;
+	return !(thr > 0) || fabs(rel) > thr;
+}
+
 size_t pv_cp_positions(size_t L)
 {
 	return L >= 2 * PV_CP_MIN_SEG ? L - 2 * PV_CP_MIN_SEG + 1 : 0;

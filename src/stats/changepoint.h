@@ -128,6 +128,16 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
 			 double tau);
 size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd);
 
+/*
+ * Is a change beyond its thresholds?  rel is the relative change (NAN
+ * from a level of 0), delta the change in the unit: beyond the relative
+ * threshold thr (none when not positive), and from 0, where no relative
+ * change is defined, judged in the unit against abs_thr (NAN: unset, any
+ * change counts).  An abs_thr applies to every change when set, as in
+ * compare (verdict.c), where reaching it is enough.
+ */
+int pv_cp_beyond(double rel, double delta, double thr, double abs_thr);
+
 /* The number of split positions of a series of L points. */
 size_t pv_cp_positions(size_t L);
 

@@ -220,6 +220,62 @@ static void test_point_value(void **state)
 					    1, 1.0)));
 }
 
+/* Constant levels (issue 22, pattern 4): 0 -> 1 (alone, a linear
+ * series) and 100 -> 200 (logs), no noise at all: one change point each,
+ * at the first point of the new level, with a finite, huge t; equal
+ * levels none.  The short series (6 points, the minimum of two segments)
+ * included. */
+static void test_constant_levels(void **state)
+{
+	double a[12], b[12], c[6], e[12];
+	struct pv_cp_series s[4];
+	struct pv_err err;
+
+	(void)state;
+	for (int i = 0; i < 12; i++) {
+		a[i] = i < 7 ? 0 : 1;
+		b[i] = log(i < 4 ? 100.0 : 200.0);
+		e[i] = log(50.0);
+	}
+	for (int i = 0; i < 6; i++)
+		c[i] = log(i < 3 ? 10.0 : 12.0);
+	s[0] = (struct pv_cp_series){ .y = a, .L = 12, .alone = 1 };
+	s[1] = (struct pv_cp_series){ .y = b, .L = 12, .alone = 0 };
+	s[2] = (struct pv_cp_series){ .y = c, .L = 6, .alone = 0 };
+	s[3] = (struct pv_cp_series){ .y = e, .L = 12, .alone = 0 };
+	assert_int_equal(pv_cp_family(s, 4, 0.05, &err), 0);
+	assert_int_equal(s[0].ncp, 1);
+	assert_int_equal(s[0].cp[0].index, 7);
+	assert_near(s[0].cp[0].delta, 1, 1e-12);
+	assert_true(isfinite(s[0].cp[0].t) && s[0].cp[0].t > 1e6);
+	assert_int_equal(s[1].ncp, 1);
+	assert_int_equal(s[1].cp[0].index, 4);
+	assert_near(s[1].cp[0].delta, log(2.0), 1e-12);
+	assert_int_equal(s[2].ncp, 1);
+	assert_int_equal(s[2].cp[0].index, 3);
+	assert_int_equal(s[3].ncp, 0);
+	for (int m = 0; m < 4; m++)
+		pv_cp_series_release(&s[m]);
+}
+
+/* A change beyond its thresholds (issue 22, pattern 5), worked by hand:
+ * relative against threshold; from 0 (rel NAN) in the unit against
+ * abs_threshold, any change when unset; abs_threshold reached is enough,
+ * as compare's. */
+static void test_beyond(void **state)
+{
+	(void)state;
+	assert_true(pv_cp_beyond(0.10, 5, 0.05, NAN));
+	assert_false(pv_cp_beyond(0.04, 5, 0.05, NAN));
+	assert_true(pv_cp_beyond(-0.06, -5, 0.05, NAN));
+	assert_true(pv_cp_beyond(0.04, 5, 0, NAN));     /* no threshold */
+	assert_true(pv_cp_beyond(NAN, 1, 0.05, NAN));   /* 0 -> 1 */
+	assert_false(pv_cp_beyond(NAN, 0, 0.05, NAN));
+	assert_true(pv_cp_beyond(NAN, 64, 0.05, 64));   /* 0 -> 64 B, abs 64 */
+	assert_false(pv_cp_beyond(NAN, 1, 0.05, 2));    /* 0 -> 1, abs 2 */
+	assert_false(pv_cp_beyond(0.50, 1, 0.05, 2));   /* 2 -> 3, abs 2 */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +284,8 @@ int main(void)
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_pooled),
+		cmocka_unit_test(test_constant_levels),
+		cmocka_unit_test(test_beyond),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
