@@ -17,15 +17,6 @@
 /* MAD to sd, for normal data. */
 #define MAD_SD 1.482602218505602
 
-int pv_cp_beyond(double rel, double delta, double thr, double abs_thr)
-{
-	if (!isnan(abs_thr) && !(fabs(delta) >= abs_thr))
-		return 0;
-	if (isnan(rel))
-		return delta != 0;
-	return !(thr > 0) || fabs(rel) > thr;
-}
-
 size_t pv_cp_positions(size_t L)
 {
 	return L >= 2 * PV_CP_MIN_SEG ? L - 2 * PV_CP_MIN_SEG + 1 : 0;
@@ -58,8 +49,8 @@ static double median_sorted(double *x, size_t n)
 double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 		     size_t npoints, size_t nruns)
 {
-	double *dev = pv_malloc((nruns ? nruns : 1) * sizeof(*dev));
-	double *tmp = pv_malloc((nruns ? nruns : 1) * sizeof(*tmp));
+	double *dev = pv_malloc(st_mult(nruns ? nruns : 1, sizeof(*dev)));
+	double *tmp = pv_malloc(st_mult(nruns ? nruns : 1, sizeof(*tmp)));
 	double tau = INFINITY;
 	size_t nd = 0;
 
@@ -91,7 +82,7 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
 
 	if (!n)
 		return NAN;
-	l = pv_malloc(n * sizeof(*l));
+	ALLOC_ARRAY(l, n);
 	for (size_t i = 0; i < n; i++) {
 		if (logscale && !(x[i] > 0 && isfinite(x[i]))) {
 			free(l);
@@ -105,7 +96,7 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
 		free(l);
 		return sum / (double)n;
 	}
-	tmp = pv_malloc(n * sizeof(*tmp));
+	ALLOC_ARRAY(tmp, n);
 	memcpy(tmp, l, n * sizeof(*tmp));
 	med = median_sorted(tmp, n);
 	free(tmp);
@@ -128,7 +119,7 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
  */
 static double diff_scale(const double *y, size_t L)
 {
-	double *d = pv_malloc((L - 1) * sizeof(*d));
+	double *d = pv_malloc(st_mult(L - 1, sizeof(*d)));
 	double md, mad, ss = 0, f, z, trim_sd;
 	size_t keep = (size_t)ceil(0.9 * (double)(L - 1));
 
@@ -160,7 +151,7 @@ static double diff_scale(const double *y, size_t L)
  * the robust sd is 0 (a noiseless series). */
 static double diff_median(const double *y, size_t L)
 {
-	double *d = pv_malloc((L - 1) * sizeof(*d));
+	double *d = pv_malloc(st_mult(L - 1, sizeof(*d)));
 	double m;
 
 	for (size_t i = 1; i < L; i++)
@@ -606,7 +597,7 @@ static double fixed_point(const double *y, const double *var, size_t L,
 			  double beta, double *bvar, struct cpset *s)
 {
 	double df = lim->df, line_p = lim->line_p;
-	size_t *prev = pv_malloc((L ? L : 1) * sizeof(*prev));
+	size_t *prev = pv_malloc(st_mult(L ? L : 1, sizeof(*prev)));
 	size_t nprev = (size_t)-1;
 	double sd = 0;
 
@@ -882,14 +873,8 @@ static int moderate(struct pv_cp_series *s, size_t n, const double *s2,
 			}
 			continue;
 		}
-		if (isinf(prior.d0)) {
-			post = prior.s0sq;
-			df[i] = INFINITY;
-		} else {
-			post = (prior.d0 * prior.s0sq + (ok ? d[i] * s2[i] : 0)) /
-			       (prior.d0 + (ok ? d[i] : 0));
-			df[i] = prior.d0 + (ok ? d[i] : 0);
-		}
+		post = pv_posterior_var(&prior, ok ? s2[i] : NAN, ok ? d[i] : 0,
+					&df[i]);
 		if (post >= 0)
 			sd[i] = sqrt(post);
 	}
@@ -905,7 +890,7 @@ out:
 int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		 struct pv_err *err)
 {
-	double ntests = 0, nbumps = 0, ntrend = 0, limit_p, line_p, bump_p;
+	double ntests = 0, nbumps = 0, ntrend = 0;
 	struct psum *csum = pv_calloc(n ? n : 1, sizeof(*csum));
 	double **var = pv_calloc(n ? n : 1, sizeof(*var));
 	double *s2 = pv_calloc(n ? n : 1, sizeof(*s2));
@@ -917,31 +902,26 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
+		if (s[i].L > maxL)
+			maxL = s[i].L;
+		if (s[i].ungated)
+			continue;
 		ntests += (double)pv_cp_positions(s[i].L);
 		nbumps += bump_positions(s[i].L);
 		ntrend += s[i].L >= 3;
-		if (s[i].L > maxL)
-			maxL = s[i].L;
 	}
-	rss = pv_malloc((maxL + 1) * sizeof(*rss));
-	limit_p = ntests > 0 ? alpha / ntests : 0;
-	/* a slope is kept at the trend test's level: alpha over the
-	 * family's series */
-	line_p = ntrend > 0 ? alpha / ntrend : 0;
-	/* a bump (two splits at once) at alpha over all the family's
-	 * bumps, a test apart from the splits' */
-	bump_p = nbumps > 0 ? alpha / nbumps : 0;
+	ALLOC_ARRAY(rss, st_add(maxL, 1));
 	/* Step 1, and the robust sds, moderated across the family (each is
 	 * worth about a third of its differences: the MAD's efficiency). */
 	for (size_t i = 0; i < n; i++) {
 		struct pv_cp_series *x = &s[i];
 
-		x->clipped = pv_malloc((x->L ? x->L : 1) * sizeof(double));
+		ALLOC_ARRAY(x->clipped, x->L ? x->L : 1);
 		x->nclipped = pv_cp_clip(x->y, x->L, x->clipped, &x->robust_sd);
-		csum[i].s = pv_malloc((x->L + 1) * sizeof(double));
-		csum[i].v = pv_malloc((x->L + 1) * sizeof(double));
-		csum[i].sx = pv_malloc((x->L + 1) * sizeof(double));
-		var[i] = pv_malloc((x->L ? x->L : 1) * sizeof(double));
+		ALLOC_ARRAY(csum[i].s, st_add(x->L, 1));
+		ALLOC_ARRAY(csum[i].v, st_add(x->L, 1));
+		ALLOC_ARRAY(csum[i].sx, st_add(x->L, 1));
+		ALLOC_ARRAY(var[i], x->L ? x->L : 1);
 		x->sd = x->robust_sd;
 		x->df = INFINITY;
 		x->cp = NULL;
@@ -971,6 +951,14 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 	for (int round = 0; round < ROUNDS; round++) {
 		for (size_t i = 0; i < n; i++) {
 			struct pv_cp_series *x = &s[i];
+			double a = x->alpha > 0 ? x->alpha : alpha;
+			/* a split at alpha over every split position of the
+			 * family; a bump (two splits at once) over all its
+			 * bumps, a test apart; a slope at the trend test's
+			 * level, alpha over the family's series */
+			double limit_p = ntests > 0 ? a / ntests : 0;
+			double bump_p = nbumps > 0 ? a / nbumps : 0;
+			double line_p = ntrend > 0 ? a / ntrend : 0;
 			double tot, dof;
 			int replaced = 0;
 
@@ -987,12 +975,12 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 						    &replaced);
 			}
 			if (round == ROUNDS - 1) {
-				trend(x, &set, ntrend, alpha);
+				trend(x, &set, ntrend, a);
 				x->trend.replaced = replaced;
 				x->cp = pv_calloc(set.n ? set.n : 1, sizeof(struct pv_cp));
 				x->ncp = set.n;
 				describe(&csum[i], x->clipped, x->L, &set, x->df,
-					 alpha, ntests, x->cp);
+					 a, ntests, x->cp);
 				continue;
 			}
 			tot = seg_rss(x->clipped, x->L, &set, beta[i], rss);

@@ -96,6 +96,12 @@ struct pv_cp_series {
 	const double *y;        /* L point values, all finite */
 	size_t L;
 	int alone;              /* not on the family's scale: no moderation */
+	double alpha;           /* its own level ([metric] alpha), or 0: the
+				 * family's; the Bonferroni counts are the
+				 * family's either way */
+	int ungated;            /* not counted in the family's Bonferroni
+				 * counts (compare corrects over the gated
+				 * metrics only); it still shares the prior */
 	/* filled by pv_cp_family() */
 	double *clipped;        /* L values after step 1 (owned) */
 	size_t nclipped;        /* values changed by the clipping */
@@ -106,7 +112,8 @@ struct pv_cp_series {
 	struct pv_cp_trend trend;
 };
 
-/* Find the change points of every series: a family-wise level alpha. */
+/* Find the change points of every series: a family-wise level alpha
+ * (each series' own alpha where it has one). */
 int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		 struct pv_err *err);
 void pv_cp_series_release(struct pv_cp_series *s);
@@ -127,16 +134,6 @@ double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 double pv_cp_point_value(const double *x, size_t n, int logscale,
 			 double tau);
 size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd);
-
-/*
- * Is a change beyond its thresholds?  rel is the relative change (NAN
- * from a level of 0), delta the change in the unit: beyond the relative
- * threshold thr (none when not positive), and from 0, where no relative
- * change is defined, judged in the unit against abs_thr (NAN: unset, any
- * change counts).  An abs_thr applies to every change when set, as in
- * compare (verdict.c), where reaching it is enough.
- */
-int pv_cp_beyond(double rel, double delta, double thr, double abs_thr);
 
 /* The number of split positions of a series of L points. */
 size_t pv_cp_positions(size_t L);
