@@ -361,11 +361,6 @@ static void cpset_remove(struct cpset *s, size_t i)
 	s->n--;
 }
 
-static int cpset_equal(const struct cpset *a, const size_t *k, size_t n)
-{
-	return a->n == n && (!n || !memcmp(a->k, k, n * sizeof(*k)));
-}
-
 /*
  * The best bump of [a, b): a level [i, j) inside it, at least
  * PV_CP_MIN_SEG points, as are the parts before and after it, against
@@ -390,14 +385,16 @@ static size_t best_bump(const struct psum *c, size_t a, size_t b,
 			double d = (c->s[j] - c->s[i]) / nin - sout / nout;
 			double se2 = (c->v[j] - c->v[i]) / (nin * nin) +
 				     vout / (nout * nout);
-			double t = fabs(d) / sqrt(se2 > c->tol2 ? se2 : c->tol2);
+			/* t^2, the square root taken once at the end */
+			double t2 = d * d / (se2 > c->tol2 ? se2 : c->tol2);
 
-			if (!ibest || t > *tbest) {
+			if (!ibest || t2 > *tbest) {
 				ibest = i;
 				*jbest = j;
-				*tbest = t;
+				*tbest = t2;
 			}
 		}
+	*tbest = sqrt(*tbest);
 	return ibest;
 }
 
@@ -597,8 +594,6 @@ static double fixed_point(const double *y, const double *var, size_t L,
 			  double beta, double *bvar, struct cpset *s)
 {
 	double df = lim->df, line_p = lim->line_p;
-	size_t *prev = pv_malloc(st_mult(L ? L : 1, sizeof(*prev)));
-	size_t nprev = (size_t)-1;
 	double sd = 0;
 
 	for (size_t j = 0; j < L; j++)
@@ -613,15 +608,12 @@ static double fixed_point(const double *y, const double *var, size_t L,
 		t = slope_t(slope, sxx, sd);
 		if (!(sxx > 0) || two_sided_p(t, df) > line_p)
 			slope = 0;
-		if (slope == beta && cpset_equal(s, prev, nprev))
+		/* the same slope segments the same values the same way */
+		if (slope == beta)
 			break;
 		*bvar = sxx > 0 ? sd * sd / sxx : 0;
-		if (s->n)
-			memcpy(prev, s->k, s->n * sizeof(*prev));
-		nprev = s->n;
 		beta = slope;
 	}
-	free(prev);
 	return beta;
 }
 
