@@ -208,7 +208,7 @@ int pv_bh_attach(struct pv_bh *bh, struct pv_report *r, struct pv_diag *diag,
 				lost++;
 			continue;
 		}
-		up_worse = res->direction != PV_DIR_HIGHER;
+		up_worse = pv_policy_move(res->direction, 1) > 0;
 		e->testable = 1;
 		e->statistic = -x->t;
 		e->df = x->df;

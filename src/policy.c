@@ -149,6 +149,13 @@ void pv_policy_result(const struct pv_config *cfg, const struct pv_gate *g,
 	res->alpha = p.alpha;
 }
 
+int pv_policy_move(enum pv_dir d, double change)
+{
+	int up = change > 0, down = change < 0;
+
+	return d == PV_DIR_HIGHER ? down - up : up - down;
+}
+
 int pv_policy_beyond(double threshold, double abs_threshold, double base,
 		     double change_abs, double change_rel)
 {

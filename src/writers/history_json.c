@@ -132,13 +132,13 @@ static void write_metric(struct strbuf *sb, const struct pv_history *h,
 	kv_str(sb, "benchmark", m->benchmark);
 	kv_str(sb, "metric", m->metric);
 	kv_str(sb, "unit", m->unit);
-	kv_str(sb, "direction", pv_dir_name(m->direction));
-	kv_bool(sb, "direction_assumed", m->dir_assumed);
-	if (m->ignored)
+	kv_str(sb, "direction", pv_dir_name(m->rule.direction));
+	kv_bool(sb, "direction_assumed", m->rule.dir_assumed);
+	if (m->rule.ignored)
 		kv_bool(sb, "ignored", 1);
-	kv_num(sb, "threshold", m->threshold);
-	kv_num(sb, "abs_threshold", m->abs_threshold);
-	kv_num(sb, "alpha", m->alpha);
+	kv_num(sb, "threshold", m->rule.threshold);
+	kv_num(sb, "abs_threshold", m->rule.abs_threshold);
+	kv_num(sb, "alpha", m->rule.alpha);
 	kv_str(sb, "scale", m->logscale ? "log" : "linear");
 	kv_num(sb, "between_point_sd", m->sd);
 	kv_num(sb, "df", m->df);
