@@ -4,6 +4,7 @@
  * compact trend of every flagged metric (a Unicode sparkline, and a
  * Mermaid xychart-beta block that GitHub renders).
  */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 #include "fmt.h"
@@ -165,7 +166,8 @@ static void mermaid(struct strbuf *sb, const struct pv_history *h,
 	(void)h;
 }
 
-int pv_write_history_markdown(const struct pv_history *h, FILE *fp,
+int pv_write_history_markdown(const struct pv_history *h,
+			      const struct pv_write_opts *o, FILE *fp,
 			      struct pv_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -243,8 +245,9 @@ int pv_write_history_markdown(const struct pv_history *h, FILE *fp,
 		strbuf_addstr(&sb, "\n</details>\n");
 	}
 	strbuf_addstr(&sb, "\nChange points: binary segmentation with a two-sample t of the adjacent segments' point values; the between-point sd is estimated from the residuals and moderated across metrics; q is Bonferroni over every split position of every metric.\n");
+	errno = 0;
 	if (fwrite(sb.buf, 1, sb.len, fp) != sb.len)
-		rc = pv_error(err, PV_M_CANNOT_WRITE, "cannot write the history Markdown");
+		rc = pv_write_failed(o, errno, err);
 	strbuf_release(&sb);
 	return rc;
 }

@@ -10,13 +10,17 @@
 #include "../history.h"
 #include "../util/err.h"
 #include "../util/strbuf.h"
+#include "writers.h"
 
-int pv_write_history_json(const struct pv_history *h, FILE *fp,
-			  struct pv_err *err);
-int pv_write_history_html(const struct pv_history *h, FILE *fp,
-			  struct pv_err *err);
-int pv_write_history_markdown(const struct pv_history *h, FILE *fp,
+/* Every report writer of the history model has this type (outputs.c's
+ * table); o as for compare's writers (writers.h). */
+typedef int pv_history_writer(const struct pv_history *h,
+			      const struct pv_write_opts *o, FILE *fp,
 			      struct pv_err *err);
+
+pv_history_writer pv_write_history_json;
+pv_history_writer pv_write_history_html;
+pv_history_writer pv_write_history_markdown;
 /* The terminal summary: the status counts, the recent change points and
  * the verdict line. */
 int pv_write_history_text(const struct pv_history *h, int quiet, FILE *fp,

@@ -751,7 +751,8 @@ static void quiet(void *ctx, const char *msg, ...)
 	(void)msg;
 }
 
-int pv_write_junit(const struct pv_report *r, FILE *fp, struct pv_err *err)
+int pv_write_junit(const struct pv_report *r, const struct pv_write_opts *o,
+		   FILE *fp, struct pv_err *err)
 {
 	struct jw j = { NULL, fp, 0, STRBUF_INIT, STRBUF_INIT };
 	xmlGenericErrorFunc old_fn = xmlGenericError;
@@ -767,8 +768,6 @@ int pv_write_junit(const struct pv_report *r, FILE *fp, struct pv_err *err)
 	if (!rc && (fflush(fp) || ferror(fp)))
 		rc = -1, j.write_errno = errno ? errno : EIO;
 	if (rc < 0)
-		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write JUnit report: %s",
-				j.write_errno ? strerror(j.write_errno) :
-				"libxml2 writer failed");
+		return pv_write_failed(o, j.write_errno, err);
 	return 0;
 }
