@@ -165,6 +165,14 @@ int pv_policy_beyond(double threshold, double abs_threshold, double base,
 	return rel_ok && (isnan(abs_threshold) || abs >= abs_threshold);
 }
 
+int pv_policy_ungated_moved(const struct pv_result *m)
+{
+	return m->verdict == PV_V_UNGATED && m->tested && m->q < m->alpha &&
+	       pv_policy_beyond(m->threshold, m->abs_threshold,
+				m->side[0].s.mean, m->change_abs,
+				m->change_rel);
+}
+
 const struct pv_waiver *pv_policy_waiver(const struct pv_config *cfg,
 					 const char *today,
 					 const char *group,

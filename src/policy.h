@@ -68,6 +68,11 @@ int pv_policy_move(enum pv_dir d, double change);
 int pv_policy_beyond(double threshold, double abs_threshold, double base,
 		     double change_abs, double change_rel);
 
+/* A metric without direction that would have been a verdict if it had
+ * one: tested, q below its alpha and beyond its floor (what the
+ * reports list as "moved"). */
+int pv_policy_ungated_moved(const struct pv_result *m);
+
 /*
  * The waiver that holds today (YYYY-MM-DD, inclusive) for a regression
  * of this metric, or NULL: the first [waiver] whose glob matches like a

@@ -588,7 +588,7 @@ static int pooled_tests(struct pv_report *r, struct work *w,
 	for (size_t j = 0, i = 0; !rc && i < r->n; i++) {
 		struct pv_result *res = &r->m[i];
 		const struct pv_pooled *p = j < n && at[j] == i ? &x[j++] : NULL;
-		int up_worse = res->direction != PV_DIR_HIGHER;
+		int up_worse = pv_policy_move(res->direction, 1) > 0;
 		int logs = res->points && res->points->logscale;
 
 		if (!p || !p->testable) {
