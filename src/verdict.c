@@ -410,8 +410,9 @@ static void family_gate(struct pv_report *r, const struct work *w,
  * few observations, or a mean that is not a number.  1 when one of them
  * applies.  With a pooled baseline (compare --baseline-history) the unit
  * of the test is the point, not the run: one candidate run is a value to
- * predict, and the baseline's points are counted by its own test
- * (pv_ext_test.testable), so min_samples does not apply.
+ * predict, and the baseline's points are counted by the pooled test
+ * (pooled_tests(): fewer than 2 comparable points, not tested), so
+ * min_samples does not apply.
  */
 static int policy_verdict(const struct pv_gate *g, struct pv_result *res,
 			  int pooled)
