@@ -180,8 +180,8 @@ static void history_point_json(const struct pv_history *h, size_t pi,
 		for (size_t j = 0; j < m->nobs; j++)
 			if (m->obs[j].point == pi)
 				metric(&w, m->suite, m->test, m->group, m->benchmark,
-				       m->metric, m->unit, m->dir_assumed ? NULL :
-				       pv_dir_name(m->direction),
+				       m->metric, m->unit, m->rule.dir_assumed ? NULL :
+				       pv_dir_name(m->rule.direction),
 				       m->runs + m->obs[j].off, m->obs[j].n);
 	}
 	tail(&w);
