@@ -9,6 +9,7 @@
  * The program never calls setlocale(), so it stays in the C locale:
  * numbers are read and written the same way under any LC_NUMERIC.
  */
+#include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 #include "verdict.h"
 #include "writers/calibrate_text.h"
 #include "writers/writers.h"
+#include "util/atomic.h"
 #include "util/num.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
@@ -534,10 +536,10 @@ static int cmd_calibrate(struct cli *a)
 		st = report_error(&err);
 	} else {
 		print_warnings(&diag);
+		errno = 0;
 		if (pv_write_calibration(&cal, a->operand[0], stdout, &err) ||
 		    fflush(stdout))
-			st = report_error((pv_error(&err, PV_M_CANNOT_WRITE,
-				"cannot write to standard output"), &err));
+			st = report_error((pv_atomic_error(&err, NULL, errno), &err));
 	}
 out:
 	pv_calib_release(&cal);

@@ -10,7 +10,9 @@
 #   out/     the expected report files, compared byte for byte with $OUT
 #   check    optional: a command run afterwards with $OUT set; it must
 #            exit 0 (independent checks: scipy, schemas, consumers)
-# Every JSON report written is validated against schemas/report.schema.json.
+# Every JSON report written is validated against its schema
+# (tests/validate_json.py: schemas/report.schema.json, or
+# schemas/history.schema.json for a report of "kind": "history").
 # With PV_UPDATE=1 the expected files are rewritten: review the diff.
 set -u
 case_dir=${1%/}
