@@ -78,20 +78,12 @@ int pv_bh_pool(struct pv_bh *bh, struct pv_table *t, const char *archive,
 	       struct pv_diag *diag, struct pv_err *err)
 {
 	struct pv_history *h = &bh->h;
-	struct pv_diag hd = PV_DIAG_INIT;
-	int failed;
 
 	memset(bh, 0, sizeof(*bh));
 	pv_history_init(h);
 	bh->window = window;
-	failed = pv_history_read(h, archive, o, &hd, err) ||
-		 pv_history_analyse(h, o, &hd, err);
-	/* compare's model says which directions it inferred, naming the
-	 * metrics: the analysis's shorter word on it would be the same
-	 * message twice in one run. */
-	pv_diag_drop(&hd, PV_M_NO_DIRECTION);
-	pv_diag_take(diag, &hd);
-	if (failed)
+	if (pv_history_read(h, archive, o, diag, err) ||
+	    pv_history_analyse(h, o, err))
 		return -1;
 	bh->tests = pv_calloc(h->nm ? h->nm : 1, sizeof(*bh->tests));
 	bh->y = pv_calloc(h->nm ? h->nm : 1, sizeof(*bh->y));

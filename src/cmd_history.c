@@ -27,8 +27,9 @@ int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
 	h.suite = a->suite->name;
 	h.format = a->format ? a->format : "auto";
 	if (pv_history_read(&h, a->archive, &o, diag, err) ||
-	    pv_history_analyse(&h, &o, diag, err))
+	    pv_history_analyse(&h, &o, err))
 		goto out;
+	pv_history_decide(&h, &o, diag);
 	h.warnings = (const char **)diag->msg;
 	h.warning_codes = diag->code;
 	h.nwarnings = diag->n;

@@ -27,6 +27,7 @@
 #include "report.h"
 #include "scan.h"
 #include "table.h"
+#include "policy.h"
 #include "verdict.h"
 #include "util/banned.h"
 
@@ -101,7 +102,7 @@ static struct pv_hist_metric *metric_for(struct pv_history *h,
 	struct strbuf k = STRBUF_INIT;
 	struct pv_strmap_ent *e;
 	struct pv_hist_metric *m;
-	struct pv_rule rule;
+	struct pv_metric_policy pol;
 	int added;
 
 	strbuf_addf(&k, "%s\x1f%s\x1f%s\x1f%s\x1f%s", suite, test, group, bench,
@@ -110,11 +111,8 @@ static struct pv_hist_metric *metric_for(struct pv_history *h,
 	strbuf_release(&k);
 	if (!added)
 		return e->val[0] ? &h->m[e->val[0] - 1] : NULL;
-	pv_config_rule(o->cfg, group, bench, metric, &rule);
-	if (rule.ignore == 1) {
-		e->val[0] = 0;  /* ignored by its rule */
-		return NULL;
-	}
+	pv_policy_of(o->cfg, &o->cfg->gate, group, bench, metric, unit, hint,
+		     &pol);
 	if (h->nm == h->am) {
 		h->am = h->am ? 2 * h->am : 64;
 		h->m = pv_reallocarray(h->m, h->am, sizeof(*h->m));
@@ -128,19 +126,12 @@ static struct pv_hist_metric *metric_for(struct pv_history *h,
 	m->benchmark = arena_strdup(&h->arena, bench);
 	m->metric = arena_strdup(&h->arena, metric);
 	m->unit = arena_strdup(&h->arena, unit ? unit : "");
-	m->direction = rule.direction;
-	if (m->direction == PV_DIR_UNSET)
-		m->direction = hint;
-	if (m->direction == PV_DIR_UNSET)
-		m->direction = o->cfg->gate.direction;
-	if (m->direction == PV_DIR_UNSET) {
-		m->direction = pv_guess_direction(metric, unit);
-		m->dir_assumed = 1;
-		if (m->direction == PV_DIR_UNSET)
-			m->direction = PV_DIR_LOWER;
-	}
-	m->threshold = isnan(rule.threshold) ? o->cfg->gate.threshold :
-		       rule.threshold;
+	m->direction = pol.direction;
+	m->ignored = pol.ignored;
+	m->dir_assumed = pol.dir_assumed;
+	m->threshold = pol.threshold;
+	m->abs_threshold = pol.abs_threshold;
+	m->alpha = pol.alpha;
 	return m;
 }
 
@@ -492,23 +483,13 @@ static double rel_of(const struct pv_hist_metric *m, double before,
 }
 
 int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
-		       struct pv_diag *diag, struct pv_err *err)
+		       struct pv_err *err)
 {
 	struct pv_cp_series *s = pv_calloc(h->nm ? h->nm : 1, sizeof(*s));
 	double **y = pv_calloc(h->nm ? h->nm : 1, sizeof(*y));
-	size_t first_recent = h->np > o->recent ? h->np - o->recent : 0;
 	int rc = -1;
 
 	h->alpha = o->cfg->gate.alpha;
-	{
-		size_t assumed = 0;
-
-		for (size_t i = 0; i < h->nm; i++)
-			assumed += h->m[i].dir_assumed;
-		if (assumed)
-			pv_diag_add(diag, PV_M_NO_DIRECTION, "%zu metric%s had no configured direction; it was inferred from the name and unit; set direction in [gate] or [metric \"GLOB\"]",
-				    assumed, assumed == 1 ? "" : "s");
-	}
 	for (size_t i = 0; i < h->nm; i++) {
 		struct pv_hist_metric *m = &h->m[i];
 
@@ -519,14 +500,13 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		s[i].y = y[i];
 		s[i].L = m->nobs;
 		s[i].alone = !m->logscale;
+		s[i].alpha = m->alpha;
+		s[i].ungated = m->direction == PV_DIR_NONE;
 	}
 	if (pv_cp_family(s, h->nm, h->alpha, err))
 		goto out;
-	memset(h->count, 0, sizeof(h->count));
-	h->fail_cp = 0;
 	for (size_t i = 0; i < h->nm; i++) {
 		struct pv_hist_metric *m = &h->m[i];
-		int worst = -1;
 
 		m->sd = s[i].sd;
 		m->df = s[i].df;
@@ -545,7 +525,6 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		for (size_t j = 0; j < m->ncp; j++) {
 			struct pv_hist_cp *c = &m->cp[j];
 			const struct pv_cp *x = &s[i].cp[j];
-			int worse;
 
 			c->s = *x;
 			c->point = m->obs[x->index].point;
@@ -556,44 +535,8 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 			c->rel = rel_of(m, x->before, x->delta);
 			c->rel_low = rel_of(m, x->before, x->delta_low);
 			c->rel_high = rel_of(m, x->before, x->delta_high);
-			worse = m->direction == PV_DIR_LOWER ? x->delta > 0 :
-				m->direction == PV_DIR_HIGHER ? x->delta < 0 : -1;
-			c->verdict = worse < 0 ? PV_HS_CHANGED :
-				     worse ? PV_HS_REGRESSION : PV_HS_IMPROVEMENT;
-			c->beyond = !(m->threshold > 0) || fabs(c->rel) > m->threshold;
-			if (c->verdict == PV_HS_REGRESSION) {
-				const struct pv_waiver *wv = pv_config_waiver(
-					o->cfg, m->group, m->benchmark, m->metric);
-
-				if (wv && o->today && strcmp(o->today, wv->until) <= 0)
-					c->waiver = wv;
-			}
-			if (c->point < first_recent || !c->beyond)
-				continue;
-			/* The status: the most severe change in the window. */
-			{
-				int sev = c->verdict == PV_HS_REGRESSION ?
-					  (c->waiver ? PV_HS_WAIVED : PV_HS_REGRESSION) :
-					  c->verdict;
-				if (worst < 0 || sev < worst) {
-					worst = sev;
-					m->status_cp = j + 1;
-				}
-				if (sev == PV_HS_REGRESSION)
-					h->fail_cp++;
-			}
 		}
-		if (worst >= 0)
-			m->status = (enum pv_hist_status)worst;
-		else if (!m->nobs || m->obs[m->nobs - 1].point != h->np - 1)
-			m->status = PV_HS_MISSING;
-		else if (m->nobs < 2 * PV_CP_MIN_SEG)
-			m->status = PV_HS_INSUFFICIENT;
-		else
-			m->status = PV_HS_UNCHANGED;
-		h->count[m->status]++;
 	}
-	h->fail = h->fail_cp > 0;
 	rc = 0;
 out:
 	for (size_t i = 0; i < h->nm; i++) {
@@ -603,6 +546,101 @@ out:
 	free(s);
 	free(y);
 	return rc;
+}
+
+/* A change point's status, in the verdicts' severity order (policy.h). */
+static const enum pv_verdict status_verdict[PV_HS_COUNT] = {
+	[PV_HS_REGRESSION] = PV_V_REGRESSION,
+	[PV_HS_IMPROVEMENT] = PV_V_IMPROVEMENT,
+	[PV_HS_CHANGED] = PV_V_UNGATED,
+	[PV_HS_WAIVED] = PV_V_WAIVED,
+	[PV_HS_UNCHANGED] = PV_V_UNCHANGED,
+	[PV_HS_INSUFFICIENT] = PV_V_INSUFFICIENT,
+	[PV_HS_MISSING] = PV_V_MISSING,
+};
+
+/*
+ * One metric's change points by its rule: the direction says regression
+ * or improvement, the threshold and abs_threshold whether it is beyond
+ * the floor, and the waiver (looked up once) whether it is waived; an
+ * expired waiver is warned about when a recent regression beyond the
+ * floor makes it matter.  Then whether each fails the gate, and the
+ * metric's status: its most severe recent change beyond the floor.
+ */
+static void decide_metric(struct pv_history *h, struct pv_hist_metric *m,
+			  size_t first_recent, const struct pv_history_opts *o,
+			  struct pv_diag *diag)
+{
+	const struct pv_waiver *wv = NULL;
+	int any = 0, matters = 0, best = 0;
+
+	for (size_t j = 0; j < m->ncp; j++) {
+		struct pv_hist_cp *c = &m->cp[j];
+		double delta = c->s.delta;
+		int worse = m->direction == PV_DIR_LOWER ? delta > 0 :
+			    m->direction == PV_DIR_HIGHER ? delta < 0 : -1;
+
+		c->verdict = worse < 0 ? PV_HS_CHANGED :
+			     worse ? PV_HS_REGRESSION : PV_HS_IMPROVEMENT;
+		c->beyond = pv_policy_beyond(m->threshold, m->abs_threshold,
+					     c->before, c->after - c->before,
+					     c->rel);
+		any |= worse > 0;
+		matters |= worse > 0 && c->beyond && c->point >= first_recent;
+	}
+	if (any)
+		wv = pv_policy_waiver(o->cfg, o->today, m->group, m->benchmark,
+				      m->metric, matters ? diag : NULL);
+	m->status_cp = 0;
+	for (size_t j = 0; j < m->ncp; j++) {
+		struct pv_hist_cp *c = &m->cp[j];
+		enum pv_hist_status st = c->verdict;
+		int rank;
+
+		c->waiver = st == PV_HS_REGRESSION ? wv : NULL;
+		if (c->waiver)
+			st = PV_HS_WAIVED;
+		c->fails = 0;
+		if (c->point < first_recent || !c->beyond)
+			continue;
+		c->fails = pv_policy_fails(&o->cfg->gate, status_verdict[st]);
+		h->fail_cp += (size_t)c->fails;
+		rank = pv_verdict_severity(status_verdict[st]);
+		if (!m->status_cp || rank < best) {
+			best = rank;
+			m->status = st;
+			m->status_cp = j + 1;
+		}
+	}
+	if (m->status_cp)
+		return;
+	if (!m->nobs || m->obs[m->nobs - 1].point != h->np - 1)
+		m->status = PV_HS_MISSING;
+	else if (m->nobs < 2 * PV_CP_MIN_SEG)
+		m->status = PV_HS_INSUFFICIENT;
+	else
+		m->status = PV_HS_UNCHANGED;
+}
+
+void pv_history_decide(struct pv_history *h, const struct pv_history_opts *o,
+		       struct pv_diag *diag)
+{
+	size_t first_recent = h->np > o->recent ? h->np - o->recent : 0;
+	struct pv_names assumed = PV_NAMES_INIT(3);
+
+	memset(h->count, 0, sizeof(h->count));
+	h->fail_cp = 0;
+	for (size_t i = 0; i < h->nm; i++) {
+		struct pv_hist_metric *m = &h->m[i];
+
+		if (m->dir_assumed)
+			pv_names_add(&assumed, m->group, m->benchmark, m->metric);
+		decide_metric(h, m, first_recent, o, diag);
+		h->count[m->status]++;
+	}
+	h->fail = h->fail_cp > 0;
+	pv_policy_note_assumed(diag, assumed.n, pv_names_end(&assumed));
+	strbuf_release(&assumed.sb);
 }
 
 double pv_history_value(const struct pv_hist_metric *m, const double *x,

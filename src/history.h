@@ -53,15 +53,23 @@ struct pv_hist_cp {
 	double before, after;   /* levels in the metric's unit */
 	double rel, rel_low, rel_high;        /* (after - before) / before */
 	int verdict;            /* PV_HS_REGRESSION, _IMPROVEMENT or _CHANGED */
-	int beyond;             /* |rel| exceeds the metric's threshold */
+	int beyond;             /* beyond the metric's threshold and
+				 * abs_threshold (pv_policy_beyond()) */
 	const struct pv_waiver *waiver;       /* a waiver that holds */
+	int fails;              /* it fails the gate: a recent regression
+				 * beyond the floor that no waiver holds
+				 * (pv_policy_fails()) */
 };
 
 struct pv_hist_metric {
 	const char *suite, *test, *group, *benchmark, *metric, *unit;
-	enum pv_dir direction;
+	/* its rule (policy.h's pv_policy_of()) */
+	enum pv_dir direction;  /* none for one a rule ignores */
+	int ignored;            /* a rule says ignore: reported, ungated */
 	int dir_assumed;
-	double threshold;
+	double threshold;       /* relative, as a fraction */
+	double abs_threshold;   /* in the unit; NAN: none */
+	double alpha;           /* its change points' family-wise level */
 	int logscale;           /* values are logs (all samples > 0) */
 	struct pv_hist_obs *obs;
 	size_t nobs, aobs;
@@ -117,9 +125,19 @@ void pv_history_release(struct pv_history *h);
 int pv_history_read(struct pv_history *h, const char *archive,
 		    const struct pv_history_opts *o, struct pv_diag *diag,
 		    struct pv_err *err);
-/* The series' change points, statuses and h->fail. */
+/* The series' change points (the statistics alone: what a baseline
+ * pooled from the archive needs). */
 int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
-		       struct pv_diag *diag, struct pv_err *err);
+		       struct pv_err *err);
+/*
+ * The gate, after pv_history_analyse(): each change point's verdict,
+ * floor, waiver and whether it fails (policy.h), each metric's status,
+ * h->count, h->fail_cp and h->fail; and the policy's warnings
+ * (no-direction, waiver-expired) into diag.  Only the history command
+ * asks: a pooled baseline is a source, and compare decides.
+ */
+void pv_history_decide(struct pv_history *h, const struct pv_history_opts *o,
+		       struct pv_diag *diag);
 
 /* The point value of runs x[0..n) as the metric's archive points got
  * theirs (after pv_history_analyse()); NAN if not on its scale. */

@@ -235,35 +235,20 @@ static void apply_overrides(struct pv_gate *g, const struct cli *a)
 
 /*
  * merge -c: the config's [gate], [metric "GLOB"] rules and waivers decide
- * instead of the reports' settings.  Each metric's threshold, alpha and
- * an explicit direction were settled when its shard was compared: settle
- * them again from this config, as compare would have; a metric that a
- * rule ignores becomes ungated, as in compare.
+ * instead of the reports' settings.  Each metric's rule was settled when
+ * its shard was compared: settle it again from this config, as compare
+ * would have (policy.h), with the shard's direction as the hint unless
+ * the shard guessed it.
  */
 static void apply_merge_config(struct pv_report *r,
 			       const struct pv_config *cfg)
 {
 	r->settings.gate = cfg->gate;
 	r->settings.config_path = cfg->path;
-	for (size_t i = 0; i < r->n; i++) {
-		struct pv_result *m = &r->m[i];
-		struct pv_rule rule;
-
-		pv_config_rule(cfg, m->group, m->benchmark, m->metric, &rule);
-		m->ignored = rule.ignore == 1;
-		if (m->ignored)
-			rule.direction = PV_DIR_NONE;
-		if (rule.direction != PV_DIR_UNSET) {
-			m->direction = rule.direction;
-			m->dir_assumed = 0;
-			m->gated = m->direction == PV_DIR_LOWER ||
-				   m->direction == PV_DIR_HIGHER;
-		}
-		m->threshold = isnan(rule.threshold) ? cfg->gate.threshold :
-			       rule.threshold;
-		m->abs_threshold = rule.abs_threshold;
-		m->alpha = isnan(rule.alpha) ? cfg->gate.alpha : rule.alpha;
-	}
+	for (size_t i = 0; i < r->n; i++)
+		pv_policy_result(cfg, &cfg->gate,
+				 r->m[i].dir_assumed ? PV_DIR_UNSET :
+				 r->m[i].direction, &r->m[i]);
 }
 
 /* The suite: -s, the only one in the config, or a catch-all. */

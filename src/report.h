@@ -53,8 +53,7 @@ enum pv_why {
 
 const char *pv_verdict_name(enum pv_verdict v);
 int pv_verdict_parse(const char *s, enum pv_verdict *out);
-/* Lower is more severe; used to rank rows in every report. */
-int pv_verdict_severity(enum pv_verdict v);
+/* pv_verdict_severity(), the order reports rank by: policy.h. */
 
 /*
  * What the decision needs of a side.  The median, min and max, which only
@@ -174,7 +173,7 @@ struct pv_report {
 
 void pv_report_init(struct pv_report *r);
 void pv_report_release(struct pv_report *r);
-/* Recount r->count and r->fail from the verdicts. */
+/* Recount r->count, and r->fail from the verdicts (pv_policy_fails()). */
 void pv_report_tally(struct pv_report *r);
 
 /*
@@ -205,12 +204,24 @@ const char *pv_label_from_env(int side, char *(*get)(const char *name));
 void pv_report_some_names(const struct pv_report *r,
 			  int (*pick)(const struct pv_result *m), size_t few,
 			  struct strbuf *sb);
+/* The same list built one metric at a time (from PV_NAMES_INIT(few)):
+ * pv_names_end() adds the " and N more" and returns sb's text; the
+ * caller releases sb. */
+struct pv_names {
+	size_t n, few;
+	struct strbuf sb;
+};
+#define PV_NAMES_INIT(few) { 0, few, STRBUF_INIT }
+void pv_names_add(struct pv_names *nm, const char *group,
+		  const char *benchmark, const char *metric);
+const char *pv_names_end(struct pv_names *nm);
 
 /* Indices of r->m ordered by severity, then by their order in r->m. */
 size_t *pv_report_ranked(const struct pv_report *r);
-/* The index of the first metric in that order (r->n must be > 0), in
- * one pass: what the closing line needs, without sorting. */
-size_t pv_report_first_ranked(const struct pv_report *r);
+/* The index of the first metric in that order whose verdict fails the
+ * gate (pv_policy_fails()), or r->n when none does, in one pass: what
+ * the closing line needs, without sorting. */
+size_t pv_report_first_failing(const struct pv_report *r);
 
 /*
  * The metrics in groups of one suite and test (and group, when

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
+#include "policy.h"
 #include "stats.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
@@ -347,20 +348,13 @@ static int mean_defined(const struct pv_result *res)
 	return isfinite(res->side[0].s.mean) && isfinite(res->side[1].s.mean);
 }
 
-/*
- * The observed change reaches the threshold (and abs_threshold).  From a
- * zero baseline mean any change is beyond every relative threshold (the
- * relative change is not defined: it would be infinite); abs_threshold,
- * when set, still applies.
- */
+/* The observed change reaches the metric's threshold and abs_threshold
+ * (policy.h). */
 static int beyond_floor(const struct pv_result *res)
 {
-	double rel = res->change_rel, abs = fabs(res->change_abs);
-	int rel_ok = res->side[0].s.mean == 0 ? abs > 0 :
-		     fabs(rel) >= res->threshold && fabs(rel) > 0;
-
-	return rel_ok && (isnan(res->abs_threshold) ||
-			  abs >= res->abs_threshold);
+	return pv_policy_beyond(res->threshold, res->abs_threshold,
+				res->side[0].s.mean, res->change_abs,
+				res->change_rel);
 }
 
 /*
@@ -444,30 +438,15 @@ static int policy_verdict(const struct pv_gate *g, struct pv_result *res)
 	return 1;
 }
 
-/* A regression, unless a waiver holds; an expired one is a warning. */
+/* A regression, unless a waiver holds (policy.h: an expired one is a
+ * warning). */
 static void regression(const struct pv_config *cfg, const char *today,
 		       struct pv_result *res, struct pv_diag *diag)
 {
-	const struct pv_waiver *wv = pv_config_waiver(cfg, res->group,
-						      res->benchmark,
-						      res->metric);
-
-	res->verdict = PV_V_REGRESSION;
+	res->waiver = pv_policy_waiver(cfg, today, res->group, res->benchmark,
+				       res->metric, diag);
+	res->verdict = res->waiver ? PV_V_WAIVED : PV_V_REGRESSION;
 	res->why = PV_WHY_WORSE;
-	if (wv && today && strcmp(today, wv->until) <= 0) {
-		res->verdict = PV_V_WAIVED;
-		res->waiver = wv;
-	} else if (wv && today && !wv->line) {
-		/* A waiver a merged report carried (archive.c). */
-		pv_diag_add(diag, PV_M_WAIVER_EXPIRED, "waiver \"%s\" (from the reports) expired on %s; %s/%s/%s counts as a regression",
-			    wv->glob, wv->until, res->group, res->benchmark,
-			    res->metric);
-	} else if (wv && today) {
-		pv_diag_add(diag, PV_M_WAIVER_EXPIRED, "%s:%lu: waiver \"%s\" expired on %s; %s/%s/%s counts as a regression",
-			    cfg->path ? cfg->path : "config", wv->line,
-			    wv->glob, wv->until, res->group, res->benchmark,
-			    res->metric);
-	}
 }
 
 static void decide_one(struct pv_report *r, const struct pv_config *cfg,

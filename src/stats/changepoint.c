@@ -521,7 +521,7 @@ static void trend(struct pv_cp_series *x, const struct psum *c,
 int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		 struct pv_err *err)
 {
-	double ntests = 0, ntrend = 0, limit_p, line_p;
+	double ntests = 0, ntrend = 0;
 	struct psum *csum = pv_calloc(n ? n : 1, sizeof(*csum));
 	double *s2 = pv_calloc(n ? n : 1, sizeof(*s2));
 	double *d = pv_calloc(n ? n : 1, sizeof(*d));
@@ -532,13 +532,11 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
+		if (s[i].ungated)
+			continue;
 		ntests += (double)pv_cp_positions(s[i].L);
 		ntrend += s[i].L >= 3;
 	}
-	limit_p = ntests > 0 ? alpha / ntests : 0;
-	/* a split goes when the common slope explains it at the trend
-	 * test's level: alpha over the family's series */
-	line_p = ntrend > 0 ? alpha / ntrend : 0;
 	/* Step 1, and a first segmentation with the robust sd. */
 	for (size_t i = 0; i < n; i++) {
 		struct pv_cp_series *x = &s[i];
@@ -562,18 +560,24 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 	}
 	for (int round = 0; round < 3; round++) {
 		for (size_t i = 0; i < n; i++) {
+			double a = s[i].alpha > 0 ? s[i].alpha : alpha;
+			/* a split goes when the common slope explains it at
+			 * the trend test's level: alpha over the family's
+			 * series */
+			double limit_p = ntests > 0 ? a / ntests : 0;
+			double line_p = ntrend > 0 ? a / ntrend : 0;
 			int line;
 
 			segment(&csum[i], s[i].L, s[i].sd, s[i].df, limit_p, line_p, &set);
 			line = line_explains(s[i].clipped, &csum[i], s[i].L, &set,
 					     &s2[i], &d[i]);
 			if (round == 2) {
-				trend(&s[i], &csum[i], &set, ntrend, alpha);
+				trend(&s[i], &csum[i], &set, ntrend, a);
 				s[i].trend.replaced = line;
 				s[i].cp = pv_calloc(set.n ? set.n : 1, sizeof(struct pv_cp));
 				s[i].ncp = set.n;
 				describe(&csum[i], s[i].L, &set, s[i].sd, s[i].df,
-					 alpha, ntests, s[i].cp);
+					 a, ntests, s[i].cp);
 				continue;
 			}
 			if (!line)

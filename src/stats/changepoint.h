@@ -78,6 +78,12 @@ struct pv_cp_series {
 	const double *y;        /* L point values, all finite */
 	size_t L;
 	int alone;              /* not on the family's scale: no moderation */
+	double alpha;           /* its own level ([metric] alpha), or 0: the
+				 * family's; the Bonferroni counts are the
+				 * family's either way */
+	int ungated;            /* not counted in the family's Bonferroni
+				 * counts (compare corrects over the gated
+				 * metrics only); it still shares the prior */
 	/* filled by pv_cp_family() */
 	double *clipped;        /* L values after step 1 (owned) */
 	size_t nclipped;        /* values changed by the clipping */
@@ -88,7 +94,8 @@ struct pv_cp_series {
 	struct pv_cp_trend trend;
 };
 
-/* Find the change points of every series: a family-wise level alpha. */
+/* Find the change points of every series: a family-wise level alpha
+ * (each series' own alpha where it has one). */
 int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		 struct pv_err *err);
 void pv_cp_series_release(struct pv_cp_series *s);

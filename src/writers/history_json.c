@@ -39,6 +39,7 @@ static void write_cp(struct jw *w, const struct pv_history *h,
 	JW_BOOL(w, "beyond_threshold", c->beyond);
 	JW_BOOL(w, "recent", c->point >= first_recent);
 	JW_BOOL(w, "waived", c->waiver != NULL);
+	JW_BOOL(w, "fails_gate", c->fails);
 	if (c->waiver) {
 		JW_OPEN(w, "waiver", '{');
 		JW_STR(w, "glob", c->waiver->glob);
@@ -59,7 +60,11 @@ static void write_metric(struct jw *w, const struct pv_history *h,
 	jw_metric_name(w, w->tmp->buf, m->suite, m->test, m->group,
 		       m->benchmark, m->metric, m->unit, m->direction,
 		       m->dir_assumed);
+	if (m->ignored)
+		JW_BOOL(w, "ignored", 1);
 	JW_NUM(w, "threshold", m->threshold);
+	JW_NUM(w, "abs_threshold", m->abs_threshold);
+	JW_NUM(w, "alpha", m->alpha);
 	JW_STR(w, "scale", m->logscale ? "log" : "linear");
 	JW_NUM(w, "between_point_sd", m->sd);
 	JW_NUM(w, "df", m->df);

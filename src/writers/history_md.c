@@ -199,8 +199,7 @@ int pv_write_history_markdown(const struct pv_history *h,
 				continue;
 			nrecent++;
 			strbuf_addstr(&sb, "- ");
-			strbuf_addstr(&sb, c->verdict == PV_HS_REGRESSION && !c->waiver &&
-				      c->beyond ? "**regression**: " : "");
+			strbuf_addstr(&sb, c->fails ? "**regression**: " : "");
 			pv_hist_cp_line(&sb, h, &h->m[i], c, put_md);
 			strbuf_addf(&sb, "; %s\n", verdict_word(c));
 		}

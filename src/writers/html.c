@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fmt.h"
+#include "../policy.h"
 #include "../util/sha256.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"

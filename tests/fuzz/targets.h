@@ -2,7 +2,7 @@
  * targets.h - the fuzz targets, one function of (data, size) each.
  *
  * Included by the libFuzzer harness (tests/fuzz/fuzz.c, built with clang
- * by `make fuzz`, one binary per target) and by the replay driver
+ * by `make fuzz`, one binary whose name picks the target) and by the replay driver
  * (tests/tools/fuzzreplay.c, built by `make unit` with the project's
  * compiler and SANITIZE flags), which runs the committed crash inputs of
  * tests/fuzz/regress/TARGET/ in `make check`.
@@ -58,6 +58,7 @@
 #include "archive.h"
 #include "config.h"
 #include "diag.h"
+#include "policy.h"
 #include "readers/reader.h"
 #include "report.h"
 #include "scan.h"
@@ -201,7 +202,8 @@ static int fuzz_config(const uint8_t *data, size_t size)
 {
 	struct pv_config c;
 	struct pv_err err = { 0 };
-	struct pv_rule rule;
+	struct pv_metric_policy pol;
+	struct pv_diag d = PV_DIAG_INIT;
 
 	if (pv_config_load(&c, fuzz_file(data, size), &err)) {
 		fuzz_check_err(&err, PV_EUSAGE);
@@ -214,8 +216,11 @@ static int fuzz_config(const uint8_t *data, size_t size)
 		free(id);
 		(void)pv_config_suite(&c, c.suites[i].name);
 	}
-	pv_config_rule(&c, "TCP_STREAM", "size=64", "throughput", &rule);
-	(void)pv_config_waiver(&c, "TCP_STREAM", "size=64", "throughput");
+	pv_policy_of(&c, &c.gate, "TCP_STREAM", "size=64", "throughput", "",
+		     PV_DIR_UNSET, &pol);
+	(void)pv_policy_waiver(&c, "2026-01-01", "TCP_STREAM", "size=64",
+			       "throughput", &d);
+	pv_diag_release(&d);
 	pv_config_release(&c);
 	return 0;
 }
