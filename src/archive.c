@@ -416,9 +416,11 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 	warnings = json_object_get(root, "warnings");
 	if (json_is_array(warnings)) {
 		r->nwarnings = json_array_size(warnings);
-		r->warnings = pv_calloc(r->nwarnings + 1, sizeof(*r->warnings));
-		r->warning_codes = pv_calloc(r->nwarnings + 1,
-					     sizeof(*r->warning_codes));
+		r->warnings = arena_calloc(&r->arena, st_add(r->nwarnings, 1),
+					   sizeof(*r->warnings));
+		r->warning_codes = arena_calloc(&r->arena,
+						st_add(r->nwarnings, 1),
+						sizeof(*r->warning_codes));
 		for (size_t i = 0; i < r->nwarnings; i++) {
 			json_t *w = json_array_get(warnings, i);
 

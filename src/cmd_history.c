@@ -16,7 +16,8 @@ int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
 {
 	struct pv_history h;
 	struct pv_history_opts o = {
-		a->cfg, a->suite, a->format, a->order, a->recent, a->today,
+		.cfg = a->cfg, .suite = a->suite, .format = a->format,
+		.order = a->order, .recent = a->recent, .today = a->today,
 	};
 	int rc = -1;
 

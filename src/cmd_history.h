@@ -6,7 +6,7 @@
 #define PV_CMD_HISTORY_H
 
 #include "config.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "history.h"
 #include "outputs.h"
 #include "util/err.h"

@@ -16,7 +16,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,7 +204,7 @@ static int read_tree(struct pv_history *h, size_t pi,
 	}
 	p->ncontext = t.side[PV_CAND].ncontext;
 	if (p->ncontext) {
-		p->context = arena_alloc(&h->arena, p->ncontext * sizeof(*p->context));
+		p->context = arena_alloc(&h->arena, st_mult(p->ncontext, sizeof(*p->context)));
 		for (size_t i = 0; i < p->ncontext; i++) {
 			p->context[i].key = arena_strdup(&h->arena, t.side[PV_CAND].context[i].key);
 			p->context[i].value = arena_strdup(&h->arena, t.side[PV_CAND].context[i].value);
@@ -246,8 +245,6 @@ static int read_report(struct pv_history *h, size_t pi,
 {
 	struct pv_hist_point *p = &h->p[pi];
 	struct pv_report r;
-	json_t *root, *cand, *label;
-	json_error_t je;
 	int rc = -1;
 
 	pv_report_init(&r);
@@ -283,12 +280,10 @@ static int read_report(struct pv_history *h, size_t pi,
 	}
 	p->time = r.generated_at ? arena_strdup(&h->arena, r.generated_at) : NULL;
 	p->mtime = parse_iso(r.generated_at);
-	root = json_load_file(p->path, 0, &je);
-	cand = root ? json_object_get(root, "candidate") : NULL;
-	label = cand ? json_object_get(cand, "label") : NULL;
-	if (json_is_string(label))
-		p->commit = arena_strdup(&h->arena, json_string_value(label));
-	json_decref(root);
+	/* candidate.label, as pv_archive_read() read it: the file is
+	 * parsed once. */
+	if (r.label[PV_CAND])
+		p->commit = arena_strdup(&h->arena, r.label[PV_CAND]);
 	rc = 0;
 out:
 	pv_report_release(&r);
@@ -446,10 +441,13 @@ out:
 static void point_values(struct pv_hist_metric *m)
 {
 	size_t k = m->nobs ? m->nobs : 1;
-	double *lv = pv_malloc((m->nruns ? m->nruns : 1) * sizeof(*lv));
-	uint32_t *n = pv_malloc(k * sizeof(*n));
-	size_t *off = pv_malloc(k * sizeof(*off));
+	double *lv;
+	uint32_t *n;
+	size_t *off;
 
+	ALLOC_ARRAY(lv, m->nruns ? m->nruns : 1);
+	ALLOC_ARRAY(n, k);
+	ALLOC_ARRAY(off, k);
 	m->logscale = 1;
 	for (size_t i = 0; i < m->nruns; i++)
 		if (!(m->runs[i] > 0) || !isfinite(m->runs[i]))
@@ -494,7 +492,7 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		struct pv_hist_metric *m = &h->m[i];
 
 		point_values(m);
-		y[i] = pv_malloc((m->nobs ? m->nobs : 1) * sizeof(double));
+		ALLOC_ARRAY(y[i], m->nobs ? m->nobs : 1);
 		for (size_t j = 0; j < m->nobs; j++)
 			y[i][j] = m->obs[j].value;
 		s[i].y = y[i];

@@ -10,13 +10,17 @@
 #include <stdint.h>
 #include "config.h"
 #include "table.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "stats/changepoint.h"
 #include "util/arena.h"
 #include "util/err.h"
 #include "util/strmap.h"
 
 #define PV_HISTORY_SCHEMA_VERSION 2
+
+/* --recent's default: a regression that began in the newest this many
+ * points fails the gate. */
+#define PV_HISTORY_RECENT 3
 
 enum pv_hist_order { PV_ORDER_NAME = 0, PV_ORDER_TIME };
 
@@ -38,7 +42,9 @@ struct pv_hist_obs {
 	uint32_t n;             /* runs */
 	size_t off;             /* its runs: metric's runs[off .. off + n) */
 	double mean, sd;        /* of the runs; sd NAN when n < 2 */
-	double value;           /* the point's robust mean (see history.c) */
+	double value;           /* the point's robust mean (history.c's
+				 * header; stats/changepoint.c computes it,
+				 * pv_cp_point_value()) */
 };
 
 enum pv_hist_status {

@@ -1,10 +1,13 @@
 /*
  * main.c - the command line: subcommands, options, exit statuses.
  *
- * This is the only file that prints errors or exits.  Each subcommand
- * parses argv into a struct, calls the library, and maps the outcome to
- * the documented exit status: 0 pass, 1 regression, 2 usage or config
- * error, 3 unreadable or malformed input.
+ * This is the file that prints errors and chooses the exit status.  Each
+ * subcommand parses argv into a struct, calls the library, and maps the
+ * outcome to the documented exit status: 0 pass, 1 regression, 2 usage
+ * or config error, 3 unreadable or malformed input.  The library never
+ * exits, but for one case: util/err.c ends the run with 4 when memory
+ * runs out or a size would overflow (an allocation cannot fail back to
+ * its caller).
  *
  * The program never calls setlocale(), so it stays in the C locale:
  * numbers are read and written the same way under any LC_NUMERIC.
@@ -20,7 +23,7 @@
 #include "calibrate.h"
 #include "cmd_history.h"
 #include "config.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "outputs.h"
 #include "parseopt.h"
 #include "readers/reader.h"
@@ -38,6 +41,10 @@
 #ifndef PV_VERSION
 #define PV_VERSION "0.0.0"
 #endif
+
+/* A default for the option tables' help: the number, as text. */
+#define DEFAULT_TEXT_(x) #x
+#define DEFAULT_TEXT(x) DEFAULT_TEXT_(x)
 
 /* Every message line ends in its code (msg.h), for scripts to filter. */
 /* A usage error, in one line like every error. */
@@ -179,13 +186,14 @@ static int set_min_samples(void *p, const char *v)
 
 static const struct pv_option compare_options[] = {
 	OPT_DECIDE,
-	OPT_REPORTS("65000"),
+	OPT_REPORTS(DEFAULT_TEXT(MD_DEFAULT_LIMIT)),
 	PV_OPT_STRING(0, "baseline-label", "T", CLI, label[0], "what the baseline is, e.g. a commit", "from the CI's variables"),
 	PV_OPT_STRING(0, "candidate-label", "T", CLI, label[1], "what the candidate is, e.g. a commit", "from the CI's variables"),
 	PV_OPT_STRING(0, "baseline-history", "ARCHIVE", CLI, history,
 		      "pool the baseline from ARCHIVE's points since its last change point; then give only CANDIDATE", NULL),
 	PV_OPT_UINT(0, "history-window", "K", CLI, window, 2, 1000000,
-		    "a count of at least 2 points", "at most K points pooled", "10"),
+		    "a count of at least 2 points", "at most K points pooled",
+		    DEFAULT_TEXT(PV_POOL_WINDOW)),
 	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing verdict line"),
 	PV_OPT_FLAG('v', "verbose", CLI, out.verbose, "print every metric, not only those that need attention"),
 	OPT_HELP,
@@ -367,8 +375,8 @@ static void report_settings(struct pv_report *r, const struct cli *a,
 static int load_sides(const struct cli *a, const struct pv_config *cfg,
 		      const struct pv_suite *suite, const char *format,
 		      const char *today, struct pv_scan scan[2],
-		      struct pv_table *table, struct pv_bh *bh,
-		      struct pv_diag *diag, struct pv_err *err)
+		      struct pv_table *table, struct pv_diag *diag,
+		      struct pv_err *err)
 {
 	const char *base = a->history ? a->history : a->operand[0];
 	const char *cand = a->operand[a->history ? 0 : 1];
@@ -380,20 +388,18 @@ static int load_sides(const struct cli *a, const struct pv_config *cfg,
 	if (a->history) {
 		/* The baseline pooled from the archive's points. */
 		struct pv_history_opts ho = {
-			cfg, suite, format, PV_ORDER_NAME, 3, today,
+			.cfg = cfg, .suite = suite, .format = format,
+			.order = PV_ORDER_NAME, .recent = PV_HISTORY_RECENT,
+			.today = today,
 		};
 
 		if (pv_scan_tree(cand, suite, &cfg->limits, &scan[1], err) ||
 		    pv_load_side(table, PV_CAND, &scan[1], suite, format, cfg,
 				 diag, err) ||
-		    pv_bh_pool(bh, table, a->history, a->window ? a->window : 10,
-			       &ho, diag, err))
+		    pv_load_pooled_baseline(table, a->history,
+					    a->window ? a->window : PV_POOL_WINDOW,
+					    &ho, diag, err))
 			return -1;
-		table->side[PV_BASE].path = a->history;
-		table->side[PV_BASE].files = bh->h.np;
-		table->side[PV_BASE].runs = 0;
-		for (size_t i = 0; i < bh->h.np; i++)
-			table->side[PV_BASE].runs += bh->used[i] > 0;
 	} else if (pv_scan_tree(base, suite, &cfg->limits, &scan[0], err) ||
 		   pv_scan_tree(cand, suite, &cfg->limits, &scan[1], err) ||
 		   pv_load_side(table, PV_BASE, &scan[0], suite, format, cfg,
@@ -420,21 +426,18 @@ static int cmd_compare(struct cli *a)
 	struct pv_report r;
 	struct pv_diag diag = PV_DIAG_INIT;
 	struct pv_err err = { 0 };
-	struct pv_bh bh;
 	char iso[32], today[16];
 	const char *format;
 	int st = 0;
 
-	memset(&bh, 0, sizeof(bh));
 	if (!a->out.markdown_limit)
-		a->out.markdown_limit = 65000;
+		a->out.markdown_limit = MD_DEFAULT_LIMIT;
 	if (settle_config(a, &cfg, &fallback, &suite, &format, &err))
 		return report_error(&err);
 	pv_table_init(&table, cfg.limits.max_metrics);
 	pv_report_init(&r);
 	pv_now_utc(iso, sizeof(iso), today, sizeof(today));
-	if (load_sides(a, &cfg, suite, format, today, scan, &table, &bh, &diag,
-		       &err))
+	if (load_sides(a, &cfg, suite, format, today, scan, &table, &diag, &err))
 		goto fail_all;
 	pv_table_finish(&table);
 
@@ -442,8 +445,6 @@ static int cmd_compare(struct cli *a)
 	r.generated_at = iso;
 	pv_model_from_table(&table, &cfg, &r, &diag);
 	pv_table_drop_metrics(&table);
-	if (a->history && pv_bh_attach(&bh, &r, &diag, &err))
-		goto fail_all;
 	if (pv_redecide(&r, &cfg, today, &diag, &err))
 		goto fail_all;
 	r.warnings = (const char **)diag.msg;
@@ -476,10 +477,7 @@ fail_all:
 fail_printed:
 	st = report_error(&err);
 done:
-	r.warnings = NULL;
-	r.warning_codes = NULL;
 	pv_report_release(&r);
-	pv_bh_release(&bh);
 	pv_table_release(&table);
 	pv_scan_release(&scan[0]);
 	pv_scan_release(&scan[1]);
@@ -563,7 +561,7 @@ static int cmd_render(struct cli *a)
 	}
 	if (!o.markdown_limit)
 		o.markdown_limit = r.settings.markdown_limit ?
-				   r.settings.markdown_limit : 65000;
+				   r.settings.markdown_limit : MD_DEFAULT_LIMIT;
 	rc = pv_write_reports_named(&r, &o, pv_json_name(path), &err);
 	pv_report_release(&r);
 	return rc ? report_error(&err) : PV_OK;
@@ -603,7 +601,8 @@ static int cmd_merge(struct cli *a)
 		r->tool_version = PV_VERSION;
 		if (!o.markdown_limit)
 			o.markdown_limit = r->settings.markdown_limit ?
-					   r->settings.markdown_limit : 65000;
+					   r->settings.markdown_limit :
+					   MD_DEFAULT_LIMIT;
 		r->settings.markdown_limit = (unsigned)o.markdown_limit;
 		pv_archive_waivers(r, &cfg);
 		if (a->config)
@@ -653,7 +652,8 @@ static const struct pv_option history_options[] = {
 			"smallest step that counts, e.g. 5%", "5%"),
 	PV_OPT_UINT(0, "recent", "K", CLI, recent, 1, 1000000,
 		    "a positive count of points",
-		    "fail on a regression that began in the newest K points", "3"),
+		    "fail on a regression that began in the newest K points",
+		    DEFAULT_TEXT(PV_HISTORY_RECENT)),
 	PV_OPT_CALLBACK(0, "order", "ORDER", set_order, "name or time",
 			"point order: entry names, or each point's recorded time", "name"),
 	PV_OPT_STRING(0, "json", "F", CLI, out.path[PV_OUT_JSON], "write the JSON history report ('-' is stdout)", NULL),
@@ -677,7 +677,7 @@ static int cmd_history(struct cli *a)
 	int st;
 
 	memset(&h, 0, sizeof(h));
-	h.recent = a->recent ? a->recent : 3;
+	h.recent = a->recent ? a->recent : PV_HISTORY_RECENT;
 	h.order = a->order;
 	h.out = &a->out;
 	h.archive = a->operand[0];

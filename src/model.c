@@ -71,6 +71,8 @@ static void copy_context(struct pv_report *r, const struct pv_table *t)
 			memcpy(dst->context, src->context,
 			       src->ncontext * sizeof(*dst->context));
 	}
+	r->pooled = t->side[PV_BASE].pooled;
+	r->npooled = t->side[PV_BASE].npooled;
 }
 
 /* One metric of the table into the model.  A metric that a rule
@@ -150,6 +152,7 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 		result_from_table(m, cfg, &r->settings.gate,
 				  m->ratio_num >= 0 ? ratio[--k] : none,
 				  &r->m[i], &assumed);
+		r->m[i].points = i < t->npoints ? t->points[i] : NULL;
 		if (i % TRIM_STEP == 0)
 			pv_table_trim(t, i);
 	}

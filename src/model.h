@@ -25,8 +25,8 @@
 #define PV_MODEL_H
 
 #include "config.h"
-#include "diag.h"
 #include "policy.h"
+#include "util/diag.h"
 #include "report.h"
 #include "table.h"
 

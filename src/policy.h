@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 #include "config.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "report.h"
 
 /*

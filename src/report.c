@@ -39,8 +39,6 @@ void pv_report_init(struct pv_report *r)
 void pv_report_release(struct pv_report *r)
 {
 	free(r->m);
-	free(r->warnings);
-	free(r->warning_codes);
 	free(r->side[0].context);
 	free(r->side[1].context);
 	arena_release(&r->arena);

@@ -3,9 +3,12 @@
  * terminal text) reads only this, and `render` rebuilds it from an
  * archived JSON report, so everything a writer needs is here.
  *
- * Strings and sample arrays are owned by the report's arena or borrowed
- * from a pv_table that outlives the report.  Non-finite numbers are NAN
- * and mean "not defined here"; the reason says why.
+ * Ownership: the report owns m and the sides' context arrays
+ * (pv_report_release() frees them) and its arena.  Strings and sample
+ * arrays are the arena's or borrowed from a pv_table that outlives the
+ * report, and so are warnings, pooled and each metric's points (see
+ * their fields).  Non-finite numbers are NAN and mean "not defined
+ * here"; the reason says why.
  */
 #ifndef PV_REPORT_H
 #define PV_REPORT_H
@@ -99,6 +102,9 @@ struct pv_result {
 	double alpha;
 	double mde;                 /* relative minimum detectable effect */
 	const struct pv_waiver *waiver;  /* the waiver that holds, or NULL */
+	/* The baseline pooled from an archive's points (borrowed from the
+	 * table), or NULL: then the test is the pooled one (verdict.c). */
+	const struct pv_points *points;
 	const char *reason;         /* set when read back from JSON */
 	enum pv_dir direction;
 	enum pv_test test_used;     /* the test actually run */
@@ -126,25 +132,6 @@ struct pv_settings {
 	size_t nwaivers;
 };
 
-/*
- * A test made outside verdict.c (compare --baseline-history, where the
- * baseline is pooled from past points): one per metric of r->m, used by
- * pv_redecide() instead of the sample test.  statistic follows scipy's
- * sign (baseline - candidate); ci_low/ci_high are relative.
- */
-struct pv_ext_test {
-	int testable;
-	double statistic, df, p_two, p_worse, p_better, ci_low, ci_high;
-};
-
-/* A point a pooled baseline drew on: its label, its commit (NULL when
- * unknown), its age in points before the candidate, and how many metrics
- * pooled it. */
-struct pv_pooled_point {
-	const char *label, *commit;
-	size_t age, metrics;
-};
-
 struct pv_report {
 	struct arena arena;
 	const char *tool_version;
@@ -159,14 +146,17 @@ struct pv_report {
 	size_t compared;            /* metrics with a test on both sides */
 	struct pv_result *m;
 	size_t n;
+	/* The run's warnings and each one's code (msg.h; NULL for one read
+	 * from a version-1 report, which had none): borrowed, never freed by
+	 * pv_report_release(): compare's are its pv_diag's, which outlives
+	 * the report, and a report read back (archive.c) keeps them in its
+	 * arena. */
 	const char **warnings;
-	/* Each warning's code (msg.h), or NULL: one read from a version-1
-	 * report, which had none. */
 	const char **warning_codes;
 	size_t nwarnings;
-	const struct pv_ext_test *ext;  /* NULL: verdict.c runs the tests */
 	/* compare --baseline-history: the archive's points the baseline
-	 * was pooled from, oldest first (borrowed; none otherwise). */
+	 * was pooled from, oldest first (borrowed from the table, or the
+	 * arena when read back; none otherwise). */
 	const struct pv_pooled_point *pooled;
 	size_t npooled;
 };

@@ -50,8 +50,8 @@ static double median_sorted(double *x, size_t n)
 double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 		     size_t npoints, size_t nruns)
 {
-	double *dev = pv_malloc((nruns ? nruns : 1) * sizeof(*dev));
-	double *tmp = pv_malloc((nruns ? nruns : 1) * sizeof(*tmp));
+	double *dev = pv_malloc(st_mult(nruns ? nruns : 1, sizeof(*dev)));
+	double *tmp = pv_malloc(st_mult(nruns ? nruns : 1, sizeof(*tmp)));
 	double tau = INFINITY;
 	size_t nd = 0;
 
@@ -83,7 +83,7 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
 
 	if (!n)
 		return NAN;
-	l = pv_malloc(n * sizeof(*l));
+	ALLOC_ARRAY(l, n);
 	for (size_t i = 0; i < n; i++) {
 		if (logscale && !(x[i] > 0 && isfinite(x[i]))) {
 			free(l);
@@ -97,7 +97,7 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
 		free(l);
 		return sum / (double)n;
 	}
-	tmp = pv_malloc(n * sizeof(*tmp));
+	ALLOC_ARRAY(tmp, n);
 	memcpy(tmp, l, n * sizeof(*tmp));
 	med = median_sorted(tmp, n);
 	free(tmp);
@@ -120,7 +120,7 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
  */
 static double diff_scale(const double *y, size_t L)
 {
-	double *d = pv_malloc((L - 1) * sizeof(*d));
+	double *d = pv_malloc(st_mult(L - 1, sizeof(*d)));
 	double md, mad, ss = 0;
 	size_t keep = (size_t)ceil(0.9 * (double)(L - 1));
 
@@ -541,10 +541,10 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 	for (size_t i = 0; i < n; i++) {
 		struct pv_cp_series *x = &s[i];
 
-		x->clipped = pv_malloc((x->L ? x->L : 1) * sizeof(double));
+		ALLOC_ARRAY(x->clipped, x->L ? x->L : 1);
 		x->nclipped = pv_cp_clip(x->y, x->L, x->clipped, &x->robust_sd);
-		csum[i].s = pv_malloc((x->L + 1) * sizeof(double));
-		csum[i].sx = pv_malloc((x->L + 1) * sizeof(double));
+		ALLOC_ARRAY(csum[i].s, st_add(x->L, 1));
+		ALLOC_ARRAY(csum[i].sx, st_add(x->L, 1));
 		csum[i].s[0] = csum[i].sx[0] = 0;
 		csum[i].ref = x->L ? x->clipped[0] : 0;
 		for (size_t j = 0; j < x->L; j++) {
@@ -611,17 +611,7 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 			}
 			if (!(d[i] > 0) && !(prior.d0 > 0))
 				continue;   /* keep the robust sd */
-			if (isinf(prior.d0)) {
-				post = prior.s0sq;
-				s[i].df = INFINITY;
-			} else if (prior.d0 > 0) {
-				post = (prior.d0 * prior.s0sq + d[i] * (d[i] > 0 ? s2[i] : 0)) /
-				       (prior.d0 + d[i]);
-				s[i].df = prior.d0 + d[i];
-			} else {
-				post = s2[i];
-				s[i].df = d[i];
-			}
+			post = pv_posterior_var(&prior, s2[i], d[i], &s[i].df);
 			if (post >= 0)
 				s[i].sd = sqrt(post);
 		}

@@ -1,5 +1,5 @@
 /* diag.c - the list of warnings of one run, and how stderr shows it. */
-#include "../diag.h"
+#include "diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,24 +74,6 @@ void pv_diag_take(struct pv_diag *to, struct pv_diag *from)
 	from->code = NULL;
 	from->subj = NULL;
 	from->n = from->alloc = 0;
-}
-
-void pv_diag_drop(struct pv_diag *d, enum pv_msg id)
-{
-	const char *code = pv_msg_code(id);
-	size_t k = 0;
-
-	for (size_t i = 0; i < d->n; i++) {
-		if (!strcmp(d->code[i], code)) {
-			free(d->msg[i]);
-			free(d->subj[i]);
-			continue;
-		}
-		d->msg[k] = d->msg[i];
-		d->code[k] = d->code[i];
-		d->subj[k++] = d->subj[i];
-	}
-	d->n = k;
 }
 
 /* Warnings about files collapse by code; the others stand alone. */

@@ -12,7 +12,6 @@
 
 #include "writers.h"
 
-#define MD_DEFAULT_LIMIT 65000
 #define NAME_CHARS 80           /* per name component */
 #define REASON_CHARS 240
 #define CTX_CHARS 100

@@ -48,6 +48,10 @@ pv_report_writer pv_write_json;
 pv_report_writer pv_write_junit;
 pv_report_writer pv_write_markdown;
 
+/* The Markdown's default size limit, in characters (--markdown-limit):
+ * GitHub refuses a comment of more than 65,536. */
+#define MD_DEFAULT_LIMIT 65000
+
 struct pv_text_opts {
 	int color;              /* ANSI colours (a terminal, no NO_COLOR) */
 	int quiet;              /* only the closing verdict line */

@@ -57,8 +57,8 @@
 
 #include "archive.h"
 #include "config.h"
-#include "diag.h"
 #include "policy.h"
+#include "util/diag.h"
 #include "readers/reader.h"
 #include "report.h"
 #include "scan.h"

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "diag.h"
+#include "util/diag.h"
 #include "util/err.h"
 #include "util/msg.h"
 
