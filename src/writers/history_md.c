@@ -274,8 +274,9 @@ int pv_write_history_text(const struct pv_history *h, int quiet, FILE *fp,
 	strbuf_addf(&sb, "history %s: %zu points, %zu metrics, %zu regression%s in the newest %zu points\n",
 		    h->fail ? "FAIL" : "PASS", h->np, h->nm, h->fail_cp,
 		    h->fail_cp == 1 ? "" : "s", h->recent);
+	errno = 0;
 	if (fwrite(sb.buf, 1, sb.len, fp) != sb.len)
-		rc = pv_error(err, PV_M_CANNOT_WRITE, "cannot write to standard output");
+		rc = pv_atomic_error(err, NULL, errno);
 	strbuf_release(&sb);
 	return rc;
 }
