@@ -712,7 +712,7 @@ static const struct cmd_struct {
 	  "compare two result trees and decide the gate" },
 	{ "render", cmd_render, render_options, "[options] REPORT.json",
 	  1, 1, "render needs one REPORT.json",
-	  "write a JSON report again as JUnit or Markdown; with neither, print its summary" },
+	  "write a JSON report again as JUnit, Markdown or HTML; with none, print its summary" },
 	{ "merge", cmd_merge, merge_options, "[options] --json F REPORT.json...",
 	  1, -1, "merge needs at least one REPORT.json",
 	  "merge the reports of several jobs into one and decide again" },
