@@ -381,6 +381,13 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 				"%s: expected a perfverdict JSON report (an object)",
 				path);
 	}
+	if (json_is_string(json_object_get(root, "kind")) &&
+	    !strcmp(json_string_value(json_object_get(root, "kind")), "history")) {
+		json_decref(root);
+		return pv_error(err, PV_M_BAD_REPORT,
+				"%s: a perfverdict history report (\"kind\": \"history\"), not a compare report; this reads the JSON that compare or merge writes",
+				path);
+	}
 	version = json_integer_value(json_object_get(root, "schema_version"));
 	if (version < PV_SCHEMA_VERSION_MIN || version > PV_SCHEMA_VERSION) {
 		json_decref(root);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "readers/reader.h"
 #include "util/banned.h"
 
 /* Context keys that say what kind of machine ran the point: a point
@@ -125,6 +126,17 @@ int pv_bh_pool(struct pv_bh *bh, struct pv_table *t, const char *archive,
 			return -1;
 		if (!t->m[mi].unit || !*t->m[mi].unit)
 			t->m[mi].unit = pv_table_str(t, m->unit);
+		{
+			/* The archive's unit and the candidate's are
+			 * converted as compare converts a metric's files. */
+			double one = 1;
+
+			if (pv_unit_convert(m->unit, t->m[mi].unit, &one))
+				return pv_error(err, PV_M_UNIT_MISMATCH,
+						"metric '%s' of '%s' is in '%s' in archive '%s' (from point '%s') but in '%s' in the candidate; they cannot be converted",
+						m->metric, m->benchmark, m->unit, archive,
+						h->p[m->unit_point].label, t->m[mi].unit);
+		}
 		for (size_t j = first; j < m->nobs; j++) {
 			const struct pv_hist_obs *ob = &m->obs[j];
 
@@ -133,13 +145,25 @@ int pv_bh_pool(struct pv_bh *bh, struct pv_table *t, const char *archive,
 			bh->y[i][x->K++] = ob->value;
 			bh->used[ob->point]++;
 			pv_table_hint(t, (uint32_t)(m->nobs - first));
-			for (size_t r = 0; r < ob->n; r++)
-				pv_table_add(t, (size_t)mi, PV_BASE, ob->point,
-					     m->runs[ob->off + r]);
+			for (size_t r = 0; r < ob->n; r++) {
+				double v = m->runs[ob->off + r];
+
+				pv_unit_convert(m->unit, t->m[mi].unit, &v);
+				pv_table_add(t, (size_t)mi, PV_BASE, ob->point, v);
+			}
 		}
-		if (t->m[mi].n[PV_CAND])
-			x->cand = pv_history_value(m, t->m[mi].v[PV_CAND],
-						   t->m[mi].n[PV_CAND]);
+		if (t->m[mi].n[PV_CAND]) {
+			/* The candidate's value on the archive's scale. */
+			size_t n = t->m[mi].n[PV_CAND];
+			double *cv = pv_malloc(n * sizeof(*cv));
+
+			for (size_t r = 0; r < n; r++) {
+				cv[r] = t->m[mi].v[PV_CAND][r];
+				pv_unit_convert(t->m[mi].unit, m->unit, &cv[r]);
+			}
+			x->cand = pv_history_value(m, cv, n);
+			free(cv);
+		}
 	}
 	{
 		struct pv_pooled *live = pv_calloc(h->nm ? h->nm : 1, sizeof(*live));

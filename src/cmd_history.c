@@ -22,6 +22,12 @@ int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
 	int rc = -1;
 
 	memset(at, 0, sizeof(at));
+	/* A step is confirmed with PV_CP_MIN_SEG points at its new level,
+	 * so one that began in a shorter window is never flagged there. */
+	if (a->recent < PV_CP_MIN_SEG)
+		return pv_error(err, PV_M_BAD_OPTION_VALUE,
+				"--recent %zu: a step is confirmed only when %d points show its new level, so one that began in the newest %zu can never fail the gate; use --recent %d or more",
+				a->recent, PV_CP_MIN_SEG, a->recent, PV_CP_MIN_SEG);
 	for (int i = 0; i < 3; i++)
 		for (int j = i + 1; j < 3; j++)
 			if (paths[i] && paths[j] && strcmp(paths[i], "-") &&

@@ -59,6 +59,7 @@ struct pv_hist_cp {
 
 struct pv_hist_metric {
 	const char *suite, *test, *group, *benchmark, *metric, *unit;
+	size_t unit_point;      /* the point whose unit the series is in */
 	enum pv_dir direction;
 	int dir_assumed;
 	double threshold;
