@@ -19,6 +19,11 @@ int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
 	};
 	struct pv_atomic at[3];
 	const char *paths[3] = { a->json, a->markdown, a->html };
+	struct pv_hist_md_opts mo = {
+		a->markdown_limit,
+		a->json && strcmp(a->json, "-") ? a->json : NULL,
+	};
+	struct pv_hist_text_opts to = { a->quiet, a->verbose, a->width };
 	int rc = -1;
 
 	memset(at, 0, sizeof(at));
@@ -53,7 +58,7 @@ int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
 		if (pv_atomic_open(&at[i], paths[i], err))
 			goto abort;
 		if (i == 0 ? pv_write_history_json(&h, at[i].fp, err) :
-		    i == 1 ? pv_write_history_markdown(&h, at[i].fp, err) :
+		    i == 1 ? pv_write_history_markdown(&h, &mo, at[i].fp, err) :
 			     pv_write_history_html(&h, at[i].fp, err))
 			goto abort;
 	}
@@ -64,10 +69,7 @@ int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
 				(a->markdown && !strcmp(a->markdown, "-")) ||
 				(a->html && !strcmp(a->html, "-"));
 
-		if (!to_stdout &&
-		    pv_write_history_text(&h, a->quiet || a->json || a->markdown ||
-					  a->html,
-					  stdout, err))
+		if (!to_stdout && pv_write_history_text(&h, &to, stdout, err))
 			goto out;
 		if (fflush(stdout)) {
 			pv_error(err, PV_M_CANNOT_WRITE, "cannot write to standard output");

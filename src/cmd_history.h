@@ -18,7 +18,9 @@ struct pv_history_args {
 	const char *json, *markdown, *html;  /* report files, "-" is stdout */
 	enum pv_hist_order order;
 	size_t recent;
-	int quiet;
+	int quiet, verbose;
+	size_t markdown_limit;          /* 0: compare's default */
+	unsigned width;                 /* the terminal's columns */
 	const char *tool_version;
 	const char *generated_at, *today;
 };

@@ -682,8 +682,11 @@ static const struct pv_option history_options[] = {
 			"point order: entry names, or each point's recorded time", "name"),
 	PV_OPT_STRING(0, "json", "F", CLI, out.json, "write the JSON history report ('-' is stdout)", NULL),
 	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown with trends ('-' is stdout)", NULL),
+	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000,
+		    "a character count of at least 1000", "characters the Markdown must fit", "65000"),
 	OPT_HTML,
 	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing status line"),
+	PV_OPT_FLAG('v', "verbose", CLI, out.verbose, "print every change point and trend, not only the recent ones"),
 	OPT_HELP,
 	PV_OPT_END,
 };
@@ -704,6 +707,9 @@ static int cmd_history(struct cli *a)
 	h.recent = a->recent ? a->recent : 3;
 	h.order = a->order;
 	h.quiet = a->out.quiet;
+	h.verbose = a->out.verbose;
+	h.markdown_limit = a->out.markdown_limit;
+	h.width = pv_terminal_width();
 	h.json = a->out.json;
 	h.markdown = a->out.markdown;
 	h.html = a->out.html;
