@@ -32,14 +32,14 @@ BUILD = build/sanitize
 SANFLAGS = -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 
-ALL_CFLAGS = $(DEVFLAGS) -pthread $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
+# -MMD -MP: each object lists the headers it includes in its .d file, so a
+# header edit rebuilds only what includes it.
+ALL_CFLAGS = $(DEVFLAGS) -MMD -MP -pthread $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC = $(filter-out src/main.c,$(wildcard src/*.c src/util/*.c src/readers/*.c src/writers/*.c \
 	src/stats/*.c))
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
-HDRS = $(wildcard src/*.h src/util/*.h src/readers/*.h src/writers/*.h \
-	src/stats/*.h)
 LIB = $(BUILD)/libperfverdict.a
 BIN = $(BUILD)/perfverdict
 
@@ -48,9 +48,14 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # Test drivers: tests/tools/X.c -> $(BUILD)/tests/tools/X
 TOOL_BIN = $(patsubst %.c,$(BUILD)/%,$(wildcard tests/tools/*.c))
 
+# The sub-makes of check, demo and fuzz build in parallel unless the
+# caller gave its own -j.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+SUBMAKE = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
+
 all: $(BIN)
 
-$(BUILD)/%.o: %.c $(HDRS)
+$(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -61,11 +66,11 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(BUILD)/src/main.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(BUILD)/src/main.o $(LIB) $(PKG_LIBS)
 
-$(BUILD)/tests/tools/%: tests/tools/%.c $(LIB) $(HDRS)
+$(BUILD)/tests/tools/%: tests/tools/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h tests/unit/readers_fixture.h $(LIB) $(HDRS)
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Isrc -o $@ $< $(LIB) \
 		$(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
@@ -76,13 +81,10 @@ deps:
 
 unit: $(UNIT_BIN) $(TOOL_BIN)
 
-# The replay driver runs the fuzz targets themselves.
-$(BUILD)/tests/tools/fuzzreplay: tests/fuzz/targets.h
-
 # The whole test suite; prints "N passed, N failed" last.
 check: deps
-	@$(MAKE) --no-print-directory all unit
-	@PV_BIN=$(BIN) PV_BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
+	@$(SUBMAKE) all unit
+	@PV_BIN=$(BIN) PV_BUILD=$(BUILD) PYTHON=$(PYTHON) JOBS=$(JOBS) sh tests/run.sh
 
 # Every sample's HTML report and PR comment as PNG in build/screenshots/,
 # for review; needs chromium and cmark-gfm (not part of check).
@@ -91,7 +93,7 @@ screenshots: $(BIN)
 .PHONY: screenshots
 
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(SUBMAKE) all
 	@echo '$$ perfverdict compare -c samples/netperf/perf.conf -s netperf samples/netperf/baseline samples/netperf/candidate'
 	@$(BIN) compare -c samples/netperf/perf.conf -s netperf \
 		samples/netperf/baseline samples/netperf/candidate; \
@@ -108,13 +110,15 @@ bench: all $(BUILD)/tests/bench/dtoa_bench
 	@$(BUILD)/tests/bench/dtoa_bench
 	@PV_BIN=$(BIN) PYTHON=$(PYTHON) sh tests/bench/run.sh
 
-$(BUILD)/tests/bench/%: tests/bench/%.c $(LIB) $(HDRS)
+$(BUILD)/tests/bench/%: tests/bench/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS)
 
 # make fuzz FUZZ_SECONDS=N: the libFuzzer harnesses of tests/fuzz/, built
 # with clang and ASan/UBSan into build/fuzz/ (the library too), each run N
-# seconds on seeds from samples/ and tests/ (tests/fuzz/run.sh).
+# seconds on seeds from samples/ and tests/ (tests/fuzz/run.sh), JOBS at
+# once.  One binary holds every target; build/fuzz/fuzz-TARGET are links
+# to it, and the name it is run under picks the target.
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
 FUZZ_TARGETS = rhs csv gbench pyperf hyperfine gobench pytest criterion \
@@ -124,19 +128,22 @@ FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
 fuzz: deps
-	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) \
+	@$(SUBMAKE) BUILD=build/fuzz CC=$(FUZZ_CC) \
 		CFLAGS='-O1 -g' SANFLAGS='$(FUZZ_SAN) -fsanitize=fuzzer-no-link' \
 		$(FUZZ_TARGETS:%=build/fuzz/fuzz-%)
-	@FUZZ_DIR=build/fuzz sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@FUZZ_DIR=build/fuzz FUZZ_JOBS=$(JOBS) sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-build/fuzz/fuzz-%: tests/fuzz/fuzz.c tests/fuzz/targets.h $(LIB) $(HDRS)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Isrc -DPV_FUZZ_TARGET='"$*"' \
+build/fuzz/fuzz: tests/fuzz/fuzz.c $(LIB)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Isrc \
 		-o $@ tests/fuzz/fuzz.c $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS)
+
+build/fuzz/fuzz-%: build/fuzz/fuzz
+	ln -sf fuzz $@
 
 # The end-to-end tests (golden cases, consumers, tests/bad/) under
 # valgrind --error-exitcode=1 --leak-check=full (tests/valgrind.sh).
 valgrind-check: deps
-	@$(MAKE) --no-print-directory all unit
+	@$(SUBMAKE) all unit
 	@PV_BIN=$(BIN) PV_BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/valgrind.sh
 
 .PHONY: fuzz valgrind-check
@@ -151,6 +158,10 @@ install: $(BIN)
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/perfverdict
 	rm -f $(DESTDIR)$(MANDIR)/man1/perfverdict.1
+
+# What each object, test and tool includes (-MMD), as far as it was built.
+-include $(wildcard $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d $(UNIT_BIN:=.d) \
+	$(TOOL_BIN:=.d) $(BUILD)/tests/bench/*.d build/fuzz/fuzz.d)
 
 clean:
 	rm -rf build

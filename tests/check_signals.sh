@@ -15,6 +15,13 @@ import os, signal, subprocess, sys, time
 pv, tmp = sys.argv[1], sys.argv[2]
 t = os.path.join(tmp, "t")
 bad = 0
+def default_dispositions():
+    # A suite started in the background of a non-interactive shell (CI,
+    # a chroot) inherits SIGINT ignored, and a program rightly keeps an
+    # ignored signal ignored; the test is of the handler, so the child
+    # starts with the default dispositions.
+    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
 for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
     caught = False
     for attempt in range(20):
@@ -25,7 +32,7 @@ for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
              t + "/candidate", "--json", out + "/r.json",
              "--junit", out + "/r.xml"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            restore_signals=True)
+            restore_signals=True, preexec_fn=default_dispositions)
         while p.poll() is None:
             if any(n.startswith(".r.json.") for n in os.listdir(out)):
                 os.kill(p.pid, signal.SIGSTOP)

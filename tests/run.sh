@@ -1,101 +1,139 @@
 #!/bin/sh
-# The whole test suite (make check).  Every part prints its own lines;
-# the last line is "N passed, M failed" and the exit status is 0 only
-# when nothing failed.
+# The whole test suite (make check).  The suite is a list of parts (a
+# unit binary, a golden case, a check script, the CI, hostile-input,
+# determinism and fuzz suites); JOBS parts run at once, each into its own
+# log, and their output is printed in the fixed order below, so the
+# transcript reads the same however they were scheduled.  The last line
+# is "N passed, M failed" and the exit status is 0 only when nothing
+# failed.
 #   PV_BIN    the perfverdict binary (build/perfverdict)
 #   PV_BUILD  the build directory holding tests/ (build)
 #   PYTHON    Debian's python3 with scipy and jsonschema
+#   JOBS      parts run at once (the number of CPUs)
+#   PV_FUZZ_SECONDS  seconds per fuzz target (3)
 set -u
 LC_ALL=C
 export LC_ALL
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 PV_BIN=${PV_BIN:-build/perfverdict}
 PV_BUILD=${PV_BUILD:-build}
 PYTHON=${PYTHON:-/usr/bin/python3}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 export PV_BIN PV_BUILD PYTHON
 # The reports must not depend on the CI this runs in, nor on the
 # terminal: no labels from the CI's variables, 80 columns.
 unset GITHUB_SHA GITHUB_BASE_REF CI_COMMIT_SHA CI_MERGE_REQUEST_DIFF_BASE_SHA \
 	GIT_COMMIT CHANGE_TARGET COLUMNS
 
+# part NAME: run one part; prints what a reader needs, returns its status.
+part() {
+	case $1 in
+	unit/*)
+		t=$PV_BUILD/tests/${1#unit/}
+		out=$("$t" 2>&1)
+		st=$?
+		[ $st -eq 0 ] || printf '%s\n' "$out" | tail -n 30
+		return $st ;;
+	golden/*)
+		sh tests/golden.sh "tests/golden/${1#golden/}"
+		return $? ;;
+	check_*)
+		sh "tests/$1.sh"
+		return $? ;;
+	ci)	# The CI integrations (ci/): scripts, YAML, simulated pipelines.
+		log=$(mktemp)
+		sh tests/ci/run.sh >"$log" 2>&1
+		st=$?
+		tail -n 1 "$log"
+		[ $st -eq 0 ] || grep -i "fail" "$log" | head -n 20
+		rm -f "$log"
+		return $st ;;
+	bad)	# Hostile input (tests/bad/): broken files, trees, configs, paths.
+		log=$(mktemp)
+		sh tests/bad/run.sh >"$log" 2>&1
+		st=$?
+		tail -n 1 "$log"
+		[ $st -eq 0 ] || grep -E "^(FAIL|     stderr)" "$log" | head -n 40
+		rm -f "$log"
+		return $st ;;
+	determinism)	# Byte-identical output: reruns, readdir order, de_DE.UTF-8.
+		sh tests/determinism.sh
+		return $? ;;
+	fuzz)	# Every libFuzzer harness (clang, ASan, UBSan), briefly; `make
+		# fuzz FUZZ_SECONDS=N` runs longer.
+		log=$(mktemp)
+		make --no-print-directory fuzz FUZZ_SECONDS="${PV_FUZZ_SECONDS:-3}" \
+			>"$log" 2>&1
+		st=$?
+		if [ $st -eq 0 ]; then
+			echo "fuzz: every harness ran ${PV_FUZZ_SECONDS:-3} s without a crash"
+		else
+			tail -n 30 "$log"
+		fi
+		rm -f "$log"
+		return $st ;;
+	esac
+	echo "run.sh: no part '$1'"
+	return 2
+}
+
+# run.sh --part NAME: one part alone (how the pool below runs each).
+if [ "${1:-}" = --part ]; then
+	part "$2"
+	exit $?
+fi
+
+# The parts, in the order they are reported.  The fuzz pass needs clang;
+# without it, it is skipped and said so.
+parts=""
+for t in "$PV_BUILD"/tests/test_*; do
+	case $t in *.d) continue ;; esac
+	[ -x "$t" ] && parts="$parts unit/$(basename "$t")"
+done
+for dir in tests/golden/*/; do
+	[ -f "$dir/args" ] && parts="$parts golden/$(basename "$dir")"
+done
+for s in tests/check_*.sh; do
+	[ -f "$s" ] && parts="$parts $(basename "$s" .sh)"
+done
+parts="$parts ci bad determinism"
+nofuzz=""
+if command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
+	parts="$parts fuzz"
+else
+	nofuzz="fuzz: skipped (no ${FUZZ_CC:-clang}; ci/scripts/install-deps.sh installs it)"
+fi
+
+logs=$(mktemp -d) || exit 2
+trap 'rm -rf "$logs"' EXIT
+trap 'exit 130' INT TERM HUP
+# The longest parts start first, so that the last to finish is a short one.
+for p in fuzz bad ci golden/history-sample check_ci_runners $parts; do
+	case " $parts " in *" $p "*) echo "$p" ;; esac
+done | awk '!seen[$0]++' >"$logs/queue"
+# shellcheck disable=SC2016
+xargs -P "$JOBS" -I '{}' sh -c '
+	f=$2/$(printf "%s" "$1" | tr / +)
+	sh tests/run.sh --part "$1" >"$f.out" 2>&1
+	echo $? >"$f.st"' sh '{}' "$logs" <"$logs/queue"
+
 pass=0
 fail=0
 failed=""
-
-result() {  # result NAME STATUS
-	if [ "$2" -eq 0 ]; then
+for p in $parts; do
+	f=$logs/$(printf '%s' "$p" | tr / +)
+	cat "$f.out" 2>/dev/null
+	st=$(cat "$f.st" 2>/dev/null || echo 2)
+	if [ "$st" -eq 0 ]; then
 		pass=$((pass + 1))
-		echo "ok   $1"
+		echo "ok   $p"
 	else
 		fail=$((fail + 1))
-		failed="$failed $1"
-		echo "FAIL $1"
+		failed="$failed $p"
+		echo "FAIL $p"
 	fi
-}
-
-# Unit tests (cmocka): one binary per module.
-for t in "$PV_BUILD"/tests/test_*; do
-	[ -x "$t" ] || continue
-	out=$("$t" 2>&1)
-	st=$?
-	[ $st -eq 0 ] || printf '%s\n' "$out" | tail -n 30
-	result "unit/$(basename "$t")" $st
 done
-
-# End-to-end golden cases: tests/golden/<case>/.
-for dir in tests/golden/*/; do
-	[ -f "$dir/args" ] || continue
-	sh tests/golden.sh "$dir"
-	result "golden/$(basename "$dir")" $?
-done
-
-# Independent checks against scipy, schemas and consumers.
-for s in tests/check_*.sh; do
-	[ -f "$s" ] || continue
-	sh "$s"
-	result "$(basename "$s" .sh)" $?
-done
-
-# The CI integrations (ci/): shell scripts, YAML, simulated pipelines.
-log=$(mktemp)
-sh tests/ci/run.sh >"$log" 2>&1
-st=$?
-tail -n 1 "$log"
-[ $st -eq 0 ] || grep -i "fail" "$log" | head -n 20
-rm -f "$log"
-result ci $st
-
-# Hostile input (tests/bad/): broken files, trees, configs, report paths.
-log=$(mktemp)
-sh tests/bad/run.sh >"$log" 2>&1
-st=$?
-tail -n 1 "$log"
-[ $st -eq 0 ] || grep -E "^(FAIL|     stderr)" "$log" | head -n 40
-rm -f "$log"
-result bad $st
-
-# Byte-identical output: repeated runs, readdir order, de_DE.UTF-8.
-sh tests/determinism.sh
-result determinism $?
-
-# A short bounded fuzzing pass: every libFuzzer harness (clang, ASan and
-# UBSan) for PV_FUZZ_SECONDS each (3); `make fuzz FUZZ_SECONDS=N` runs
-# longer ones.  Skipped, and said so, when a build has no clang.
-if command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
-	log=$(mktemp)
-	make --no-print-directory fuzz FUZZ_SECONDS="${PV_FUZZ_SECONDS:-3}" \
-		>"$log" 2>&1
-	st=$?
-	if [ $st -eq 0 ]; then
-		echo "fuzz: every harness ran ${PV_FUZZ_SECONDS:-3} s without a crash"
-	else
-		tail -n 30 "$log"
-	fi
-	rm -f "$log"
-	result fuzz $st
-else
-	echo "fuzz: skipped (no clang)"
-fi
+[ -z "$nofuzz" ] || echo "$nofuzz"
 
 echo
 [ -z "$failed" ] || echo "failed:$failed"

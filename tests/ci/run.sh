@@ -931,9 +931,14 @@ group_gitlab_baseline() {
 # ---------------------------------------------------------------------------
 group_build() {
 	if PATH=$SYSPATH command -v perfverdict >/dev/null 2>&1; then
-		return # a perfverdict on the system PATH would hide the build
+		# a perfverdict on the system PATH would hide the build
+		say "# skipped: the build group (a perfverdict is on the system PATH: $(PATH=$SYSPATH command -v perfverdict))"
+		return
 	fi
-	command -v make >/dev/null 2>&1 || return
+	if ! command -v make >/dev/null 2>&1; then
+		say "# skipped: the build group (no make)"
+		return
+	fi
 	# A copy of the tree whose Makefile "builds" the fake and whose
 	# install-deps.sh only records that it ran.
 	new_case

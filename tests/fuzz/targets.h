@@ -2,7 +2,7 @@
  * targets.h - the fuzz targets, one function of (data, size) each.
  *
  * Included by the libFuzzer harness (tests/fuzz/fuzz.c, built with clang
- * by `make fuzz`, one binary per target) and by the replay driver
+ * by `make fuzz`, one binary whose name picks the target) and by the replay driver
  * (tests/tools/fuzzreplay.c, built by `make unit` with the project's
  * compiler and SANITIZE flags), which runs the committed crash inputs of
  * tests/fuzz/regress/TARGET/ in `make check`.
