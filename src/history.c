@@ -48,6 +48,7 @@ void pv_history_init(struct pv_history *h)
 
 	memset(h, 0, sizeof(*h));
 	h->keys = empty;
+	pv_strmap_init(&h->strs, &h->arena);
 }
 
 void pv_history_release(struct pv_history *h)
@@ -59,7 +60,9 @@ void pv_history_release(struct pv_history *h)
 	}
 	free(h->m);
 	free(h->p);
+	free(h->guess);
 	pv_strmap_release(&h->keys);
+	pv_strmap_release(&h->strs);
 	arena_release(&h->arena);
 	memset(h, 0, sizeof(*h));
 }
@@ -152,8 +155,16 @@ static int metric_for(struct pv_history *h, size_t pi, const char *suite,
 	struct pv_rule rule;
 	int added;
 
-	strbuf_addf(&k, "%s\x1f%s\x1f%s\x1f%s\x1f%s", suite, test, group, bench,
-		    metric);
+	/* the key as pv_bh_attach() builds it: the fields joined by 0x1f */
+	strbuf_addstr(&k, suite);
+	strbuf_addch(&k, '\x1f');
+	strbuf_addstr(&k, test);
+	strbuf_addch(&k, '\x1f');
+	strbuf_addstr(&k, group);
+	strbuf_addch(&k, '\x1f');
+	strbuf_addstr(&k, bench);
+	strbuf_addch(&k, '\x1f');
+	strbuf_addstr(&k, metric);
 	e = pv_strmap_put(&h->keys, k.buf, k.len, &added);
 	strbuf_release(&k);
 	*out = NULL;
@@ -180,11 +191,17 @@ static int metric_for(struct pv_history *h, size_t pi, const char *suite,
 	m = &h->m[h->nm++];
 	e->val[0] = h->nm;
 	memset(m, 0, sizeof(*m));
-	m->suite = arena_strdup(&h->arena, suite);
-	m->test = arena_strdup(&h->arena, test);
-	m->group = arena_strdup(&h->arena, group);
-	m->benchmark = arena_strdup(&h->arena, bench);
-	m->metric = arena_strdup(&h->arena, metric);
+	/* room for a point from here to the newest: no reallocation when
+	 * the metric is in every point, the usual archive */
+	m->aobs = h->np - pi;
+	m->obs = pv_reallocarray(NULL, m->aobs, sizeof(*m->obs));
+	/* h->strs's copies: a tree's key strings already are, and
+	 * same_metric() compares them by pointer */
+	m->suite = pv_strmap_intern(&h->strs, suite, strlen(suite), NULL);
+	m->test = pv_strmap_intern(&h->strs, test, strlen(test), NULL);
+	m->group = pv_strmap_intern(&h->strs, group, strlen(group), NULL);
+	m->benchmark = pv_strmap_intern(&h->strs, bench, strlen(bench), NULL);
+	m->metric = pv_strmap_intern(&h->strs, metric, strlen(metric), NULL);
 	m->unit = arena_strdup(&h->arena, unit ? unit : "");
 	m->unit_point = pi;
 	m->direction = rule.direction;
@@ -214,8 +231,11 @@ static void add_obs(struct pv_hist_metric *m, uint32_t point,
 		m->obs = pv_reallocarray(m->obs, m->aobs, sizeof(*m->obs));
 	}
 	if (m->nruns + n > m->aruns) {
+		/* as many runs in every point as in the first */
+		if (!m->aruns)
+			m->aruns = st_mult(n ? n : 1, m->aobs);
 		while (m->nruns + n > m->aruns)
-			m->aruns = m->aruns ? 2 * m->aruns : 64;
+			m->aruns = st_mult(m->aruns, 2);
 		m->runs = pv_reallocarray(m->runs, m->aruns, sizeof(*m->runs));
 	}
 	ob = &m->obs[m->nobs++];
@@ -289,6 +309,37 @@ static void point_warnings(struct pv_diag *from, struct pv_diag *to)
 	pv_diag_take(to, from);
 }
 
+/*
+ * The points of an archive mostly hold the same metrics in the same
+ * order: metric i of a tree's table is guessed to be the series that
+ * metric i of the tree before went to (h->guess, index + 1), checked by
+ * its key, before the key is built and looked up.
+ */
+static struct pv_hist_metric *same_metric(struct pv_history *h, size_t g,
+					  const struct pv_key *k)
+{
+	struct pv_hist_metric *m;
+
+	if (!g || g > h->nm)
+		return NULL;
+	m = &h->m[g - 1];
+	/* the trees' strings are h->strs's: equal ones are one pointer */
+	return m->metric == k->metric && m->benchmark == k->benchmark &&
+	       m->group == k->group && m->test == k->test &&
+	       m->suite == k->suite ? m : NULL;
+}
+
+static void grow_guess(struct pv_history *h, size_t n)
+{
+	size_t a = h->nguess ? h->nguess : 64;
+
+	while (a < n)
+		a = st_mult(a, 2);
+	REALLOC_ARRAY(h->guess, a);
+	memset(h->guess + h->nguess, 0, (a - h->nguess) * sizeof(*h->guess));
+	h->nguess = a;
+}
+
 /* A result tree as one point: the same scan, readers and table as
  * compare uses for its candidate side. */
 static int read_tree(struct pv_history *h, size_t pi,
@@ -303,7 +354,8 @@ static int read_tree(struct pv_history *h, size_t pi,
 	char iso[32];
 	int rc = -1;
 
-	pv_table_init(&t, o->cfg->limits.max_metrics);
+	pv_table_init_shared(&t, o->cfg->limits.max_metrics, &h->strs);
+	pv_table_reserve(&t, h->tree_metrics);       /* as the tree before */
 	if (pv_scan_tree(p->path, o->suite, &o->cfg->limits, &sc, err) ||
 	    pv_load_side(&t, PV_CAND, &sc, o->suite, o->format, o->cfg, &d, err))
 		goto out;
@@ -316,6 +368,7 @@ static int read_tree(struct pv_history *h, size_t pi,
 		goto out;
 	}
 	pv_table_finish(&t);
+	h->tree_metrics = t.n;
 	for (size_t i = 0; i < sc.n; i++) {
 		struct strbuf f = STRBUF_INIT;
 		struct stat st;
@@ -346,9 +399,18 @@ static int read_tree(struct pv_history *h, size_t pi,
 
 		if (!tm->n[PV_CAND])
 			continue;
-		if (metric_for(h, pi, tm->key.suite, tm->key.test, tm->key.group,
-			       tm->key.benchmark, tm->key.metric, tm->unit, o,
-			       tm->dir_hint, &m, err) || series_add(h, pi, m, tm->unit, tm->v[PV_CAND],
+		m = i < h->nguess ? same_metric(h, h->guess[i], &tm->key) : NULL;
+		if (!m && metric_for(h, pi, tm->key.suite, tm->key.test,
+				     tm->key.group, tm->key.benchmark,
+				     tm->key.metric, tm->unit, o, tm->dir_hint,
+				     &m, err))
+			goto out;
+		if (m) {
+			if (i >= h->nguess)
+				grow_guess(h, i + 1);
+			h->guess[i] = (size_t)(m - h->m) + 1;
+		}
+		if (series_add(h, pi, m, tm->unit, tm->v[PV_CAND],
 				     tm->n[PV_CAND], err))
 			goto out;
 	}

@@ -103,6 +103,9 @@ struct pv_history {
 	struct pv_hist_metric *m;
 	size_t nm, am;
 	struct pv_strmap keys;  /* metric key -> index + 1 */
+	size_t *guess, nguess;  /* private: see history.c's same_metric() */
+	struct pv_strmap strs;  /* private: the trees' key strings */
+	size_t tree_metrics;    /* private: the last tree's table size */
 	size_t count[PV_HS_COUNT];
 	size_t fail_cp;         /* regressions in the recent window */
 	int fail;
