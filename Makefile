@@ -55,7 +55,7 @@ SUBMAKE = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS
 
 all: $(BIN)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c $(BUILD)/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -66,11 +66,11 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(BUILD)/src/main.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(BUILD)/src/main.o $(LIB) $(PKG_LIBS)
 
-$(BUILD)/tests/tools/%: tests/tools/%.c $(LIB)
+$(BUILD)/tests/tools/%: tests/tools/%.c $(LIB) $(BUILD)/tests/tools/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+$(BUILD)/tests/%: tests/unit/%.c $(LIB) $(BUILD)/tests/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Isrc -o $@ $< $(LIB) \
 		$(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
@@ -110,7 +110,7 @@ bench: all $(BUILD)/tests/bench/dtoa_bench
 	@$(BUILD)/tests/bench/dtoa_bench
 	@PV_BIN=$(BIN) PYTHON=$(PYTHON) sh tests/bench/run.sh
 
-$(BUILD)/tests/bench/%: tests/bench/%.c $(LIB)
+$(BUILD)/tests/bench/%: tests/bench/%.c $(LIB) $(BUILD)/tests/bench/%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS)
 
@@ -133,7 +133,7 @@ fuzz: deps
 		$(FUZZ_TARGETS:%=build/fuzz/fuzz-%)
 	@FUZZ_DIR=build/fuzz FUZZ_JOBS=$(JOBS) sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-build/fuzz/fuzz: tests/fuzz/fuzz.c $(LIB)
+build/fuzz/fuzz: tests/fuzz/fuzz.c $(LIB) build/fuzz/fuzz.d
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Isrc \
 		-o $@ tests/fuzz/fuzz.c $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS)
 
@@ -160,8 +160,14 @@ uninstall:
 	rm -f $(DESTDIR)$(MANDIR)/man1/perfverdict.1
 
 # What each object, test and tool includes (-MMD), as far as it was built.
--include $(wildcard $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d $(UNIT_BIN:=.d) \
-	$(TOOL_BIN:=.d) $(BUILD)/tests/bench/*.d build/fuzz/fuzz.d)
+# A target whose .d file is missing (built before -MMD, or the file was
+# deleted) is rebuilt: each .d is named here as a target of no rule, so a
+# missing one counts as new (not as an intermediate file, which would not).
+DEPFILES = $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d $(UNIT_BIN:=.d) \
+	$(TOOL_BIN:=.d) $(patsubst tests/bench/%.c,$(BUILD)/tests/bench/%.d,\
+	$(wildcard tests/bench/*.c)) build/fuzz/fuzz.d
+$(DEPFILES):
+-include $(wildcard $(DEPFILES))
 
 clean:
 	rm -rf build

@@ -381,14 +381,16 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 				"%s: expected a perfverdict JSON report (an object)",
 				path);
 	}
+	version = json_integer_value(json_object_get(root, "schema_version"));
+	/* A history report (any version: 1 and 2 both say their kind) is
+	 * an output, never an input: say so rather than fail on its keys. */
 	if (json_is_string(json_object_get(root, "kind")) &&
 	    !strcmp(json_string_value(json_object_get(root, "kind")), "history")) {
 		json_decref(root);
 		return pv_error(err, PV_M_BAD_REPORT,
-				"%s: a perfverdict history report (\"kind\": \"history\"), not a compare report; this reads the JSON that compare or merge writes",
-				path);
+				"%s: expected a compare report, not a history report (schema_version %d of 'perfverdict history --json')",
+				path, (int)version);
 	}
-	version = json_integer_value(json_object_get(root, "schema_version"));
 	if (version < PV_SCHEMA_VERSION_MIN || version > PV_SCHEMA_VERSION) {
 		json_decref(root);
 		return pv_error(err, PV_M_BAD_SCHEMA_VERSION,
@@ -414,9 +416,11 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 	warnings = json_object_get(root, "warnings");
 	if (json_is_array(warnings)) {
 		r->nwarnings = json_array_size(warnings);
-		r->warnings = pv_calloc(r->nwarnings + 1, sizeof(*r->warnings));
-		r->warning_codes = pv_calloc(r->nwarnings + 1,
-					     sizeof(*r->warning_codes));
+		r->warnings = arena_calloc(&r->arena, st_add(r->nwarnings, 1),
+					   sizeof(*r->warnings));
+		r->warning_codes = arena_calloc(&r->arena,
+						st_add(r->nwarnings, 1),
+						sizeof(*r->warning_codes));
 		for (size_t i = 0; i < r->nwarnings; i++) {
 			json_t *w = json_array_get(warnings, i);
 

@@ -1,41 +1,33 @@
 /*
- * baseline_history.h - compare --baseline-history ARCHIVE CANDIDATE: the
- * baseline side pooled from the archive's points since each metric's
- * most recent change point, at most --history-window of them, tested
- * with stats/pooled.h (between-point variance counted).
- *
- * Use: load the candidate side into the table; pv_bh_pool() reads the
- * archive and adds each pooled point's runs to the baseline side (one
- * file per point, so the table keeps each point's mean as one sample);
- * finish the table and build the model; pv_bh_attach() gives the model
- * its tests (r->ext) before pv_redecide().
+ * baseline_history.h - compare --baseline-history ARCHIVE CANDIDATE: a
+ * source of the baseline side, like a tree.  The archive's points since
+ * each metric's most recent change point, at most window of them, are
+ * pooled into the table's baseline side when it is loaded, before the
+ * model is built; the model carries each metric's point values
+ * (pv_result.points) to verdict.c, whose test is then stats/pooled.h's
+ * prediction t (between-point variance counted).
  */
 #ifndef PV_BASELINE_HISTORY_H
 #define PV_BASELINE_HISTORY_H
 
-#include "diag.h"
+#include "util/diag.h"
 #include "history.h"
-#include "report.h"
-#include "stats/pooled.h"
 #include "table.h"
 
-struct pv_bh {
-	struct pv_history h;
-	struct pv_pooled *tests;        /* per history metric */
-	double **y;
-	size_t *used;                   /* per point: metrics that pooled it */
-	unsigned char *excluded;        /* per point: environment differs */
-	struct pv_ext_test *ext;        /* per model metric (pv_bh_attach) */
-	struct pv_pooled_point *pooled; /* the points used (pv_bh_attach) */
-	size_t npooled;
-	size_t window;
-};
+/* --history-window's default: at most this many points pooled. */
+#define PV_POOL_WINDOW 10
 
-int pv_bh_pool(struct pv_bh *bh, struct pv_table *t, const char *archive,
-	       size_t window, const struct pv_history_opts *o,
-	       struct pv_diag *diag, struct pv_err *err);
-int pv_bh_attach(struct pv_bh *bh, struct pv_report *r, struct pv_diag *diag,
-		 struct pv_err *err);
-void pv_bh_release(struct pv_bh *bh);
+/*
+ * Load the baseline side of t from the archive: each pooled point's
+ * runs are the side's samples (one file per point, so the table keeps
+ * each point's mean as one sample), t->points[metric] its point values,
+ * and t->side[PV_BASE] says what was pooled.  The candidate side must be
+ * loaded first: points that ran on another kind of machine than the
+ * candidate are left out.  o->recent does not matter here.  Returns 0,
+ * or -1 with err.
+ */
+int pv_load_pooled_baseline(struct pv_table *t, const char *archive,
+			    size_t window, const struct pv_history_opts *o,
+			    struct pv_diag *diag, struct pv_err *err);
 
 #endif

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "config.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "report.h"
 #include "table.h"
 #include "util/err.h"

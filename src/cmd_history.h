@@ -6,8 +6,9 @@
 #define PV_CMD_HISTORY_H
 
 #include "config.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "history.h"
+#include "outputs.h"
 #include "util/err.h"
 
 struct pv_history_args {
@@ -15,12 +16,9 @@ struct pv_history_args {
 	const struct pv_suite *suite;
 	const char *format;             /* NULL: auto */
 	const char *archive;
-	const char *json, *markdown, *html;  /* report files, "-" is stdout */
+	const struct pv_outputs *out;   /* the report files, and -q */
 	enum pv_hist_order order;
 	size_t recent;
-	int quiet, verbose;
-	size_t markdown_limit;          /* 0: compare's default */
-	unsigned width;                 /* the terminal's columns */
 	const char *tool_version;
 	const char *generated_at, *today;
 };

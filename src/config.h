@@ -118,20 +118,8 @@ void pv_config_release(struct pv_config *c);
 const struct pv_suite *pv_config_suite(const struct pv_config *c,
 				       const char *name);
 
-/*
- * The merged rule for one metric: each field comes from the last
- * [metric] section whose glob matches the metric name or
- * "group/benchmark/metric"; unset fields stay unset.
- */
-void pv_config_rule(const struct pv_config *c, const char *group,
-		    const char *benchmark, const char *metric,
-		    struct pv_rule *out);
-
-/* The first waiver matching like a rule, or NULL. */
-const struct pv_waiver *pv_config_waiver(const struct pv_config *c,
-					 const char *group,
-					 const char *benchmark,
-					 const char *metric);
+/* A metric's rule and waiver are resolved in policy.h, the one place
+ * that reads c->rules and c->waivers. */
 
 /* Is s a real date YYYY-MM-DD (a waiver's until)? */
 int pv_valid_date(const char *s);

@@ -16,7 +16,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 #include "report.h"
 #include "scan.h"
 #include "table.h"
+#include "policy.h"
 #include "verdict.h"
 #include "util/banned.h"
 
@@ -152,7 +152,7 @@ static int metric_for(struct pv_history *h, size_t pi, const char *suite,
 	struct strbuf k = STRBUF_INIT;
 	struct pv_strmap_ent *e;
 	struct pv_hist_metric *m;
-	struct pv_rule rule;
+	struct pv_metric_policy pol;
 	int added;
 
 	/* the key as pv_bh_attach() builds it: the fields joined by 0x1f */
@@ -172,11 +172,6 @@ static int metric_for(struct pv_history *h, size_t pi, const char *suite,
 		*out = e->val[0] ? &h->m[e->val[0] - 1] : NULL;
 		return 0;
 	}
-	pv_config_rule(o->cfg, group, bench, metric, &rule);
-	if (rule.ignore == 1) {
-		e->val[0] = 0;  /* ignored by its rule */
-		return 0;
-	}
 	if (o->cfg->limits.max_metrics && h->nm >= o->cfg->limits.max_metrics) {
 		e->val[0] = 0;
 		return pv_error(err, PV_M_TOO_MANY_METRICS,
@@ -184,6 +179,8 @@ static int metric_for(struct pv_history *h, size_t pi, const char *suite,
 				h->archive, o->cfg->limits.max_metrics,
 				h->p[pi].label);
 	}
+	pv_policy_of(o->cfg, &o->cfg->gate, group, bench, metric, unit, hint,
+		     &pol);
 	if (h->nm == h->am) {
 		h->am = h->am ? 2 * h->am : 64;
 		h->m = pv_reallocarray(h->m, h->am, sizeof(*h->m));
@@ -204,19 +201,12 @@ static int metric_for(struct pv_history *h, size_t pi, const char *suite,
 	m->metric = pv_strmap_intern(&h->strs, metric, strlen(metric), NULL);
 	m->unit = arena_strdup(&h->arena, unit ? unit : "");
 	m->unit_point = pi;
-	m->direction = rule.direction;
-	if (m->direction == PV_DIR_UNSET)
-		m->direction = hint;
-	if (m->direction == PV_DIR_UNSET)
-		m->direction = o->cfg->gate.direction;
-	if (m->direction == PV_DIR_UNSET) {
-		m->direction = pv_guess_direction(metric, unit);
-		m->dir_assumed = 1;
-		if (m->direction == PV_DIR_UNSET)
-			m->direction = PV_DIR_LOWER;
-	}
-	m->threshold = isnan(rule.threshold) ? o->cfg->gate.threshold :
-		       rule.threshold;
+	m->direction = pol.direction;
+	m->ignored = pol.ignored;
+	m->dir_assumed = pol.dir_assumed;
+	m->threshold = pol.threshold;
+	m->abs_threshold = pol.abs_threshold;
+	m->alpha = pol.alpha;
 	*out = m;
 	return 0;
 }
@@ -380,7 +370,7 @@ static int read_tree(struct pv_history *h, size_t pi,
 	}
 	p->ncontext = t.side[PV_CAND].ncontext;
 	if (p->ncontext) {
-		p->context = arena_alloc(&h->arena, p->ncontext * sizeof(*p->context));
+		p->context = arena_alloc(&h->arena, st_mult(p->ncontext, sizeof(*p->context)));
 		for (size_t i = 0; i < p->ncontext; i++) {
 			p->context[i].key = arena_strdup(&h->arena, t.side[PV_CAND].context[i].key);
 			p->context[i].value = arena_strdup(&h->arena, t.side[PV_CAND].context[i].value);
@@ -428,8 +418,6 @@ static int read_report(struct pv_history *h, size_t pi,
 {
 	struct pv_hist_point *p = &h->p[pi];
 	struct pv_report r;
-	json_t *root, *cand, *label;
-	json_error_t je;
 	int rc = -1;
 
 	pv_report_init(&r);
@@ -475,12 +463,10 @@ static int read_report(struct pv_history *h, size_t pi,
 			p->context[i].value = arena_strdup(&h->arena, r.side[PV_CAND].context[i].value);
 		}
 	}
-	root = json_load_file(p->path, 0, &je);
-	cand = root ? json_object_get(root, "candidate") : NULL;
-	label = cand ? json_object_get(cand, "label") : NULL;
-	if (json_is_string(label))
-		p->commit = arena_strdup(&h->arena, json_string_value(label));
-	json_decref(root);
+	/* candidate.label, as pv_archive_read() read it: the file is
+	 * parsed once. */
+	if (r.label[PV_CAND])
+		p->commit = arena_strdup(&h->arena, r.label[PV_CAND]);
 	rc = 0;
 out:
 	pv_report_release(&r);
@@ -658,10 +644,13 @@ out:
 static void point_values(struct pv_hist_metric *m)
 {
 	size_t k = m->nobs ? m->nobs : 1;
-	double *lv = pv_malloc((m->nruns ? m->nruns : 1) * sizeof(*lv));
-	uint32_t *n = pv_malloc(k * sizeof(*n));
-	size_t *off = pv_malloc(k * sizeof(*off));
+	double *lv;
+	uint32_t *n;
+	size_t *off;
 
+	ALLOC_ARRAY(lv, m->nruns ? m->nruns : 1);
+	ALLOC_ARRAY(n, k);
+	ALLOC_ARRAY(off, k);
 	m->logscale = 1;
 	for (size_t i = 0; i < m->nruns; i++)
 		if (!(m->runs[i] > 0) || !isfinite(m->runs[i]))
@@ -695,41 +684,30 @@ static double rel_of(const struct pv_hist_metric *m, double before,
 }
 
 int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
-		       struct pv_diag *diag, struct pv_err *err)
+		       struct pv_err *err)
 {
 	struct pv_cp_series *s = pv_calloc(h->nm ? h->nm : 1, sizeof(*s));
 	double **y = pv_calloc(h->nm ? h->nm : 1, sizeof(*y));
-	size_t first_recent = h->np > o->recent ? h->np - o->recent : 0;
 	int rc = -1;
 
 	h->alpha = o->cfg->gate.alpha;
-	{
-		size_t assumed = 0;
-
-		for (size_t i = 0; i < h->nm; i++)
-			assumed += h->m[i].dir_assumed;
-		if (assumed)
-			pv_diag_add(diag, PV_M_NO_DIRECTION, "%zu metric%s had no configured direction; it was inferred from the name and unit; set direction in [gate] or [metric \"GLOB\"]",
-				    assumed, assumed == 1 ? "" : "s");
-	}
 	for (size_t i = 0; i < h->nm; i++) {
 		struct pv_hist_metric *m = &h->m[i];
 
 		point_values(m);
-		y[i] = pv_malloc((m->nobs ? m->nobs : 1) * sizeof(double));
+		ALLOC_ARRAY(y[i], m->nobs ? m->nobs : 1);
 		for (size_t j = 0; j < m->nobs; j++)
 			y[i][j] = m->obs[j].value;
 		s[i].y = y[i];
 		s[i].L = m->nobs;
 		s[i].alone = !m->logscale;
+		s[i].alpha = m->alpha;
+		s[i].ungated = m->direction == PV_DIR_NONE;
 	}
 	if (pv_cp_family(s, h->nm, h->alpha, err))
 		goto out;
-	memset(h->count, 0, sizeof(h->count));
-	h->fail_cp = 0;
 	for (size_t i = 0; i < h->nm; i++) {
 		struct pv_hist_metric *m = &h->m[i];
-		int worst = -1;
 
 		m->sd = s[i].sd;
 		m->df = s[i].df;
@@ -748,7 +726,6 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		for (size_t j = 0; j < m->ncp; j++) {
 			struct pv_hist_cp *c = &m->cp[j];
 			const struct pv_cp *x = &s[i].cp[j];
-			int worse;
 
 			c->s = *x;
 			c->point = m->obs[x->index].point;
@@ -759,44 +736,8 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 			c->rel = rel_of(m, x->before, x->delta);
 			c->rel_low = rel_of(m, x->before, x->delta_low);
 			c->rel_high = rel_of(m, x->before, x->delta_high);
-			worse = m->direction == PV_DIR_LOWER ? x->delta > 0 :
-				m->direction == PV_DIR_HIGHER ? x->delta < 0 : -1;
-			c->verdict = worse < 0 ? PV_HS_CHANGED :
-				     worse ? PV_HS_REGRESSION : PV_HS_IMPROVEMENT;
-			c->beyond = !(m->threshold > 0) || fabs(c->rel) > m->threshold;
-			if (c->verdict == PV_HS_REGRESSION) {
-				const struct pv_waiver *wv = pv_config_waiver(
-					o->cfg, m->group, m->benchmark, m->metric);
-
-				if (wv && o->today && strcmp(o->today, wv->until) <= 0)
-					c->waiver = wv;
-			}
-			if (c->point < first_recent || !c->beyond)
-				continue;
-			/* The status: the most severe change in the window. */
-			{
-				int sev = c->verdict == PV_HS_REGRESSION ?
-					  (c->waiver ? PV_HS_WAIVED : PV_HS_REGRESSION) :
-					  c->verdict;
-				if (worst < 0 || sev < worst) {
-					worst = sev;
-					m->status_cp = j + 1;
-				}
-				if (sev == PV_HS_REGRESSION)
-					h->fail_cp++;
-			}
 		}
-		if (worst >= 0)
-			m->status = (enum pv_hist_status)worst;
-		else if (!m->nobs || m->obs[m->nobs - 1].point != h->np - 1)
-			m->status = PV_HS_MISSING;
-		else if (m->nobs < 2 * PV_CP_MIN_SEG)
-			m->status = PV_HS_INSUFFICIENT;
-		else
-			m->status = PV_HS_UNCHANGED;
-		h->count[m->status]++;
 	}
-	h->fail = h->fail_cp > 0;
 	rc = 0;
 out:
 	for (size_t i = 0; i < h->nm; i++) {
@@ -806,6 +747,101 @@ out:
 	free(s);
 	free(y);
 	return rc;
+}
+
+/* A change point's status, in the verdicts' severity order (policy.h). */
+static const enum pv_verdict status_verdict[PV_HS_COUNT] = {
+	[PV_HS_REGRESSION] = PV_V_REGRESSION,
+	[PV_HS_IMPROVEMENT] = PV_V_IMPROVEMENT,
+	[PV_HS_CHANGED] = PV_V_UNGATED,
+	[PV_HS_WAIVED] = PV_V_WAIVED,
+	[PV_HS_UNCHANGED] = PV_V_UNCHANGED,
+	[PV_HS_INSUFFICIENT] = PV_V_INSUFFICIENT,
+	[PV_HS_MISSING] = PV_V_MISSING,
+};
+
+/*
+ * One metric's change points by its rule: the direction says regression
+ * or improvement, the threshold and abs_threshold whether it is beyond
+ * the floor, and the waiver (looked up once) whether it is waived; an
+ * expired waiver is warned about when a recent regression beyond the
+ * floor makes it matter.  Then whether each fails the gate, and the
+ * metric's status: its most severe recent change beyond the floor.
+ */
+static void decide_metric(struct pv_history *h, struct pv_hist_metric *m,
+			  size_t first_recent, const struct pv_history_opts *o,
+			  struct pv_diag *diag)
+{
+	const struct pv_waiver *wv = NULL;
+	int any = 0, matters = 0, best = 0;
+
+	for (size_t j = 0; j < m->ncp; j++) {
+		struct pv_hist_cp *c = &m->cp[j];
+		double delta = c->s.delta;
+		int worse = m->direction == PV_DIR_LOWER ? delta > 0 :
+			    m->direction == PV_DIR_HIGHER ? delta < 0 : -1;
+
+		c->verdict = worse < 0 ? PV_HS_CHANGED :
+			     worse ? PV_HS_REGRESSION : PV_HS_IMPROVEMENT;
+		c->beyond = pv_policy_beyond(m->threshold, m->abs_threshold,
+					     c->before, c->after - c->before,
+					     c->rel);
+		any |= worse > 0;
+		matters |= worse > 0 && c->beyond && c->point >= first_recent;
+	}
+	if (any)
+		wv = pv_policy_waiver(o->cfg, o->today, m->group, m->benchmark,
+				      m->metric, matters ? diag : NULL);
+	m->status_cp = 0;
+	for (size_t j = 0; j < m->ncp; j++) {
+		struct pv_hist_cp *c = &m->cp[j];
+		enum pv_hist_status st = c->verdict;
+		int rank;
+
+		c->waiver = st == PV_HS_REGRESSION ? wv : NULL;
+		if (c->waiver)
+			st = PV_HS_WAIVED;
+		c->fails = 0;
+		if (c->point < first_recent || !c->beyond)
+			continue;
+		c->fails = pv_policy_fails(&o->cfg->gate, status_verdict[st]);
+		h->fail_cp += (size_t)c->fails;
+		rank = pv_verdict_severity(status_verdict[st]);
+		if (!m->status_cp || rank < best) {
+			best = rank;
+			m->status = st;
+			m->status_cp = j + 1;
+		}
+	}
+	if (m->status_cp)
+		return;
+	if (!m->nobs || m->obs[m->nobs - 1].point != h->np - 1)
+		m->status = PV_HS_MISSING;
+	else if (m->nobs < 2 * PV_CP_MIN_SEG)
+		m->status = PV_HS_INSUFFICIENT;
+	else
+		m->status = PV_HS_UNCHANGED;
+}
+
+void pv_history_decide(struct pv_history *h, const struct pv_history_opts *o,
+		       struct pv_diag *diag)
+{
+	size_t first_recent = h->np > o->recent ? h->np - o->recent : 0;
+	struct pv_names assumed = PV_NAMES_INIT(3);
+
+	memset(h->count, 0, sizeof(h->count));
+	h->fail_cp = 0;
+	for (size_t i = 0; i < h->nm; i++) {
+		struct pv_hist_metric *m = &h->m[i];
+
+		if (m->dir_assumed)
+			pv_names_add(&assumed, m->group, m->benchmark, m->metric);
+		decide_metric(h, m, first_recent, o, diag);
+		h->count[m->status]++;
+	}
+	h->fail = h->fail_cp > 0;
+	pv_policy_note_assumed(diag, assumed.n, pv_names_end(&assumed));
+	strbuf_release(&assumed.sb);
 }
 
 double pv_history_value(const struct pv_hist_metric *m, const double *x,

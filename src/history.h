@@ -10,13 +10,17 @@
 #include <stdint.h>
 #include "config.h"
 #include "table.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "stats/changepoint.h"
 #include "util/arena.h"
 #include "util/err.h"
 #include "util/strmap.h"
 
-#define PV_HISTORY_SCHEMA_VERSION 1
+#define PV_HISTORY_SCHEMA_VERSION 2
+
+/* --recent's default: a regression that began in the newest this many
+ * points fails the gate. */
+#define PV_HISTORY_RECENT 3
 
 enum pv_hist_order { PV_ORDER_NAME = 0, PV_ORDER_TIME };
 
@@ -38,7 +42,9 @@ struct pv_hist_obs {
 	uint32_t n;             /* runs */
 	size_t off;             /* its runs: metric's runs[off .. off + n) */
 	double mean, sd;        /* of the runs; sd NAN when n < 2 */
-	double value;           /* the point's robust mean (see history.c) */
+	double value;           /* the point's robust mean (history.c's
+				 * header; stats/changepoint.c computes it,
+				 * pv_cp_point_value()) */
 };
 
 enum pv_hist_status {
@@ -53,16 +59,24 @@ struct pv_hist_cp {
 	double before, after;   /* levels in the metric's unit */
 	double rel, rel_low, rel_high;        /* (after - before) / before */
 	int verdict;            /* PV_HS_REGRESSION, _IMPROVEMENT or _CHANGED */
-	int beyond;             /* |rel| exceeds the metric's threshold */
+	int beyond;             /* beyond the metric's threshold and
+				 * abs_threshold (pv_policy_beyond()) */
 	const struct pv_waiver *waiver;       /* a waiver that holds */
+	int fails;              /* it fails the gate: a recent regression
+				 * beyond the floor that no waiver holds
+				 * (pv_policy_fails()) */
 };
 
 struct pv_hist_metric {
 	const char *suite, *test, *group, *benchmark, *metric, *unit;
 	size_t unit_point;      /* the point whose unit the series is in */
-	enum pv_dir direction;
+	/* its rule (policy.h's pv_policy_of()) */
+	enum pv_dir direction;  /* none for one a rule ignores */
+	int ignored;            /* a rule says ignore: reported, ungated */
 	int dir_assumed;
-	double threshold;
+	double threshold;       /* relative, as a fraction */
+	double abs_threshold;   /* in the unit; NAN: none */
+	double alpha;           /* its change points' family-wise level */
 	int logscale;           /* values are logs (all samples > 0) */
 	struct pv_hist_obs *obs;
 	size_t nobs, aobs;
@@ -121,9 +135,19 @@ void pv_history_release(struct pv_history *h);
 int pv_history_read(struct pv_history *h, const char *archive,
 		    const struct pv_history_opts *o, struct pv_diag *diag,
 		    struct pv_err *err);
-/* The series' change points, statuses and h->fail. */
+/* The series' change points (the statistics alone: what a baseline
+ * pooled from the archive needs). */
 int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
-		       struct pv_diag *diag, struct pv_err *err);
+		       struct pv_err *err);
+/*
+ * The gate, after pv_history_analyse(): each change point's verdict,
+ * floor, waiver and whether it fails (policy.h), each metric's status,
+ * h->count, h->fail_cp and h->fail; and the policy's warnings
+ * (no-direction, waiver-expired) into diag.  Only the history command
+ * asks: a pooled baseline is a source, and compare decides.
+ */
+void pv_history_decide(struct pv_history *h, const struct pv_history_opts *o,
+		       struct pv_diag *diag);
 
 /* The point value of runs x[0..n) as the metric's archive points got
  * theirs (after pv_history_analyse()); NAN if not on its scale. */

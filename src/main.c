@@ -1,10 +1,13 @@
 /*
  * main.c - the command line: subcommands, options, exit statuses.
  *
- * This is the only file that prints errors or exits.  Each subcommand
- * parses argv into a struct, calls the library, and maps the outcome to
- * the documented exit status: 0 pass, 1 regression, 2 usage or config
- * error, 3 unreadable or malformed input.
+ * This is the file that prints errors and chooses the exit status.  Each
+ * subcommand parses argv into a struct, calls the library, and maps the
+ * outcome to the documented exit status: 0 pass, 1 regression, 2 usage
+ * or config error, 3 unreadable or malformed input.  The library never
+ * exits, but for one case: util/err.c ends the run with 4 when memory
+ * runs out or a size would overflow (an allocation cannot fail back to
+ * its caller).
  *
  * The program never calls setlocale(), so it stays in the C locale:
  * numbers are read and written the same way under any LC_NUMERIC.
@@ -19,7 +22,7 @@
 #include "calibrate.h"
 #include "cmd_history.h"
 #include "config.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "outputs.h"
 #include "parseopt.h"
 #include "readers/reader.h"
@@ -36,6 +39,10 @@
 #ifndef PV_VERSION
 #define PV_VERSION "0.0.0"
 #endif
+
+/* A default for the option tables' help: the number, as text. */
+#define DEFAULT_TEXT_(x) #x
+#define DEFAULT_TEXT(x) DEFAULT_TEXT_(x)
 
 /* Every message line ends in its code (msg.h), for scripts to filter. */
 /* A usage error, in one line like every error. */
@@ -59,7 +66,7 @@ static int report_error(const struct pv_err *err)
  * keeps every warning). */
 static void print_warnings(const struct pv_diag *d)
 {
-	pv_diag_print(d, stderr, "perfverdict: warning: ", 4);
+	pv_diag_print(d, stderr, "perfverdict: ", 4);
 }
 
 /*
@@ -140,13 +147,13 @@ static int set_min_samples(void *p, const char *v)
 #define OPT_HELP PV_OPT_FLAG('h', "help", CLI, help, "print this command's help and exit")
 #define OPT_CONFIG(H, D) PV_OPT_STRING('c', "config", "FILE", CLI, config, H, D)
 #define OPT_REPORTS(D) \
-	PV_OPT_STRING(0, "json", "F", CLI, out.json, "write the JSON report ('-' is stdout)", NULL), \
-	PV_OPT_STRING(0, "junit", "F", CLI, out.junit, "write JUnit XML ('-' is stdout)", NULL), \
-	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown for a PR comment ('-' is stdout)", NULL), \
+	PV_OPT_STRING(0, "json", "F", CLI, out.path[PV_OUT_JSON], "write the JSON report ('-' is stdout)", NULL), \
+	PV_OPT_STRING(0, "junit", "F", CLI, out.path[PV_OUT_JUNIT], "write JUnit XML ('-' is stdout)", NULL), \
+	PV_OPT_STRING(0, "markdown", "F", CLI, out.path[PV_OUT_MARKDOWN], "write Markdown for a PR comment ('-' is stdout)", NULL), \
 	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000, \
 		    "a character count of at least 1000", "characters the Markdown must fit", D), \
 	OPT_HTML
-#define OPT_HTML PV_OPT_STRING(0, "html", "F", CLI, out.html, \
+#define OPT_HTML PV_OPT_STRING(0, "html", "F", CLI, out.path[PV_OUT_HTML], \
 		"write a self-contained HTML report with figures ('-' is stdout)", NULL)
 /* The options that decide: compare and calibrate. */
 #define OPT_DECIDE \
@@ -173,13 +180,14 @@ static int set_min_samples(void *p, const char *v)
 
 static const struct pv_option compare_options[] = {
 	OPT_DECIDE,
-	OPT_REPORTS("65000"),
+	OPT_REPORTS(DEFAULT_TEXT(MD_DEFAULT_LIMIT)),
 	PV_OPT_STRING(0, "baseline-label", "T", CLI, label[0], "what the baseline is, e.g. a commit", "from the CI's variables"),
 	PV_OPT_STRING(0, "candidate-label", "T", CLI, label[1], "what the candidate is, e.g. a commit", "from the CI's variables"),
 	PV_OPT_STRING(0, "baseline-history", "ARCHIVE", CLI, history,
 		      "pool the baseline from ARCHIVE's points since its last change point; then give only CANDIDATE", NULL),
 	PV_OPT_UINT(0, "history-window", "K", CLI, window, 2, 1000000,
-		    "a count of at least 2 points", "at most K points pooled", "10"),
+		    "a count of at least 2 points", "at most K points pooled",
+		    DEFAULT_TEXT(PV_POOL_WINDOW)),
 	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing verdict line"),
 	PV_OPT_FLAG('v', "verbose", CLI, out.verbose, "print every metric, not only those that need attention"),
 	OPT_HELP,
@@ -197,8 +205,8 @@ static const struct pv_option calibrate_options[] = {
 };
 
 static const struct pv_option render_options[] = {
-	PV_OPT_STRING(0, "junit", "F", CLI, out.junit, "write JUnit XML ('-' is stdout)", NULL),
-	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown for a PR comment ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "junit", "F", CLI, out.path[PV_OUT_JUNIT], "write JUnit XML ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "markdown", "F", CLI, out.path[PV_OUT_MARKDOWN], "write Markdown for a PR comment ('-' is stdout)", NULL),
 	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000,
 		    "a character count of at least 1000",
 		    "characters the Markdown must fit", "the report's"),
@@ -233,35 +241,20 @@ static void apply_overrides(struct pv_gate *g, const struct cli *a)
 
 /*
  * merge -c: the config's [gate], [metric "GLOB"] rules and waivers decide
- * instead of the reports' settings.  Each metric's threshold, alpha and
- * an explicit direction were settled when its shard was compared: settle
- * them again from this config, as compare would have; a metric that a
- * rule ignores becomes ungated, as in compare.
+ * instead of the reports' settings.  Each metric's rule was settled when
+ * its shard was compared: settle it again from this config, as compare
+ * would have (policy.h), with the shard's direction as the hint unless
+ * the shard guessed it.
  */
 static void apply_merge_config(struct pv_report *r,
 			       const struct pv_config *cfg)
 {
 	r->settings.gate = cfg->gate;
 	r->settings.config_path = cfg->path;
-	for (size_t i = 0; i < r->n; i++) {
-		struct pv_result *m = &r->m[i];
-		struct pv_rule rule;
-
-		pv_config_rule(cfg, m->group, m->benchmark, m->metric, &rule);
-		m->ignored = rule.ignore == 1;
-		if (m->ignored)
-			rule.direction = PV_DIR_NONE;
-		if (rule.direction != PV_DIR_UNSET) {
-			m->direction = rule.direction;
-			m->dir_assumed = 0;
-			m->gated = m->direction == PV_DIR_LOWER ||
-				   m->direction == PV_DIR_HIGHER;
-		}
-		m->threshold = isnan(rule.threshold) ? cfg->gate.threshold :
-			       rule.threshold;
-		m->abs_threshold = rule.abs_threshold;
-		m->alpha = isnan(rule.alpha) ? cfg->gate.alpha : rule.alpha;
-	}
+	for (size_t i = 0; i < r->n; i++)
+		pv_policy_result(cfg, &cfg->gate,
+				 r->m[i].dir_assumed ? PV_DIR_UNSET :
+				 r->m[i].direction, &r->m[i]);
 }
 
 /* The suite: -s, the only one in the config, or a catch-all. */
@@ -369,21 +362,6 @@ static void report_settings(struct pv_report *r, const struct cli *a,
 	r->settings.nwaivers = cfg->nwaivers;
 }
 
-/* A report goes to standard output ("-"): then no summary does. */
-static int report_to_stdout(const struct pv_outputs *o)
-{
-	return (o->json && !strcmp(o->json, "-")) ||
-	       (o->junit && !strcmp(o->junit, "-")) ||
-	       (o->markdown && !strcmp(o->markdown, "-")) ||
-	       (o->html && !strcmp(o->html, "-"));
-}
-
-/* Any report file asked for: then the summary is only its last line. */
-static int any_report(const struct pv_outputs *o)
-{
-	return o->json || o->junit || o->markdown || o->html;
-}
-
 /*
  * compare's two sides into table: two trees, or with --baseline-history
  * the candidate's tree and a baseline pooled from the archive's points.
@@ -391,8 +369,8 @@ static int any_report(const struct pv_outputs *o)
 static int load_sides(const struct cli *a, const struct pv_config *cfg,
 		      const struct pv_suite *suite, const char *format,
 		      const char *today, struct pv_scan scan[2],
-		      struct pv_table *table, struct pv_bh *bh,
-		      struct pv_diag *diag, struct pv_err *err)
+		      struct pv_table *table, struct pv_diag *diag,
+		      struct pv_err *err)
 {
 	const char *base = a->history ? a->history : a->operand[0];
 	const char *cand = a->operand[a->history ? 0 : 1];
@@ -404,20 +382,18 @@ static int load_sides(const struct cli *a, const struct pv_config *cfg,
 	if (a->history) {
 		/* The baseline pooled from the archive's points. */
 		struct pv_history_opts ho = {
-			cfg, suite, format, PV_ORDER_NAME, 3, today,
+			.cfg = cfg, .suite = suite, .format = format,
+			.order = PV_ORDER_NAME, .recent = PV_HISTORY_RECENT,
+			.today = today,
 		};
 
 		if (pv_scan_tree(cand, suite, &cfg->limits, &scan[1], err) ||
 		    pv_load_side(table, PV_CAND, &scan[1], suite, format, cfg,
 				 diag, err) ||
-		    pv_bh_pool(bh, table, a->history, a->window ? a->window : 10,
-			       &ho, diag, err))
+		    pv_load_pooled_baseline(table, a->history,
+					    a->window ? a->window : PV_POOL_WINDOW,
+					    &ho, diag, err))
 			return -1;
-		table->side[PV_BASE].path = a->history;
-		table->side[PV_BASE].files = bh->h.np;
-		table->side[PV_BASE].runs = 0;
-		for (size_t i = 0; i < bh->h.np; i++)
-			table->side[PV_BASE].runs += bh->used[i] > 0;
 	} else if (pv_scan_tree(base, suite, &cfg->limits, &scan[0], err) ||
 		   pv_scan_tree(cand, suite, &cfg->limits, &scan[1], err) ||
 		   pv_load_side(table, PV_BASE, &scan[0], suite, format, cfg,
@@ -444,21 +420,18 @@ static int cmd_compare(struct cli *a)
 	struct pv_report r;
 	struct pv_diag diag = PV_DIAG_INIT;
 	struct pv_err err = { 0 };
-	struct pv_bh bh;
 	char iso[32], today[16];
 	const char *format;
 	int st = 0;
 
-	memset(&bh, 0, sizeof(bh));
 	if (!a->out.markdown_limit)
-		a->out.markdown_limit = 65000;
+		a->out.markdown_limit = MD_DEFAULT_LIMIT;
 	if (settle_config(a, &cfg, &fallback, &suite, &format, &err))
 		return report_error(&err);
 	pv_table_init(&table, cfg.limits.max_metrics);
 	pv_report_init(&r);
 	pv_now_utc(iso, sizeof(iso), today, sizeof(today));
-	if (load_sides(a, &cfg, suite, format, today, scan, &table, &bh, &diag,
-		       &err))
+	if (load_sides(a, &cfg, suite, format, today, scan, &table, &diag, &err))
 		goto fail_all;
 	pv_table_finish(&table);
 
@@ -466,8 +439,6 @@ static int cmd_compare(struct cli *a)
 	r.generated_at = iso;
 	pv_model_from_table(&table, &cfg, &r, &diag);
 	pv_table_drop_metrics(&table);
-	if (a->history && pv_bh_attach(&bh, &r, &diag, &err))
-		goto fail_all;
 	if (pv_redecide(&r, &cfg, today, &diag, &err))
 		goto fail_all;
 	r.warnings = (const char **)diag.msg;
@@ -488,8 +459,8 @@ static int cmd_compare(struct cli *a)
 	}
 	if (pv_write_reports(&r, &a->out, &err))
 		goto fail_printed;
-	if (!report_to_stdout(&a->out) &&
-	    pv_write_summary(&r, a->out.quiet || any_report(&a->out),
+	if (!pv_outputs_to_stdout(&a->out) &&
+	    pv_write_summary(&r, a->out.quiet || pv_outputs_any(&a->out),
 			  a->out.verbose, &err))
 		goto fail_printed;
 	st = r.fail ? PV_FAIL : PV_OK;
@@ -500,10 +471,7 @@ fail_all:
 fail_printed:
 	st = report_error(&err);
 done:
-	r.warnings = NULL;
-	r.warning_codes = NULL;
 	pv_report_release(&r);
-	pv_bh_release(&bh);
 	pv_table_release(&table);
 	pv_scan_release(&scan[0]);
 	pv_scan_release(&scan[1]);
@@ -578,16 +546,16 @@ static int cmd_render(struct cli *a)
 		pv_report_release(&r);
 		return report_error(&err);
 	}
-	if (!o.junit && !o.markdown && !o.html) {
+	/* Name the JSON as compare did: by its file name. */
+	o.path[PV_OUT_JSON] = NULL;
+	if (!pv_outputs_any(&o)) {
 		rc = pv_write_summary(&r, o.quiet, o.verbose, &err);
 		pv_report_release(&r);
 		return rc ? report_error(&err) : PV_OK;
 	}
 	if (!o.markdown_limit)
 		o.markdown_limit = r.settings.markdown_limit ?
-				   r.settings.markdown_limit : 65000;
-	/* Name the JSON as compare did: by its file name. */
-	o.json = NULL;
+				   r.settings.markdown_limit : MD_DEFAULT_LIMIT;
 	rc = pv_write_reports_named(&r, &o, pv_json_name(path), &err);
 	pv_report_release(&r);
 	return rc ? report_error(&err) : PV_OK;
@@ -603,7 +571,7 @@ static int cmd_merge(struct cli *a)
 	char iso[32], today[16];
 	int n = a->noperands, st = PV_OK;
 
-	if (!o.json && !o.junit && !o.markdown && !o.html)
+	if (!pv_outputs_any(&o))
 		return usage_error(PV_M_USAGE, "%s", "merge needs --json F (and may add --junit, --markdown, --html)");
 	if (a->config) {
 		if (pv_config_load(&cfg, a->config, &err))
@@ -627,7 +595,8 @@ static int cmd_merge(struct cli *a)
 		r->tool_version = PV_VERSION;
 		if (!o.markdown_limit)
 			o.markdown_limit = r->settings.markdown_limit ?
-					   r->settings.markdown_limit : 65000;
+					   r->settings.markdown_limit :
+					   MD_DEFAULT_LIMIT;
 		r->settings.markdown_limit = (unsigned)o.markdown_limit;
 		pv_archive_waivers(r, &cfg);
 		if (a->config)
@@ -677,13 +646,14 @@ static const struct pv_option history_options[] = {
 			"smallest step that counts, e.g. 5%", "5%"),
 	PV_OPT_UINT(0, "recent", "K", CLI, recent, 1, 1000000,
 		    "a positive count of points",
-		    "fail on a regression that began in the newest K points", "3"),
+		    "fail on a regression that began in the newest K points",
+		    DEFAULT_TEXT(PV_HISTORY_RECENT)),
 	PV_OPT_CALLBACK(0, "order", "ORDER", set_order, "name or time",
 			"point order: entry names, or each point's recorded time", "name"),
-	PV_OPT_STRING(0, "json", "F", CLI, out.json, "write the JSON history report ('-' is stdout)", NULL),
-	PV_OPT_STRING(0, "markdown", "F", CLI, out.markdown, "write Markdown with trends ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "json", "F", CLI, out.path[PV_OUT_JSON], "write the JSON history report ('-' is stdout)", NULL),
+	PV_OPT_STRING(0, "markdown", "F", CLI, out.path[PV_OUT_MARKDOWN], "write Markdown with trends ('-' is stdout)", NULL),
 	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000,
-		    "a character count of at least 1000", "characters the Markdown must fit", "65000"),
+		    "a character count of at least 1000", "characters the Markdown must fit", DEFAULT_TEXT(MD_DEFAULT_LIMIT)),
 	OPT_HTML,
 	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing status line"),
 	PV_OPT_FLAG('v', "verbose", CLI, out.verbose, "print every change point and trend, not only the recent ones"),
@@ -704,15 +674,9 @@ static int cmd_history(struct cli *a)
 	int st;
 
 	memset(&h, 0, sizeof(h));
-	h.recent = a->recent ? a->recent : 3;
+	h.recent = a->recent ? a->recent : PV_HISTORY_RECENT;
 	h.order = a->order;
-	h.quiet = a->out.quiet;
-	h.verbose = a->out.verbose;
-	h.markdown_limit = a->out.markdown_limit;
-	h.width = pv_terminal_width();
-	h.json = a->out.json;
-	h.markdown = a->out.markdown;
-	h.html = a->out.html;
+	h.out = &a->out;
 	h.archive = a->operand[0];
 	if (settle_config(a, &cfg, &fallback, &suite, &h.format, &err))
 		return report_error(&err);

@@ -2,56 +2,17 @@
  * model.c - the report model built from the sample table; see model.h.
  *
  * Everything a metric's verdict will rest on is fixed here, once: its
- * rule (direction, thresholds, alpha), each side's samples and moments,
- * and the change.  verdict.c then works on the model alone.
+ * rule (direction, thresholds, alpha: policy.c's), each side's samples
+ * and moments, and the change.  verdict.c then works on the model alone.
  */
 #include "model.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
+#include "policy.h"
 #include "stats.h"
 #include "util/banned.h"
-
-/* Case-insensitive substring test (strcasestr is not POSIX). */
-static int has(const char *s, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (; *s; s++)
-		if (!strncasecmp(s, word, n))
-			return 1;
-	return 0;
-}
-
-enum pv_dir pv_guess_direction(const char *metric, const char *unit)
-{
-	static const char *const higher[] = {
-		"throughput", "bandwidth", "per_second", "per second", "/s",
-		"ops", "qps", "tps", "iops", "bops", "records", "score",
-		"speed", "rate", "hit",
-	};
-	static const char *const lower[] = {
-		"time", "latency", "elapsed", "duration", "cpu", "memory",
-		"rss", "alloc", "size", "ns", "us", "ms", "bytes", "miss",
-	};
-	static const char *const time_units[] = {
-		"ns", "us", "µs", "ms", "s", "sec", "second", "seconds", "B",
-		"ns/op", "B/op", "allocs/op",
-	};
-
-	for (size_t i = 0; i < sizeof(time_units) / sizeof(*time_units); i++)
-		if (unit && !strcmp(unit, time_units[i]))
-			return PV_DIR_LOWER;
-	for (size_t i = 0; i < sizeof(higher) / sizeof(*higher); i++)
-		if (has(metric, higher[i]) || (unit && has(unit, higher[i])))
-			return PV_DIR_HIGHER;
-	for (size_t i = 0; i < sizeof(lower) / sizeof(*lower); i++)
-		if (has(metric, lower[i]))
-			return PV_DIR_LOWER;
-	return PV_DIR_UNSET;
-}
 
 /* ratio: the side's mean(num)/mean(den) for an avg_update metric, or
  * NAN to keep the metric's own mean. */
@@ -110,6 +71,8 @@ static void copy_context(struct pv_report *r, const struct pv_table *t)
 			memcpy(dst->context, src->context,
 			       src->ncontext * sizeof(*dst->context));
 	}
+	r->pooled = t->side[PV_BASE].pooled;
+	r->npooled = t->side[PV_BASE].npooled;
 }
 
 /* One metric of the table into the model.  A metric that a rule
@@ -119,37 +82,14 @@ static void result_from_table(const struct pv_metric *m,
 			     const struct pv_gate *g, const double ratio[2],
 			     struct pv_result *res, size_t *assumed)
 {
-	struct pv_rule rule;
-
-	pv_config_rule(cfg, m->key.group, m->key.benchmark, m->key.metric,
-		       &rule);
-	if (rule.ignore == 1) {
-		res->ignored = 1;
-		rule.direction = PV_DIR_NONE;
-	}
 	res->suite = m->key.suite;
 	res->test = m->key.test;
 	res->group = m->key.group;
 	res->benchmark = m->key.benchmark;
 	res->metric = m->key.metric;
 	res->unit = m->unit;
-	res->direction = rule.direction;
-	if (res->direction == PV_DIR_UNSET)
-		res->direction = m->dir_hint;
-	if (res->direction == PV_DIR_UNSET)
-		res->direction = g->direction;
-	if (res->direction == PV_DIR_UNSET) {
-		res->direction = pv_guess_direction(m->key.metric, m->unit);
-		res->dir_assumed = 1;
-		if (res->direction == PV_DIR_UNSET)
-			res->direction = PV_DIR_LOWER;
-		(*assumed)++;
-	}
-	res->gated = res->direction == PV_DIR_LOWER ||
-		     res->direction == PV_DIR_HIGHER;
-	res->threshold = isnan(rule.threshold) ? g->threshold : rule.threshold;
-	res->abs_threshold = rule.abs_threshold;
-	res->alpha = isnan(rule.alpha) ? g->alpha : rule.alpha;
+	pv_policy_result(cfg, g, m->dir_hint, res);
+	*assumed += res->dir_assumed;
 	res->ratio = m->ratio_num >= 0;
 	for (int s = 0; s < 2; s++)
 		side_from_table(m, s, ratio[s], &res->side[s]);
@@ -212,6 +152,7 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 		result_from_table(m, cfg, &r->settings.gate,
 				  m->ratio_num >= 0 ? ratio[--k] : none,
 				  &r->m[i], &assumed);
+		r->m[i].points = i < t->npoints ? t->points[i] : NULL;
 		if (i % TRIM_STEP == 0)
 			pv_table_trim(t, i);
 	}
@@ -221,8 +162,7 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
 		struct strbuf names = STRBUF_INIT;
 
 		pv_report_some_names(r, is_assumed, 3, &names);
-		pv_diag_add(diag, PV_M_NO_DIRECTION, "%zu metric%s had no configured direction (%s); it was inferred from the name and unit (see each reason); set direction in [gate] or [metric \"GLOB\"]",
-			    assumed, assumed == 1 ? "" : "s", names.buf);
+		pv_policy_note_assumed(diag, assumed, names.buf);
 		strbuf_release(&names);
 	}
 }

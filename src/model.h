@@ -3,14 +3,13 @@
  * test or verdict.
  *
  * What pv_model_from_table() guarantees of each result:
- *   - one per table metric that its [metric] rule does not ignore, in
- *     table order;
+ *   - one per table metric, in table order (one that a rule ignores
+ *     too: ungated, direction none);
  *   - identity (suite, test, group, benchmark, metric, unit) pointing
  *     into the table's strings, which must outlive the model;
- *   - a direction: the rule's, else the reader's hint, else [gate]'s,
- *     else guessed from the name and unit (dir_assumed set, lower when
- *     nothing suggests one); gated when it is lower or higher;
- *   - threshold, abs_threshold and alpha: the rule's, else [gate]'s;
+ *   - its rule from policy.h (pv_policy_result(), the reader's hint
+ *     as the hint): direction, gated, ignored, dir_assumed, threshold,
+ *     abs_threshold and alpha;
  *   - for each side: presence, notes, file counts, the samples (borrowed
  *     from the table) or a reader's summary, and the moments (for an
  *     avg_update metric the mean is mean(num)/mean(den), or the column's
@@ -26,7 +25,8 @@
 #define PV_MODEL_H
 
 #include "config.h"
-#include "diag.h"
+#include "policy.h"
+#include "util/diag.h"
 #include "report.h"
 #include "table.h"
 
@@ -41,8 +41,5 @@ void pv_model_from_table(struct pv_table *t, const struct pv_config *cfg,
  * for any caller that replaces a result's samples (calibrate.c's A/A
  * splits still compute their change themselves). */
 void pv_model_change(struct pv_result *res);
-
-/* The direction a metric's name and unit suggest, or PV_DIR_UNSET. */
-enum pv_dir pv_guess_direction(const char *metric, const char *unit);
 
 #endif

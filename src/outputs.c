@@ -1,6 +1,8 @@
 /*
  * outputs.c - the reports of one run, written together, and the terminal
- * summary: what every command that decides writes at its end.
+ * summary: what every command that decides writes at its end.  One
+ * table lists the kinds of report and their writers, for compare's
+ * model (compare, render, merge) and history's.
  */
 #include "outputs.h"
 
@@ -10,6 +12,7 @@
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
+#include "writers/history_writers.h"
 #include "writers/writers.h"
 #include "util/atomic.h"
 #include "util/num.h"
@@ -47,53 +50,100 @@ const char *pv_json_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-int pv_write_reports_named(const struct pv_report *r,
-			       const struct pv_outputs *o, const char *jname,
-			       struct pv_err *err)
+/* The output table: each kind of report file and its writers; NULL where
+ * a model has no such report. */
+static const struct pv_format {
+	enum pv_out kind;
+	const char *option;             /* --json: for messages */
+	pv_report_writer *report;       /* compare, render, merge */
+	pv_history_writer *history;     /* history */
+} formats[PV_NOUT] = {
+	{ PV_OUT_JSON, "--json", pv_write_json, pv_write_history_json },
+	{ PV_OUT_JUNIT, "--junit", pv_write_junit, NULL },
+	{ PV_OUT_MARKDOWN, "--markdown", pv_write_markdown,
+	  pv_write_history_markdown },
+	{ PV_OUT_HTML, "--html", pv_write_html, pv_write_history_html },
+};
+
+int pv_outputs_any(const struct pv_outputs *o)
 {
-	struct pv_atomic a[4];
-	const char *paths[4] = { o->json, o->junit, o->markdown, o->html };
+	for (int k = 0; k < PV_NOUT; k++)
+		if (o->path[k])
+			return 1;
+	return 0;
+}
+
+int pv_outputs_to_stdout(const struct pv_outputs *o)
+{
+	for (int k = 0; k < PV_NOUT; k++)
+		if (o->path[k] && !strcmp(o->path[k], "-"))
+			return 1;
+	return 0;
+}
+
+/*
+ * Write every report o names, with the table's writer for r (compare's
+ * model) or else h (history's), through atomic files committed all or
+ * none.
+ */
+static int write_set(const struct pv_report *r, const struct pv_history *h,
+		     const struct pv_outputs *o, const char *jname,
+		     struct pv_err *err)
+{
+	struct pv_atomic a[PV_NOUT];
 	int rc = 0;
 
 	memset(a, 0, sizeof(a));
 	/* Two reports in one file would leave only the last one. */
-	for (int i = 0; i < 4; i++)
-		for (int j = i + 1; j < 4; j++)
-			if (paths[i] && paths[j] && strcmp(paths[i], "-") &&
-			    !strcmp(paths[i], paths[j]))
+	for (int i = 0; i < PV_NOUT; i++)
+		for (int j = i + 1; j < PV_NOUT; j++)
+			if (o->path[i] && o->path[j] && strcmp(o->path[i], "-") &&
+			    !strcmp(o->path[i], o->path[j]))
 				return pv_error(err, PV_M_SAME_OUTPUT,
 						"'%s' is given for two reports: each report needs its own file",
-						paths[i]);
-	for (int i = 0; i < 4 && !rc; i++) {
-		struct pv_md_opts md = { o->markdown_limit, jname };
+						o->path[i]);
+	for (int k = 0; k < PV_NOUT; k++)
+		if (o->path[k] && (r ? !formats[k].report : !formats[k].history))
+			return pv_error(err, PV_M_USAGE,
+					"%s: this command writes no such report",
+					formats[k].option);
+	for (int k = 0; k < PV_NOUT && !rc; k++) {
+		struct pv_write_opts wo = { o->path[k], o->markdown_limit, jname };
 
-		if (!paths[i])
+		if (!o->path[k])
 			continue;
-		rc = pv_atomic_open(&a[i], paths[i], err);
-		if (rc)
-			break;
-		if (i == 0)
-			rc = pv_write_json(r, a[i].fp, err);
-		else if (i == 1)
-			rc = pv_write_junit(r, a[i].fp, err);
-		else if (i == 2)
-			rc = pv_write_markdown(r, &md, a[i].fp, err);
-		else
-			rc = pv_write_html(r, a[i].fp, err);
+		rc = pv_atomic_open(&a[k], o->path[k], err);
+		if (!rc)
+			rc = r ? formats[k].report(r, &wo, a[k].fp, err) :
+				 formats[k].history(h, &wo, a[k].fp, err);
 	}
 	if (rc) {
-		for (int i = 0; i < 4; i++)
-			pv_atomic_abort(&a[i]);
+		for (int k = 0; k < PV_NOUT; k++)
+			pv_atomic_abort(&a[k]);
 		return rc;
 	}
 	/* All of them or none. */
-	return pv_atomic_commit_all(a, 4, err);
+	return pv_atomic_commit_all(a, PV_NOUT, err);
+}
+
+int pv_write_reports_named(const struct pv_report *r,
+			   const struct pv_outputs *o, const char *jname,
+			   struct pv_err *err)
+{
+	return write_set(r, NULL, o, jname, err);
 }
 
 int pv_write_reports(const struct pv_report *r, const struct pv_outputs *o,
-			 struct pv_err *err)
+		     struct pv_err *err)
 {
-	return pv_write_reports_named(r, o, pv_json_name(o->json), err);
+	return pv_write_reports_named(r, o, pv_json_name(o->path[PV_OUT_JSON]),
+				      err);
+}
+
+int pv_write_history_reports(const struct pv_history *h,
+			     const struct pv_outputs *o, struct pv_err *err)
+{
+	return write_set(NULL, h, o, pv_json_name(o->path[PV_OUT_JSON]), err);
 }
 
 /* The terminal's width: COLUMNS, the terminal's own, else 80. */

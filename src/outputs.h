@@ -9,13 +9,32 @@
 #include "report.h"
 #include "util/err.h"
 
-/* The report files of one run ("-" is standard output), written
- * together: all of them or none. */
+struct pv_history;
+
+/* The kinds of report file, one row each in outputs.c's table (with its
+ * writer for compare's model and for history's).  A new format is a
+ * writer, a kind here and a row there; the options that name its file
+ * are in main.c's tables. */
+enum pv_out {
+	PV_OUT_JSON,
+	PV_OUT_JUNIT,
+	PV_OUT_MARKDOWN,
+	PV_OUT_HTML,
+	PV_NOUT
+};
+
+/* The report files of one run, by kind ("-" is standard output, NULL
+ * not written), written together: all of them or none. */
 struct pv_outputs {
-	const char *json, *junit, *markdown, *html;
+	const char *path[PV_NOUT];
 	unsigned long markdown_limit;
 	int quiet, verbose;
 };
+
+/* Some report is asked for; some report goes to standard output (then
+ * no terminal summary does). */
+int pv_outputs_any(const struct pv_outputs *o);
+int pv_outputs_to_stdout(const struct pv_outputs *o);
 
 /* SOURCE_DATE_EPOCH (reproducible builds) or now: ISO 8601 UTC into
  * iso, the day (YYYY-MM-DD) into day. */
@@ -30,6 +49,10 @@ int pv_write_reports_named(const struct pv_report *r,
 			   struct pv_err *err);
 int pv_write_reports(const struct pv_report *r, const struct pv_outputs *o,
 		     struct pv_err *err);
+/* The same for history's model: every report o names that history
+ * writes (a kind it has no writer for is a usage error). */
+int pv_write_history_reports(const struct pv_history *h,
+			     const struct pv_outputs *o, struct pv_err *err);
 /* COLUMNS, else the terminal's width, else 80. */
 unsigned pv_terminal_width(void);
 /* The terminal summary on stdout (colour on a terminal, no NO_COLOR). */

@@ -1,30 +1,18 @@
 /*
- * report.c - the verdict model's own helpers: names, severity, counts.
+ * report.c - the verdict model's own helpers: names, ranks, counts
+ * (the severity order and the gate's rule are policy.c's).
  */
 #include "report.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "policy.h"
 #include "util/banned.h"
 
 static const char *const verdict_names[PV_V_COUNT] = {
 	"regression", "improvement", "unchanged", "inconclusive", "noisy",
 	"insufficient", "missing", "new", "waived", "ungated",
-};
-
-/* Rank used by every report: what needs a human first comes first. */
-static const int verdict_rank[PV_V_COUNT] = {
-	[PV_V_REGRESSION] = 0,
-	[PV_V_MISSING] = 1,
-	[PV_V_INCONCLUSIVE] = 2,
-	[PV_V_NOISY] = 3,
-	[PV_V_INSUFFICIENT] = 4,
-	[PV_V_WAIVED] = 5,
-	[PV_V_IMPROVEMENT] = 6,
-	[PV_V_NEW] = 7,
-	[PV_V_UNGATED] = 8,
-	[PV_V_UNCHANGED] = 9,
 };
 
 const char *pv_verdict_name(enum pv_verdict v)
@@ -43,11 +31,6 @@ int pv_verdict_parse(const char *s, enum pv_verdict *out)
 	return -1;
 }
 
-int pv_verdict_severity(enum pv_verdict v)
-{
-	return v < PV_V_COUNT ? verdict_rank[v] : PV_V_COUNT;
-}
-
 void pv_report_init(struct pv_report *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -56,8 +39,6 @@ void pv_report_init(struct pv_report *r)
 void pv_report_release(struct pv_report *r)
 {
 	free(r->m);
-	free(r->warnings);
-	free(r->warning_codes);
 	free(r->side[0].context);
 	free(r->side[1].context);
 	arena_release(&r->arena);
@@ -73,13 +54,9 @@ void pv_report_tally(struct pv_report *r)
 		r->count[r->m[i].verdict]++;
 	r->compared = r->n - r->count[PV_V_INSUFFICIENT] -
 		      r->count[PV_V_MISSING] - r->count[PV_V_NEW];
-	r->fail = r->count[PV_V_REGRESSION] > 0 ||
-		  (g->missing == PV_POLICY_FAIL && r->count[PV_V_MISSING]) ||
-		  (g->inconclusive == PV_POLICY_FAIL &&
-		   r->count[PV_V_INCONCLUSIVE]) ||
-		  (g->insufficient == PV_POLICY_FAIL &&
-		   r->count[PV_V_INSUFFICIENT]) ||
-		  (r->n && !r->compared);
+	r->fail = r->n && !r->compared;
+	for (int v = 0; v < PV_V_COUNT; v++)
+		r->fail |= r->count[v] && pv_policy_fails(g, (enum pv_verdict)v);
 }
 
 void pv_moments_of(const double *x, size_t n, struct pv_moments *m)
@@ -98,28 +75,38 @@ void pv_side_summary(const struct pv_side_result *s, struct pv_summary *out)
 	out->cv = pv_cv(&s->s);
 }
 
+void pv_names_add(struct pv_names *nm, const char *group,
+		  const char *benchmark, const char *metric)
+{
+	if (nm->n++ >= nm->few)
+		return;
+	strbuf_addstr(&nm->sb, nm->n > 1 ? ", " : "");
+	if (group && *group)
+		strbuf_addf(&nm->sb, "%s/", group);
+	if (benchmark && *benchmark)
+		strbuf_addf(&nm->sb, "%s/", benchmark);
+	strbuf_addstr(&nm->sb, metric ? metric : "");
+}
+
+const char *pv_names_end(struct pv_names *nm)
+{
+	if (nm->n > nm->few)
+		strbuf_addf(&nm->sb, " and %zu more", nm->n - nm->few);
+	return nm->sb.buf;
+}
+
 void pv_report_some_names(const struct pv_report *r,
 			  int (*pick)(const struct pv_result *m), size_t few,
 			  struct strbuf *sb)
 {
-	size_t n = 0, shown = 0;
+	struct pv_names nm = { 0, few, *sb };
 
-	for (size_t i = 0; i < r->n; i++) {
-		const struct pv_result *m = &r->m[i];
-
-		if (!pick(m))
-			continue;
-		if (n++ >= few)
-			continue;
-		strbuf_addstr(sb, shown++ ? ", " : "");
-		if (m->group && *m->group)
-			strbuf_addf(sb, "%s/", m->group);
-		if (m->benchmark && *m->benchmark)
-			strbuf_addf(sb, "%s/", m->benchmark);
-		strbuf_addstr(sb, m->metric ? m->metric : "");
-	}
-	if (n > shown)
-		strbuf_addf(sb, " and %zu more", n - shown);
+	for (size_t i = 0; i < r->n; i++)
+		if (pick(&r->m[i]))
+			pv_names_add(&nm, r->m[i].group, r->m[i].benchmark,
+				     r->m[i].metric);
+	pv_names_end(&nm);
+	*sb = nm.sb;
 }
 
 /* A metric's rank keys, carried beside its index so that the
@@ -151,14 +138,15 @@ static void rank_key(const struct pv_report *r, size_t i, struct rank *k)
 	k->i = i;
 }
 
-size_t pv_report_first_ranked(const struct pv_report *r)
+size_t pv_report_first_failing(const struct pv_report *r)
 {
-	struct rank best, k;
+	struct rank best = { 0, NAN, r->n }, k;
 
-	rank_key(r, 0, &best);
-	for (size_t i = 1; i < r->n; i++) {
+	for (size_t i = 0; i < r->n; i++) {
+		if (!pv_policy_fails(&r->settings.gate, r->m[i].verdict))
+			continue;
 		rank_key(r, i, &k);
-		if (cmp_rank(&k, &best) < 0)
+		if (best.i == r->n || cmp_rank(&k, &best) < 0)
 			best = k;
 	}
 	return best.i;

@@ -3,9 +3,12 @@
  * terminal text) reads only this, and `render` rebuilds it from an
  * archived JSON report, so everything a writer needs is here.
  *
- * Strings and sample arrays are owned by the report's arena or borrowed
- * from a pv_table that outlives the report.  Non-finite numbers are NAN
- * and mean "not defined here"; the reason says why.
+ * Ownership: the report owns m and the sides' context arrays
+ * (pv_report_release() frees them) and its arena.  Strings and sample
+ * arrays are the arena's or borrowed from a pv_table that outlives the
+ * report, and so are warnings, pooled and each metric's points (see
+ * their fields).  Non-finite numbers are NAN and mean "not defined
+ * here"; the reason says why.
  */
 #ifndef PV_REPORT_H
 #define PV_REPORT_H
@@ -53,8 +56,7 @@ enum pv_why {
 
 const char *pv_verdict_name(enum pv_verdict v);
 int pv_verdict_parse(const char *s, enum pv_verdict *out);
-/* Lower is more severe; used to rank rows in every report. */
-int pv_verdict_severity(enum pv_verdict v);
+/* pv_verdict_severity(), the order reports rank by: policy.h. */
 
 /*
  * What the decision needs of a side.  The median, min and max, which only
@@ -100,6 +102,9 @@ struct pv_result {
 	double alpha;
 	double mde;                 /* relative minimum detectable effect */
 	const struct pv_waiver *waiver;  /* the waiver that holds, or NULL */
+	/* The baseline pooled from an archive's points (borrowed from the
+	 * table), or NULL: then the test is the pooled one (verdict.c). */
+	const struct pv_points *points;
 	const char *reason;         /* set when read back from JSON */
 	enum pv_dir direction;
 	enum pv_test test_used;     /* the test actually run */
@@ -127,25 +132,6 @@ struct pv_settings {
 	size_t nwaivers;
 };
 
-/*
- * A test made outside verdict.c (compare --baseline-history, where the
- * baseline is pooled from past points): one per metric of r->m, used by
- * pv_redecide() instead of the sample test.  statistic follows scipy's
- * sign (baseline - candidate); ci_low/ci_high are relative.
- */
-struct pv_ext_test {
-	int testable;
-	double statistic, df, p_two, p_worse, p_better, ci_low, ci_high;
-};
-
-/* A point a pooled baseline drew on: its label, its commit (NULL when
- * unknown), its age in points before the candidate, and how many metrics
- * pooled it. */
-struct pv_pooled_point {
-	const char *label, *commit;
-	size_t age, metrics;
-};
-
 struct pv_report {
 	struct arena arena;
 	const char *tool_version;
@@ -160,21 +146,24 @@ struct pv_report {
 	size_t compared;            /* metrics with a test on both sides */
 	struct pv_result *m;
 	size_t n;
+	/* The run's warnings and each one's code (msg.h; NULL for one read
+	 * from a version-1 report, which had none): borrowed, never freed by
+	 * pv_report_release(): compare's are its pv_diag's, which outlives
+	 * the report, and a report read back (archive.c) keeps them in its
+	 * arena. */
 	const char **warnings;
-	/* Each warning's code (msg.h), or NULL: one read from a version-1
-	 * report, which had none. */
 	const char **warning_codes;
 	size_t nwarnings;
-	const struct pv_ext_test *ext;  /* NULL: verdict.c runs the tests */
 	/* compare --baseline-history: the archive's points the baseline
-	 * was pooled from, oldest first (borrowed; none otherwise). */
+	 * was pooled from, oldest first (borrowed from the table, or the
+	 * arena when read back; none otherwise). */
 	const struct pv_pooled_point *pooled;
 	size_t npooled;
 };
 
 void pv_report_init(struct pv_report *r);
 void pv_report_release(struct pv_report *r);
-/* Recount r->count and r->fail from the verdicts. */
+/* Recount r->count, and r->fail from the verdicts (pv_policy_fails()). */
 void pv_report_tally(struct pv_report *r);
 
 /*
@@ -205,12 +194,24 @@ const char *pv_label_from_env(int side, char *(*get)(const char *name));
 void pv_report_some_names(const struct pv_report *r,
 			  int (*pick)(const struct pv_result *m), size_t few,
 			  struct strbuf *sb);
+/* The same list built one metric at a time (from PV_NAMES_INIT(few)):
+ * pv_names_end() adds the " and N more" and returns sb's text; the
+ * caller releases sb. */
+struct pv_names {
+	size_t n, few;
+	struct strbuf sb;
+};
+#define PV_NAMES_INIT(few) { 0, few, STRBUF_INIT }
+void pv_names_add(struct pv_names *nm, const char *group,
+		  const char *benchmark, const char *metric);
+const char *pv_names_end(struct pv_names *nm);
 
 /* Indices of r->m ordered by severity, then by their order in r->m. */
 size_t *pv_report_ranked(const struct pv_report *r);
-/* The index of the first metric in that order (r->n must be > 0), in
- * one pass: what the closing line needs, without sorting. */
-size_t pv_report_first_ranked(const struct pv_report *r);
+/* The index of the first metric in that order whose verdict fails the
+ * gate (pv_policy_fails()), or r->n when none does, in one pass: what
+ * the closing line needs, without sorting. */
+size_t pv_report_first_failing(const struct pv_report *r);
 
 /*
  * The metrics in groups of one suite and test (and group, when

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 #include "config.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "table.h"
 #include "util/err.h"
 

@@ -57,6 +57,30 @@ struct pv_metric {
 	unsigned char seen[2];      /* the side mentions this metric at all */
 };
 
+/*
+ * A metric's baseline pooled from an archive's points (compare
+ * --baseline-history, baseline_history.h): the value of each of the K
+ * points pooled, oldest first, on the scale the points were valued
+ * (the log when logscale), and the within-point scale tau the values
+ * were taken with, so that the candidate's runs can be valued the same
+ * way (stats/changepoint.h, pv_cp_point_value()).  The runs themselves
+ * are the side's samples, as for a tree.
+ */
+struct pv_points {
+	const double *y;
+	size_t K;
+	double tau;
+	int logscale;
+};
+
+/* A point a pooled baseline drew on: its label, its commit (NULL when
+ * unknown), its age in points before the candidate, and how many metrics
+ * pooled it. */
+struct pv_pooled_point {
+	const char *label, *commit;
+	size_t age, metrics;
+};
+
 /* The context of one side: preamble keys, harness metadata. */
 struct pv_kv {
 	const char *key, *value;
@@ -81,6 +105,12 @@ struct pv_sidemeta {
 	size_t ncontext, alloc_context;
 	struct pv_fileinfo *finfo;  /* every scanned file, in scan order */
 	size_t nfinfo;
+	/* An archive's points, not a tree (baseline_history.h): files are
+	 * the archive's points, runs the points pooled, and pooled (npooled)
+	 * those points, oldest first. */
+	int is_archive;
+	const struct pv_pooled_point *pooled;
+	size_t npooled;
 };
 
 struct pv_multi;
@@ -98,6 +128,11 @@ struct pv_table {
 	struct pv_metric *m;
 	size_t n, alloc;
 	struct pv_sidemeta side[2];
+	/* Per metric (npoints of them, the rest NULL) when the baseline
+	 * side is an archive's points: the metric's pooled baseline, or
+	 * NULL when the archive has none of it.  In the arena. */
+	const struct pv_points **points;
+	size_t npoints;
 	size_t max_metrics;         /* 0: unlimited */
 	/* private */
 	uint64_t *slots;            /* open addressing: hash's top 32 bits, then

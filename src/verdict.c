@@ -25,7 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
+#include "policy.h"
 #include "stats.h"
+#include "stats/changepoint.h"
+#include "stats/pooled.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
 
@@ -347,20 +350,13 @@ static int mean_defined(const struct pv_result *res)
 	return isfinite(res->side[0].s.mean) && isfinite(res->side[1].s.mean);
 }
 
-/*
- * The observed change reaches the threshold (and abs_threshold).  From a
- * zero baseline mean any change is beyond every relative threshold (the
- * relative change is not defined: it would be infinite); abs_threshold,
- * when set, still applies.
- */
+/* The observed change reaches the metric's threshold and abs_threshold
+ * (policy.h). */
 static int beyond_floor(const struct pv_result *res)
 {
-	double rel = res->change_rel, abs = fabs(res->change_abs);
-	int rel_ok = res->side[0].s.mean == 0 ? abs > 0 :
-		     fabs(rel) >= res->threshold && fabs(rel) > 0;
-
-	return rel_ok && (isnan(res->abs_threshold) ||
-			  abs >= res->abs_threshold);
+	return pv_policy_beyond(res->threshold, res->abs_threshold,
+				res->side[0].s.mean, res->change_abs,
+				res->change_rel);
 }
 
 /*
@@ -413,10 +409,17 @@ static void family_gate(struct pv_report *r, const struct work *w,
 /*
  * The verdicts that need no test: a side absent, a reader's note, too
  * few observations, or a mean that is not a number.  1 when one of them
- * applies.
+ * applies.  With a pooled baseline (compare --baseline-history) the unit
+ * of the test is the point, not the run: one candidate run is a value to
+ * predict, and the baseline's points are counted by the pooled test
+ * (pooled_tests(): fewer than 2 comparable points, not tested), so
+ * min_samples does not apply.
  */
-static int policy_verdict(const struct pv_gate *g, struct pv_result *res)
+static int policy_verdict(const struct pv_gate *g, struct pv_result *res,
+			  int pooled)
 {
+	size_t min = pooled ? 1 : g->min_samples;
+
 	enum pv_why why;
 
 	if (!res->side[0].present) {
@@ -431,8 +434,7 @@ static int policy_verdict(const struct pv_gate *g, struct pv_result *res)
 	}
 	if (res->side[0].note || res->side[1].note)
 		why = PV_WHY_NOTE;
-	else if (side_n(&res->side[0]) < g->min_samples ||
-		 side_n(&res->side[1]) < g->min_samples)
+	else if (side_n(&res->side[0]) < min || side_n(&res->side[1]) < min)
 		why = PV_WHY_FEW;
 	else if (!mean_defined(res))
 		why = PV_WHY_UNDEFINED;
@@ -444,30 +446,15 @@ static int policy_verdict(const struct pv_gate *g, struct pv_result *res)
 	return 1;
 }
 
-/* A regression, unless a waiver holds; an expired one is a warning. */
+/* A regression, unless a waiver holds (policy.h: an expired one is a
+ * warning). */
 static void regression(const struct pv_config *cfg, const char *today,
 		       struct pv_result *res, struct pv_diag *diag)
 {
-	const struct pv_waiver *wv = pv_config_waiver(cfg, res->group,
-						      res->benchmark,
-						      res->metric);
-
-	res->verdict = PV_V_REGRESSION;
+	res->waiver = pv_policy_waiver(cfg, today, res->group, res->benchmark,
+				       res->metric, diag);
+	res->verdict = res->waiver ? PV_V_WAIVED : PV_V_REGRESSION;
 	res->why = PV_WHY_WORSE;
-	if (wv && today && strcmp(today, wv->until) <= 0) {
-		res->verdict = PV_V_WAIVED;
-		res->waiver = wv;
-	} else if (wv && today && !wv->line) {
-		/* A waiver a merged report carried (archive.c). */
-		pv_diag_add(diag, PV_M_WAIVER_EXPIRED, "waiver \"%s\" (from the reports) expired on %s; %s/%s/%s counts as a regression",
-			    wv->glob, wv->until, res->group, res->benchmark,
-			    res->metric);
-	} else if (wv && today) {
-		pv_diag_add(diag, PV_M_WAIVER_EXPIRED, "%s:%lu: waiver \"%s\" expired on %s; %s/%s/%s counts as a regression",
-			    cfg->path ? cfg->path : "config", wv->line,
-			    wv->glob, wv->until, res->group, res->benchmark,
-			    res->metric);
-	}
 }
 
 static void decide_one(struct pv_report *r, const struct pv_config *cfg,
@@ -484,7 +471,7 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 	res->waiver = NULL;
 	res->held = 0;
 	res->p = res->q = NAN;
-	if (policy_verdict(g, res))
+	if (policy_verdict(g, res, r->side[PV_BASE].is_archive))
 		return;
 
 	/* By the absolute change: the relative one is not defined from a
@@ -565,6 +552,75 @@ static int is_noisy(const struct pv_result *m)
 	return m->verdict == PV_V_NOISY;
 }
 
+/*
+ * A baseline pooled from an archive's points (res->points): the
+ * candidate's runs are valued as the points were, and each metric with a
+ * candidate value is tested against its points by the prediction t,
+ * moderated over all of them as one family (stats/pooled.h).  The
+ * statistic follows scipy's sign (baseline - candidate), the interval is
+ * relative.  Metrics with fewer than two comparable points are not
+ * tested, and one warning counts them.
+ */
+static int pooled_tests(struct pv_report *r, struct work *w,
+			struct pv_diag *diag, struct pv_err *err)
+{
+	struct pv_pooled *x;
+	size_t *at, n = 0, lost = 0;
+	int rc;
+
+	ALLOC_ARRAY(x, st_add(r->n, 1));
+	ALLOC_ARRAY(at, st_add(r->n, 1));
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pv_result *res = &r->m[i];
+		const struct pv_points *pt = res->points;
+		double cand;
+
+		if (!pt || !res->side[1].nsamples)
+			continue;
+		cand = pv_cp_point_value(res->side[1].samples,
+					 res->side[1].nsamples, pt->logscale,
+					 pt->tau);
+		if (isnan(cand))
+			continue;
+		memset(&x[n], 0, sizeof(x[n]));
+		x[n].y = pt->y;
+		x[n].K = pt->K;
+		x[n].cand = cand;
+		at[n++] = i;
+	}
+	rc = pv_pooled_family(x, n, r->settings.gate.alpha, err);
+	for (size_t j = 0, i = 0; !rc && i < r->n; i++) {
+		struct pv_result *res = &r->m[i];
+		const struct pv_pooled *p = j < n && at[j] == i ? &x[j++] : NULL;
+		int up_worse = res->direction != PV_DIR_HIGHER;
+		int logs = res->points && res->points->logscale;
+
+		if (!p || !p->testable) {
+			if (res->points && res->side[1].present)
+				lost++;
+			w[i].testable = 0;
+			continue;
+		}
+		if (!w[i].testable)
+			continue;
+		res->statistic = -p->t;
+		res->df = p->df;
+		res->ci_low = logs ? expm1(p->lo) :
+			      p->level != 0 ? p->lo / fabs(p->level) : NAN;
+		res->ci_high = logs ? expm1(p->hi) :
+			       p->level != 0 ? p->hi / fabs(p->level) : NAN;
+		w[i].p_two = p->p_two;
+		w[i].p_worse = up_worse ? p->p_up : p->p_down;
+		w[i].p_better = up_worse ? p->p_down : p->p_up;
+	}
+	if (!rc && lost)
+		pv_diag_add(diag, PV_M_FEW_BASELINE_POINTS, "%zu metric%s had fewer than 2 comparable baseline points: not tested",
+			    lost, lost == 1 ? "" : "s");
+	free(x);
+	free(at);
+	return rc;
+}
+
 static int decide(struct pv_report *r, const struct pv_config *cfg,
 		  const char *today, struct pv_diag *diag, struct pv_err *err)
 {
@@ -574,12 +630,14 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 	struct pv_tmemo tm;
 	double df_cap = INFINITY;
 	int need_mod = g->test == PV_TEST_AUTO || g->test == PV_TEST_MODERATED;
+	int pooled = r->side[PV_BASE].is_archive;
 	int rc = 0;
 
 	for (size_t i = 0; i < r->n; i++) {
 		struct pv_result *res = &r->m[i];
 		const struct pv_side_result *a = &res->side[0], *b = &res->side[1];
-		size_t min = g->min_samples > 2 ? g->min_samples : 2;
+		size_t min = pooled ? 1 :
+			     g->min_samples > 2 ? g->min_samples : 2;
 
 		/* What a test fills in (keep_two()); undefined without one. */
 		res->statistic = res->df = NAN;
@@ -593,37 +651,24 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 		w[i].test = g->test == PV_TEST_AUTO ? PV_TEST_MODERATED : g->test;
 		if (w[i].summary)
 			w[i].test = PV_TEST_WELCH;
-		if (r->ext) {
-			w[i].testable = w[i].testable && r->ext[i].testable;
+		if (pooled) {
 			w[i].deterministic = 0;
 			w[i].summary = 0;
 			w[i].test = PV_TEST_HISTORY;
 		}
 	}
-	if (r->ext)
-		need_mod = 0;
 	pv_tmemo_init(&tm);
-	if (need_mod)
+	if (pooled)
+		rc = pooled_tests(r, w, diag, err);
+	else if (need_mod)
 		rc = prepare_moderated(r, w, g->test, &prior, &df_cap, err);
 
 	for (size_t i = 0; !rc && i < r->n; i++) {
 		struct pv_result *res = &r->m[i];
 		double conf = 1 - res->alpha;
 
-		if (!w[i].testable)
+		if (!w[i].testable || pooled)
 			continue;
-		if (r->ext) {
-			const struct pv_ext_test *x = &r->ext[i];
-
-			res->statistic = x->statistic;
-			res->df = x->df;
-			res->ci_low = x->ci_low;
-			res->ci_high = x->ci_high;
-			w[i].p_two = x->p_two;
-			w[i].p_worse = x->p_worse;
-			w[i].p_better = x->p_better;
-			continue;
-		}
 		if (w[i].deterministic) {
 			/* No spread at all: equal means are unchanged (p=1),
 			 * different ones a certain change (p=0).  The t of a

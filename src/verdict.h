@@ -13,7 +13,7 @@
 #define PV_VERDICT_H
 
 #include "config.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "model.h"
 #include "report.h"
 #include "table.h"

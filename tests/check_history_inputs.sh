@@ -159,7 +159,7 @@ expect order-time-tie 0 "1 point has the same recorded time as the one before \(
 
 # 8. A history JSON inside the archive.
 cp "$tmp/units.json" "$tmp/dup/0003.json"
-expect history-json 3 "0003.json: a perfverdict history report \(\"kind\": \"history\"\), not a compare report" \
+expect history-json 3 "0003.json: expected a compare report, not a history report" \
 	"$PV_BIN" history "$tmp/dup"
 
 [ $failed -eq 0 ] && echo "check_history_inputs: ok"

@@ -25,7 +25,7 @@ for line in open(sys.argv[2], encoding="utf-8"):
     if line.startswith("#"):
         sec = line.strip() == "### Messages"
         continue
-    m = re.match(r"^\| `([^`]*)` \| (warning|usage|input|fatal)(?: \(\d\))? \| (.*) \|$", line.rstrip("\n"))
+    m = re.match(r"^\| `([^`]*)` \| (note|warning|usage|input|fatal)(?: \(\d\))? \| (.*) \|$", line.rstrip("\n"))
     if sec and m:
         if m.group(1) in readme:
             print("check_messages: README lists '%s' twice" % m.group(1))
@@ -39,6 +39,16 @@ for c in sorted(set(readme) - set(table)):
 for c in sorted(set(table) & set(readme)):
     if table[c] != readme[c]:
         print("check_messages: '%s' is %s in msg.c but %s in the README" % (c, table[c], readme[c])); bad = 1
+# The levels a report's warnings[] can hold are the schemas' too.
+import json
+listed = {lv for lv, _ in table.values() if lv in ("note", "warning")}
+for schema in ("schemas/report.schema.json", "schemas/history.schema.json"):
+    sch = json.load(open(schema, encoding="utf-8"))
+    level = sch["properties"]["warnings"]["items"]["properties"]["level"]
+    if set(level.get("enum", [level.get("const")])) != listed:
+        print("check_messages: %s: warnings[].level is %r, msg.c lists %r" % (schema, level, sorted(listed))); bad = 1
+if listed != {"note", "warning"}:
+    print("check_messages: msg.c has no note or no warning: %r" % sorted(listed)); bad = 1
 if len(table) < 50:
     print("check_messages: only %d codes read from msgtable" % len(table)); bad = 1
 sys.exit(bad)
@@ -108,5 +118,28 @@ if a != b:
     sys.exit(1)
 PY
 fi
+# A note is a note: the pooled baseline's points, on stderr and in the
+# JSON (and after render), and no message comes out twice in the run
+# (no-direction came from the history analysis and again from the model).
+"$PV_BIN" compare --baseline-history samples/history/archive \
+	tests/golden/baseline-history/candidate --json "$tmp/bh.json" \
+	>/dev/null 2>"$tmp/err"
+[ $? -le 1 ] || bad "baseline-history: $(cat "$tmp/err")"
+grep -q "^perfverdict: note: baseline pooled from .* \[pooled-baseline\]$" "$tmp/err" ||
+	bad "pooled-baseline is not a note: $(cat "$tmp/err")"
+dup=$(sed -n 's/.*\[\([a-z0-9-]*\)\]$/\1/p' "$tmp/err" | sort | uniq -d)
+[ -z "$dup" ] || bad "printed twice in one run: $dup: $(cat "$tmp/err")"
+"$PV_BIN" render "$tmp/bh.json" --markdown "$tmp/bh.md" 2>"$tmp/err" ||
+	bad "render of the pooled report: $(cat "$tmp/err")"
+"$PYTHON" - "$tmp/bh.json" <<'PY' || failed=1
+import json, sys
+r = json.load(open(sys.argv[1], encoding="utf-8"))
+lv = {w["code"]: w["level"] for w in r["warnings"]}
+codes = [w["code"] for w in r["warnings"]]
+if lv.get("pooled-baseline") != "note" or lv.get("no-direction") != "warning" \
+   or len(codes) != len(set(codes)):
+    print("check_messages: pooled report's warnings: %r" % r["warnings"])
+    sys.exit(1)
+PY
 [ $failed -eq 0 ] && echo "check_messages: ok"
 exit $failed

@@ -10,7 +10,9 @@
 #   out/     the expected report files, compared byte for byte with $OUT
 #   check    optional: a command run afterwards with $OUT set; it must
 #            exit 0 (independent checks: scipy, schemas, consumers)
-# Every JSON report written is validated against schemas/report.schema.json.
+# Every JSON report written is validated (tests/validate_json.py) against
+# its schema: schemas/report.schema.json for compare's, render's and
+# merge's reports, schemas/history.schema.json for history's.
 # With PV_UPDATE=1 the expected files are rewritten: review the diff.
 set -u
 case_dir=${1%/}

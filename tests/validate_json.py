@@ -36,17 +36,29 @@ def check_history(report, path, validator):
                 worse = rel > 0 if m.get("direction") == "lower" else rel < 0
                 if (c.get("verdict") == "regression") != worse:
                     problems.append(f"{m.get('id')}: verdict contradicts rel")
-            if c.get("q_value") is not None and \
-                    c["q_value"] > report["config"]["alpha"]:
+            alpha = m.get("alpha", report["config"]["alpha"])
+            if c.get("q_value") is not None and alpha is not None and \
+                    c["q_value"] > alpha:
                 problems.append(f"{m.get('id')}: change point with q > alpha")
-            if c.get("verdict") == "regression" and c.get("recent") and \
-                    c.get("beyond_threshold") and not c.get("waived"):
+            # Whether a change fails the gate is the tool's policy
+            # (src/policy.c), written as fails_gate: not decided again
+            # here.  The verdict must follow from it, and a failing
+            # change must at least be a recent, unwaived regression
+            # beyond its floor (necessary, not the rule itself).
+            if c.get("fails_gate"):
                 fail = True
+                if not (c.get("verdict") == "regression" and c.get("recent")
+                        and c.get("beyond_threshold")
+                        and not c.get("waived")):
+                    problems.append(f"{m.get('id')}: fails_gate on a change"
+                                    " that is not a recent unwaived"
+                                    " regression beyond its floor")
     for k, v in statuses.items():
         if report.get("summary", {}).get(k) != v:
             problems.append(f"summary.{k} differs from the metrics")
     if (report.get("verdict") == "fail") != fail:
-        problems.append("verdict does not follow from the recent change points")
+        problems.append("verdict does not follow from the change points'"
+                        " fails_gate")
     for p in problems:
         print(f"{path}: {p}", file=sys.stderr)
     return not problems

@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "../diag.h"
+#include "../util/diag.h"
 #include "../util/strbuf.h"
 #include "../util/banned.h"
 

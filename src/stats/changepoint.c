@@ -70,8 +70,8 @@ static double median_sorted(double *x, size_t n)
 double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 		     size_t npoints, size_t nruns)
 {
-	double *dev = pv_malloc((nruns ? nruns : 1) * sizeof(*dev));
-	double *tmp = pv_malloc((nruns ? nruns : 1) * sizeof(*tmp));
+	double *dev = pv_malloc(st_mult(nruns ? nruns : 1, sizeof(*dev)));
+	double *tmp = pv_malloc(st_mult(nruns ? nruns : 1, sizeof(*tmp)));
 	double tau = INFINITY;
 	size_t nd = 0;
 
@@ -103,7 +103,7 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
 
 	if (!n)
 		return NAN;
-	l = pv_malloc(n * sizeof(*l));
+	ALLOC_ARRAY(l, n);
 	for (size_t i = 0; i < n; i++) {
 		if (logscale && !(x[i] > 0 && isfinite(x[i]))) {
 			free(l);
@@ -117,7 +117,7 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
 		free(l);
 		return sum / (double)n;
 	}
-	tmp = pv_malloc(n * sizeof(*tmp));
+	ALLOC_ARRAY(tmp, n);
 	memcpy(tmp, l, n * sizeof(*tmp));
 	med = median_sorted(tmp, n);
 	free(tmp);
@@ -140,7 +140,7 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
  */
 static double diff_scale(const double *y, size_t L)
 {
-	double *d = pv_malloc((L - 1) * sizeof(*d));
+	double *d = pv_malloc(st_mult(L - 1, sizeof(*d)));
 	double md, mad, ss = 0;
 	size_t keep = (size_t)ceil(0.9 * (double)(L - 1));
 
@@ -541,7 +541,7 @@ static void trend(struct pv_cp_series *x, const struct psum *c,
 int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		 struct pv_err *err)
 {
-	double ntests = 0, ntrend = 0, limit_p, line_p;
+	double ntests = 0, ntrend = 0;
 	struct psum *csum = pv_calloc(n ? n : 1, sizeof(*csum));
 	double *s2 = pv_calloc(n ? n : 1, sizeof(*s2));
 	double *d = pv_calloc(n ? n : 1, sizeof(*d));
@@ -552,21 +552,19 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
+		if (s[i].ungated)
+			continue;
 		ntests += (double)pv_cp_positions(s[i].L);
 		ntrend += s[i].L >= 3;
 	}
-	limit_p = ntests > 0 ? alpha / ntests : 0;
-	/* a split goes when the common slope explains it at the trend
-	 * test's level: alpha over the family's series */
-	line_p = ntrend > 0 ? alpha / ntrend : 0;
 	/* Step 1, and a first segmentation with the robust sd. */
 	for (size_t i = 0; i < n; i++) {
 		struct pv_cp_series *x = &s[i];
 
-		x->clipped = pv_malloc((x->L ? x->L : 1) * sizeof(double));
+		ALLOC_ARRAY(x->clipped, x->L ? x->L : 1);
 		x->nclipped = pv_cp_clip(x->y, x->L, x->clipped, &x->robust_sd);
-		csum[i].s = pv_malloc((x->L + 1) * sizeof(double));
-		csum[i].sx = pv_malloc((x->L + 1) * sizeof(double));
+		ALLOC_ARRAY(csum[i].s, st_add(x->L, 1));
+		ALLOC_ARRAY(csum[i].sx, st_add(x->L, 1));
 		csum[i].s[0] = csum[i].sx[0] = 0;
 		csum[i].ref = x->L ? x->clipped[0] : 0;
 		for (size_t j = 0; j < x->L; j++) {
@@ -582,18 +580,24 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 	}
 	for (int round = 0; round < 3; round++) {
 		for (size_t i = 0; i < n; i++) {
+			double a = s[i].alpha > 0 ? s[i].alpha : alpha;
+			/* a split goes when the common slope explains it at
+			 * the trend test's level: alpha over the family's
+			 * series */
+			double limit_p = ntests > 0 ? a / ntests : 0;
+			double line_p = ntrend > 0 ? a / ntrend : 0;
 			int line;
 
 			segment(&csum[i], s[i].L, s[i].sd, s[i].df, limit_p, line_p, &set);
 			line = line_explains(s[i].clipped, &csum[i], s[i].L, &set,
 					     &s2[i], &d[i]);
 			if (round == 2) {
-				trend(&s[i], &csum[i], &set, ntrend, alpha);
+				trend(&s[i], &csum[i], &set, ntrend, a);
 				s[i].trend.replaced = line;
 				s[i].cp = pv_calloc(set.n ? set.n : 1, sizeof(struct pv_cp));
 				s[i].ncp = set.n;
 				describe(&csum[i], s[i].L, &set, s[i].sd, s[i].df,
-					 alpha, ntests, s[i].cp);
+					 a, ntests, s[i].cp);
 				continue;
 			}
 			if (!line)
@@ -627,17 +631,7 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 			}
 			if (!(d[i] > 0) && !(prior.d0 > 0))
 				continue;   /* keep the robust sd */
-			if (isinf(prior.d0)) {
-				post = prior.s0sq;
-				s[i].df = INFINITY;
-			} else if (prior.d0 > 0) {
-				post = (prior.d0 * prior.s0sq + d[i] * (d[i] > 0 ? s2[i] : 0)) /
-				       (prior.d0 + d[i]);
-				s[i].df = prior.d0 + d[i];
-			} else {
-				post = s2[i];
-				s[i].df = d[i];
-			}
+			post = pv_posterior_var(&prior, s2[i], d[i], &s[i].df);
 			if (post >= 0)
 				s[i].sd = sqrt(post);
 		}

@@ -3,8 +3,8 @@
  * command).  Pure: the same numbers in give the same change points out.
  *
  * Each series is one metric's point values, oldest first: one number per
- * point (a log mean of its runs, say).  The method, chosen with
- * ../shared/sim/cpsim.py:
+ * point (a log mean of its runs, say).  The method, chosen by
+ * simulation (docs/history.md: the simulator and its figures):
  *
  *   1. spikes: a value more than PV_CP_GROSS robust sds from the median
  *      of itself and its four nearest neighbours is replaced by that
@@ -28,14 +28,14 @@
  *      within-segment slope), has a p above alpha over the number of
  *      series: a slow trend is not a step.  Splits a line through the
  *      whole series fits as well as (residual variance) are dropped.
- *   4. the trend: that common slope, its t with the sd of step 3, and
- *      its p, Bonferroni over the family's series (pv_cp_trend).
  *   3. the sd of the t is the residual sd of the point values around
  *      their segment means: the between-point variance, which more runs
  *      inside a point do not shrink.  It is moderated across the family
  *      (Smyth's empirical Bayes, pv_fit_prior), with the prior's degrees
  *      of freedom added to the t's.  Steps 2-3 alternate twice, starting
  *      from the robust sd with normal tails.
+ *   4. the trend: that common slope, its t with the sd of step 3, and
+ *      its p, Bonferroni over the family's series (pv_cp_trend).
  */
 #ifndef PV_STATS_CHANGEPOINT_H
 #define PV_STATS_CHANGEPOINT_H
@@ -78,6 +78,12 @@ struct pv_cp_series {
 	const double *y;        /* L point values, all finite */
 	size_t L;
 	int alone;              /* not on the family's scale: no moderation */
+	double alpha;           /* its own level ([metric] alpha), or 0: the
+				 * family's; the Bonferroni counts are the
+				 * family's either way */
+	int ungated;            /* not counted in the family's Bonferroni
+				 * counts (compare corrects over the gated
+				 * metrics only); it still shares the prior */
 	/* filled by pv_cp_family() */
 	double *clipped;        /* L values after step 1 (owned) */
 	size_t nclipped;        /* values changed by the clipping */
@@ -88,7 +94,8 @@ struct pv_cp_series {
 	struct pv_cp_trend trend;
 };
 
-/* Find the change points of every series: a family-wise level alpha. */
+/* Find the change points of every series: a family-wise level alpha
+ * (each series' own alpha where it has one). */
 int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		 struct pv_err *err);
 void pv_cp_series_release(struct pv_cp_series *s);

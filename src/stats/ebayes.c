@@ -233,23 +233,30 @@ int pv_modvar_log(const double *a, size_t na, const double *b, size_t nb,
 	return 0;
 }
 
+double pv_posterior_var(const struct pv_prior *prior, double s2, double d,
+			double *df)
+{
+	double d0 = prior->d0;
+
+	if (!(d0 > 0) || isnan(prior->s0sq)) {
+		*df = d;
+		return s2;
+	}
+	if (isinf(d0)) {
+		*df = INFINITY;
+		return prior->s0sq;
+	}
+	*df = d0 + d;
+	return (d0 * prior->s0sq + (d > 0 ? d * s2 : 0)) / (d0 + d);
+}
+
 void pv_moderated_t_memo(const struct pv_modvar *mv,
 			 const struct pv_prior *prior, double df_cap,
 			 enum pv_alt alt, double conf, struct pv_tmemo *m,
 			 struct pv_test_out *o)
 {
-	double d0 = prior->d0, s2post, df;
+	double df, s2post = pv_posterior_var(prior, mv->s2, mv->d, &df);
 
-	if (!(d0 > 0) || isnan(prior->s0sq)) {
-		s2post = mv->s2;
-		df = mv->d;
-	} else if (isinf(d0)) {
-		s2post = prior->s0sq;
-		df = INFINITY;
-	} else {
-		s2post = (mv->d * mv->s2 + d0 * prior->s0sq) / (mv->d + d0);
-		df = mv->d + d0;
-	}
 	if (df > df_cap)
 		df = df_cap;
 	pvs_t_finish(-mv->diff, sqrt(s2post) * mv->u, df, alt,

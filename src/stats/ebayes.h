@@ -28,6 +28,18 @@ int pv_fit_prior(const double *s2, const double *d, size_t n,
 		 struct pv_prior *prior, struct pv_err *err);
 
 /*
+ * Smyth's posterior variance of a sample variance s2 on d degrees of
+ * freedom under prior: (d0 s0sq + d s2) / (d0 + d) on d0 + d df; the
+ * prior's s0sq on infinite df when d0 is infinite; s2 itself on d df
+ * when there is no prior (d0 not above 0, or s0sq NAN, as pv_fit_prior
+ * leaves it with no usable variance).  A variance on d = 0 df counts for
+ * nothing, whatever s2 is.  The df goes to *df.  The one place the
+ * moderated t, the pooled baseline and the change points take it from.
+ */
+double pv_posterior_var(const struct pv_prior *prior, double s2, double d,
+			double *df);
+
+/*
  * pv_fit_prior with a guard against reading sampling noise as
  * heterogeneity: the excess spread evar is reduced by shrink times its
  * own sampling sd, sqrt((m4 - m2^2)/k) from the central moments of the

@@ -55,17 +55,7 @@ int pv_pooled_family(struct pv_pooled *x, size_t n, double alpha,
 
 		if (p->K < 2 || !isfinite(p->s2))
 			continue;
-		if (isinf(prior.d0)) {
-			post = prior.s0sq;
-			df = INFINITY;
-		} else if (prior.d0 > 0) {
-			post = (prior.d0 * prior.s0sq + p->d * p->s2) /
-			       (prior.d0 + p->d);
-			df = prior.d0 + p->d;
-		} else {
-			post = p->s2;
-			df = p->d;
-		}
+		post = pv_posterior_var(&prior, p->s2, p->d, &df);
 		if (!(post >= 0))
 			continue;
 		p->sd = sqrt(post);

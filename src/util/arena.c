@@ -52,6 +52,13 @@ void *arena_alloc(struct arena *a, size_t n)
 	return b->data + b->used - n;
 }
 
+void *arena_calloc(struct arena *a, size_t n, size_t size)
+{
+	size_t bytes = st_mult(n, size);
+
+	return memset(arena_alloc(a, bytes), 0, bytes);
+}
+
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
 	char *p = arena_alloc(a, n + 1);

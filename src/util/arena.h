@@ -20,6 +20,8 @@ struct arena {
 void arena_release(struct arena *a);
 /* Memory aligned for any type; never NULL (aborts on exhaustion). */
 void *arena_alloc(struct arena *a, size_t n);
+/* n zeroed elements of size bytes (the product checked, as st_mult()). */
+void *arena_calloc(struct arena *a, size_t n, size_t size);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_printf(struct arena *a, const char *fmt, ...)

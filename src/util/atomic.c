@@ -107,10 +107,26 @@ static void cleanup_drop(int *slot)
 	*slot = 0;
 }
 
-static int fail(struct pv_err *err, const char *path, int e)
+/* Hold back the cleanup signals (a signal that arrives meanwhile is
+ * handled when they are let through again). */
+static void block_signals(sigset_t *saved)
 {
+	sigset_t block;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < NSIGNALS; i++)
+		sigaddset(&block, cleanup_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, saved);
+}
+
+int pv_atomic_error(struct pv_err *err, const char *path, int e)
+{
+	if (!path || !strcmp(path, "-"))
+		return pv_error(err, PV_M_CANNOT_WRITE,
+				"cannot write report to standard output: %s",
+				strerror(e ? e : EIO));
 	return pv_error(err, PV_M_CANNOT_WRITE, "cannot write report '%s': %s",
-			path ? path : "(standard output)", strerror(e));
+			path, strerror(e ? e : EIO));
 }
 
 static int open_buffered(struct pv_atomic *a, const char *path,
@@ -118,7 +134,7 @@ static int open_buffered(struct pv_atomic *a, const char *path,
 {
 	a->fp = open_memstream(&a->mem, &a->memlen);
 	if (!a->fp)
-		return fail(err, path, errno);
+		return pv_atomic_error(err, path, errno);
 	a->path = path ? pv_strdup(path) : NULL;
 	return 0;
 }
@@ -128,7 +144,7 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
 	struct stat st;
 	const char *slash;
 	size_t dirlen, size;
-	sigset_t block, saved;
+	sigset_t saved;
 	mode_t mask;
 	int fd;
 
@@ -155,10 +171,7 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
 		 path + dirlen);
 	/* No signal between creating the file and registering it. */
 	install_cleanup();
-	sigemptyset(&block);
-	for (size_t i = 0; i < NSIGNALS; i++)
-		sigaddset(&block, cleanup_signals[i]);
-	sigprocmask(SIG_BLOCK, &block, &saved);
+	block_signals(&saved);
 	fd = mkstemp(a->tmp);
 	if (fd >= 0)
 		a->slot = cleanup_add(a->tmp);
@@ -169,7 +182,7 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
 		free(a->path);
 		free(a->tmp);
 		a->path = a->tmp = NULL;
-		return fail(err, path, e);
+		return pv_atomic_error(err, path, e);
 	}
 	mask = umask(0);
 	umask(mask);
@@ -178,7 +191,7 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
 
 		close(fd);
 		pv_atomic_abort(a);
-		return fail(err, path, e);
+		return pv_atomic_error(err, path, e);
 	}
 	return 0;
 }
@@ -195,7 +208,7 @@ static int finish(struct pv_atomic *a, struct pv_err *err)
 	if (fclose(a->fp) && !e)
 		e = errno ? errno : EIO;
 	a->fp = NULL;
-	return e ? fail(err, a->path, e) : 0;
+	return e ? pv_atomic_error(err, a->path, e) : 0;
 }
 
 static int write_all(int fd, const char *p, size_t n)
@@ -222,7 +235,7 @@ static int write_through(struct pv_atomic *a, struct pv_err *err)
 	if (!a->path) {
 		if (fwrite(a->mem, 1, a->memlen, stdout) != a->memlen ||
 		    fflush(stdout))
-			return fail(err, NULL, errno ? errno : EIO);
+			return pv_atomic_error(err, NULL, errno ? errno : EIO);
 		return 0;
 	}
 	/* O_NONBLOCK: a FIFO nobody reads is an error, not a hang. */
@@ -232,17 +245,17 @@ static int write_through(struct pv_atomic *a, struct pv_err *err)
 				"cannot write report '%s': it is a FIFO that nobody reads",
 				a->path);
 	if (fd < 0)
-		return fail(err, a->path, errno);
+		return pv_atomic_error(err, a->path, errno);
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
 		e = errno;
 		close(fd);
-		return fail(err, a->path, e);
+		return pv_atomic_error(err, a->path, e);
 	}
 	e = write_all(fd, a->mem, a->memlen);
 	if (close(fd) && !e && errno != EINTR)
 		e = errno;
-	return e ? fail(err, a->path, e) : 0;
+	return e ? pv_atomic_error(err, a->path, e) : 0;
 }
 
 static int used(const struct pv_atomic *a)
@@ -305,16 +318,35 @@ static void put_back(struct pv_atomic *a, int had_target, struct pv_err *err)
 	}
 }
 
+static void put_back_all(struct pv_atomic *a, size_t n,
+			 const unsigned char *had, struct pv_err *err)
+{
+	for (size_t i = n; i-- > 0;)
+		if (a[i].replaced)
+			put_back(&a[i], had[i], err);
+}
+
 int pv_atomic_commit_all(struct pv_atomic *a, size_t n, struct pv_err *err)
 {
 	unsigned char *had = pv_calloc(n ? n : 1, 1);
+	sigset_t saved;
 	int rc = 0;
 
 	/* 1. Everything written and on disk, or nothing changes. */
 	for (size_t i = 0; i < n && !rc; i++)
 		if (a[i].fp)
 			rc = finish(&a[i], err);
-	/* 2. The renames, each target kept first. */
+	/*
+	 * 2. The renames, each target kept first.  No signal between the
+	 * first rename and the last: its handler removes the kept copies,
+	 * which would leave the targets renamed so far new, the others
+	 * old, and the previous content of the first ones lost.  Held back
+	 * until here, it finds every target new (and a failed rename put
+	 * back), removes the kept copies of the old ones and ends the
+	 * process: the set is all new or all old, never mixed.  Renames
+	 * do not block for long, so a signal waits milliseconds at most.
+	 */
+	block_signals(&saved);
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct stat st;
 
@@ -324,7 +356,7 @@ int pv_atomic_commit_all(struct pv_atomic *a, size_t n, struct pv_err *err)
 		if (had[i])
 			keep_old(&a[i]);
 		if (rename(a[i].tmp, a[i].path)) {
-			rc = fail(err, a[i].path, errno);
+			rc = pv_atomic_error(err, a[i].path, errno);
 			break;
 		}
 		a[i].replaced = 1;
@@ -332,16 +364,20 @@ int pv_atomic_commit_all(struct pv_atomic *a, size_t n, struct pv_err *err)
 		free(a[i].tmp);
 		a[i].tmp = NULL;
 	}
-	/* 3. Write-through targets, once no rename can fail. */
+	/* A failed rename: put back what was renamed, last first. */
+	if (rc)
+		put_back_all(a, n, had, err);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	/* 3. Write-through targets, once no rename can fail.  Not with the
+	 * signals held: a pipe's reader may keep the write waiting.  A
+	 * signal here finds the renamed targets all new. */
 	for (size_t i = 0; i < n && !rc; i++)
 		if (used(&a[i]) && !a[i].tmp && !a[i].replaced)
-			rc = write_through(&a[i], err);
-	/* A failure: put back what was renamed, last first. */
-	if (rc) {
-		for (size_t i = n; i-- > 0;)
-			if (a[i].replaced)
-				put_back(&a[i], had[i], err);
-	}
+			if ((rc = write_through(&a[i], err))) {
+				block_signals(&saved);
+				put_back_all(a, n, had, err);
+				sigprocmask(SIG_SETMASK, &saved, NULL);
+			}
 	/* 4. The kept copies go; every entry is released. */
 	for (size_t i = 0; i < n; i++) {
 		if (a[i].old) {

@@ -31,9 +31,10 @@
  * process ignores that signal, an async-signal-safe handler removes them
  * and re-raises the signal with its default action (git's tempfile.c).
  * Removing a kept copy never loses a report: it is a second name of the
- * old one.  A signal once the renames have begun (steps 2 to 4) can
- * leave a mixed set; before them every target is as it was.  These
- * functions are for one thread: the list is not locked.
+ * old one.  The signals are held back from the first rename of step 2
+ * to its last (and while a failure is put back), so a signal leaves the
+ * set all old (before step 2) or all new (from its end on), never mixed.
+ * These functions are for one thread: the list is not locked.
  */
 #ifndef PV_ATOMIC_H
 #define PV_ATOMIC_H
@@ -60,6 +61,11 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err);
  * either way. */
 int pv_atomic_commit_all(struct pv_atomic *a, size_t n, struct pv_err *err);
 void pv_atomic_abort(struct pv_atomic *a);
+
+/* The one wording of a failed report write, for this file and every
+ * writer: "cannot write report 'PATH': REASON" (PATH NULL or "-":
+ * standard output; e 0 is EIO); returns -1. */
+int pv_atomic_error(struct pv_err *err, const char *path, int e);
 
 /* Remove every temporary file not yet renamed into place: for a signal
  * handler, and for the out-of-memory exit (async-signal-safe). */

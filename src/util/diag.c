@@ -1,5 +1,5 @@
 /* diag.c - the list of warnings of one run, and how stderr shows it. */
-#include "../diag.h"
+#include "diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,6 +76,24 @@ void pv_diag_take(struct pv_diag *to, struct pv_diag *from)
 	from->n = from->alloc = 0;
 }
 
+void pv_diag_drop(struct pv_diag *d, enum pv_msg id)
+{
+	const char *code = pv_msg_code(id);
+	size_t k = 0;
+
+	for (size_t i = 0; i < d->n; i++) {
+		if (!strcmp(d->code[i], code)) {
+			free(d->msg[i]);
+			free(d->subj[i]);
+			continue;
+		}
+		d->msg[k] = d->msg[i];
+		d->code[k] = d->code[i];
+		d->subj[k++] = d->subj[i];
+	}
+	d->n = k;
+}
+
 /* Warnings about files collapse by code; the others stand alone. */
 static int same_kind(const struct pv_diag *d, size_t i, size_t j)
 {
@@ -107,12 +125,13 @@ void pv_diag_print(const struct pv_diag *d, FILE *fp, const char *prefix,
 		}
 		/* The last line allowed, and more would follow: a tally. */
 		if (max && lines + 1 == max && shown + more + 1 < d->n) {
-			fprintf(fp, "%s%zu more warning%s not shown (the JSON report lists every one)\n",
+			fprintf(fp, "%swarning: %zu more warning%s not shown (the JSON report lists every one)\n",
 				prefix, d->n - shown,
 				d->n - shown == 1 ? "" : "s");
 			break;
 		}
-		fprintf(fp, "%s%s", prefix, d->msg[i]);
+		fprintf(fp, "%s%s: %s", prefix,
+			pv_level_name(pv_msg_listed_level(d->code[i])), d->msg[i]);
 		if (more && files == more)
 			fprintf(fp, " (and %zu more file%s like it)", more,
 				more == 1 ? "" : "s");

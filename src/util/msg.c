@@ -1,9 +1,11 @@
 /* msg.c - the table of every message perfverdict prints (see msg.h). */
 #include "msg.h"
 
+#include <string.h>
 #include "err.h"
 #include "banned.h"
 
+#define N PV_LEVEL_NOTE
 #define W PV_LEVEL_WARNING
 #define U PV_LEVEL_USAGE
 #define I PV_LEVEL_INPUT
@@ -19,7 +21,7 @@ static const struct pv_msg_info table[PV_M_MAX] = {
 		"a baseline point ran on another kind of machine and was not pooled" },
 	[PV_M_ENVIRONMENT_DIFFERS] = { "environment-differs", W,
 		"the candidate's environment differs from some pooled baseline points" },
-	[PV_M_POOLED_BASELINE] = { "pooled-baseline", W,
+	[PV_M_POOLED_BASELINE] = { "pooled-baseline", N,
 		"the points a pooled baseline was drawn from, with their age" },
 	[PV_M_FEW_BASELINE_POINTS] = { "few-baseline-points", W,
 		"metrics with fewer than 2 comparable baseline points were not tested" },
@@ -249,14 +251,32 @@ const char *pv_msg_code(enum pv_msg id)
 	return pv_msg_info(id)->code;
 }
 
+enum pv_msg pv_msg_by_code(const char *code)
+{
+	for (int id = PV_M_NONE + 1; id < PV_M_MAX; id++)
+		if (table[id].code && !strcmp(table[id].code, code))
+			return (enum pv_msg)id;
+	return PV_M_NONE;
+}
+
 enum pv_level pv_msg_level(enum pv_msg id)
 {
 	return pv_msg_info(id)->level;
 }
 
+enum pv_level pv_msg_listed_level(const char *code)
+{
+	enum pv_msg id = code ? pv_msg_by_code(code) : PV_M_NONE;
+
+	return id != PV_M_NONE && pv_msg_level(id) == PV_LEVEL_NOTE ?
+	       PV_LEVEL_NOTE : PV_LEVEL_WARNING;
+}
+
 const char *pv_level_name(enum pv_level level)
 {
 	switch (level) {
+	case PV_LEVEL_NOTE:
+		return "note";
 	case PV_LEVEL_WARNING:
 		return "warning";
 	case PV_LEVEL_USAGE:
@@ -272,6 +292,7 @@ const char *pv_level_name(enum pv_level level)
 int pv_level_status(enum pv_level level)
 {
 	switch (level) {
+	case PV_LEVEL_NOTE:
 	case PV_LEVEL_WARNING:
 		return PV_OK;
 	case PV_LEVEL_USAGE:

@@ -1,7 +1,8 @@
 /*
  * msg.h - every warning and error perfverdict prints comes from one
  * table (mandoc's enum mandocerr and mandoc_msg.c): each message has a
- * short stable code a script can filter on ("bad-number"), a level and
+ * short stable code a script can filter on ("bad-number"), a level (a
+ * note, a warning, or the kind of error) and
  * a fixed text saying what it means.  The level of an error decides the
  * exit status.  The call site adds the variable part (file:line, names,
  * the value) as the message's wording; the code never changes once
@@ -11,6 +12,8 @@
 #define PV_MSG_H
 
 enum pv_level {
+	PV_LEVEL_NOTE,          /* information that asks for nothing: the
+				 * run goes on; the report lists it */
 	PV_LEVEL_WARNING,       /* the run goes on; the report lists it */
 	PV_LEVEL_USAGE,         /* exit 2: command line or configuration */
 	PV_LEVEL_INPUT,         /* exit 3: unreadable or malformed input */
@@ -149,9 +152,16 @@ struct pv_msg_info {
 const struct pv_msg_info *pv_msg_info(enum pv_msg id);
 const char *pv_msg_code(enum pv_msg id);
 enum pv_level pv_msg_level(enum pv_msg id);
-/* "warning", "usage", "input", "fatal". */
+/* The message whose code is code (a report read back names its
+ * warnings by code); PV_M_NONE when there is none. */
+enum pv_msg pv_msg_by_code(const char *code);
+/* The level of an entry of a run's warning list (diag.h) of code:
+ * note for a note's code, else warning (an error a policy turned into
+ * a warning, such as a result file with no results, is a warning). */
+enum pv_level pv_msg_listed_level(const char *code);
+/* "note", "warning", "usage", "input", "fatal". */
 const char *pv_level_name(enum pv_level level);
-/* The exit status of an error of level (0 for a warning). */
+/* The exit status of an error of level (0 for a note or a warning). */
 int pv_level_status(enum pv_level level);
 
 #endif

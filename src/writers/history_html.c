@@ -6,6 +6,7 @@
  * marker at every change point).  No scripts, no external
  * files.
  */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 #include "fmt.h"
@@ -148,7 +149,8 @@ static void chart(struct strbuf *sb, const struct pv_history *h,
 	strbuf_release(&t);
 }
 
-int pv_write_history_html(const struct pv_history *h, FILE *fp,
+int pv_write_history_html(const struct pv_history *h,
+			  const struct pv_write_opts *o, FILE *fp,
 			  struct pv_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -220,8 +222,9 @@ int pv_write_history_html(const struct pv_history *h, FILE *fp,
 		chart(&sb, h, m);
 	}
 	strbuf_addstr(&sb, "<p>Each dot is a point's value as the test sees it (the robust mean of its runs), its line the range of its runs; the solid lines are the fitted levels, the dashed ones the change points (red: regression, green: improvement).</p>\n</body>\n</html>\n");
+	errno = 0;
 	if (fwrite(sb.buf, 1, sb.len, fp) != sb.len)
-		rc = pv_error(err, PV_M_CANNOT_WRITE, "cannot write the history HTML");
+		rc = pv_write_failed(o, errno, err);
 	strbuf_release(&sb);
 	return rc;
 }

@@ -18,6 +18,7 @@
  *   4. in <details>, a Mermaid chart of the first MD_CHARTS of them;
  *   5. the method, one line.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,9 +185,10 @@ void pv_hist_sparkline(struct strbuf *sb, const struct pv_hist_metric *m,
 		"\u2585", "\u2586", "\u2587", "\u2588",
 	};
 	size_t nb = m->nobs < max ? m->nobs : max;
-	double *v = pv_malloc((nb ? nb : 1) * sizeof(*v));
-	double *bin = pv_malloc((m->nobs ? m->nobs : 1) * sizeof(*bin));
-	double lo = INFINITY, hi = -INFINITY;
+	double *v, *bin, lo = INFINITY, hi = -INFINITY;
+
+	ALLOC_ARRAY(v, nb ? nb : 1);
+	ALLOC_ARRAY(bin, m->nobs ? m->nobs : 1);
 
 	for (size_t k = 0; k < nb; k++) {
 		size_t a = k * m->nobs / nb, b = (k + 1) * m->nobs / nb, n = 0;
@@ -366,8 +368,7 @@ static void md_row(struct strbuf *sb, const struct pv_history *h,
 	md_cell_next(sb);
 	for (size_t j = m->ncp; j-- > 0 && shown < MD_CPS; shown++) {
 		const struct pv_hist_cp *c = &m->cp[j];
-		int fail = c->point >= fr && c->verdict == PV_HS_REGRESSION &&
-			   c->beyond && !c->waiver;
+		int fail = c->point >= fr && c->fails;
 		size_t from;
 
 		if (shown)
@@ -537,13 +538,14 @@ static void more_note(struct strbuf *sb, size_t k, const char *json_name)
 }
 
 int pv_write_history_markdown(const struct pv_history *h,
-			      const struct pv_hist_md_opts *o, FILE *fp,
+			      const struct pv_write_opts *o, FILE *fp,
 			      struct pv_err *err)
 {
 	struct strbuf sb = STRBUF_INIT, head = STRBUF_INIT, body = STRBUF_INIT;
 	struct strbuf notes = STRBUF_INIT, row = STRBUF_INIT;
 	struct row *r = pv_calloc(h->nm ? h->nm : 1, sizeof(*r));
-	size_t limit = o && o->limit ? o->limit : MD_DEFAULT_LIMIT;
+	size_t limit = o && o->markdown_limit ? o->markdown_limit :
+		       MD_DEFAULT_LIMIT;
 	size_t n = rows_of(h, r), nfail = 0, earlier = 0, trends = 0;
 	size_t shown = 0, used, visible = 0, charts = 0;
 	const char *json_name = o ? o->json_name : NULL;
@@ -622,8 +624,9 @@ int pv_write_history_markdown(const struct pv_history *h,
 	strbuf_add(&sb, head.buf, head.len);
 	strbuf_add(&sb, body.buf, body.len);
 	strbuf_addstr(&sb, method);
+	errno = 0;
 	if (fwrite(sb.buf, 1, sb.len, fp) != sb.len)
-		rc = pv_error(err, PV_M_CANNOT_WRITE, "cannot write the history Markdown");
+		rc = pv_write_failed(o, errno, err);
 	strbuf_release(&sb);
 	strbuf_release(&head);
 	strbuf_release(&body);

@@ -108,7 +108,7 @@ static void cp_line(struct strbuf *sb, const struct pv_history *h,
 
 static int failing(const struct pv_hist_cp *c)
 {
-	return c->verdict == PV_HS_REGRESSION && c->beyond && !c->waiver;
+	return c->fails;
 }
 
 int pv_write_history_text(const struct pv_history *h,

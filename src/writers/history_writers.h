@@ -10,20 +10,19 @@
 #include "../history.h"
 #include "../util/err.h"
 #include "../util/strbuf.h"
+#include "writers.h"
 
-int pv_write_history_json(const struct pv_history *h, FILE *fp,
-			  struct pv_err *err);
-int pv_write_history_html(const struct pv_history *h, FILE *fp,
-			  struct pv_err *err);
-/* The Markdown fits limit bytes (0: MD_DEFAULT_LIMIT, compare's); the
- * JSON report's file name, if one is written, is named in its notes. */
-struct pv_hist_md_opts {
-	size_t limit;
-	const char *json_name;
-};
-int pv_write_history_markdown(const struct pv_history *h,
-			      const struct pv_hist_md_opts *o, FILE *fp,
+/* Every report writer of the history model has this type (outputs.c's
+ * table); o as for compare's writers (writers.h): the Markdown fits
+ * o->markdown_limit (0: MD_DEFAULT_LIMIT, compare's) and names
+ * o->json_name as the report with every change point. */
+typedef int pv_history_writer(const struct pv_history *h,
+			      const struct pv_write_opts *o, FILE *fp,
 			      struct pv_err *err);
+
+pv_history_writer pv_write_history_json;
+pv_history_writer pv_write_history_html;
+pv_history_writer pv_write_history_markdown;
 
 /* The terminal summary: quiet, only the closing line; else the recent
  * change points and the trends (verbose: every change point), then the

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fmt.h"
+#include "../policy.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"
 #include "../util/banned.h"
@@ -141,7 +142,7 @@ struct page {
 	struct strbuf *sb;
 	int multi_suite, multi_test;
 	FILE *fp;
-	int failed;             /* a write failed */
+	int failed;             /* the errno of a failed write, or 0 */
 };
 
 /* Write out what is buffered once it passes 1 MiB. */
@@ -149,8 +150,9 @@ static void maybe_flush(struct page *p)
 {
 	if (p->sb->len < (1u << 20))
 		return;
-	if (fwrite(p->sb->buf, 1, p->sb->len, p->fp) != p->sb->len)
-		p->failed = 1;
+	errno = 0;
+	if (!p->failed && fwrite(p->sb->buf, 1, p->sb->len, p->fp) != p->sb->len)
+		p->failed = errno ? errno : EIO;
 	strbuf_reset(p->sb);
 }
 
@@ -590,14 +592,14 @@ static void footer(struct page *p)
 	strbuf_addstr(sb, "</footer>\n");
 }
 
-int pv_write_html(const struct pv_report *r, FILE *fp, struct pv_err *err)
+int pv_write_html(const struct pv_report *r, const struct pv_write_opts *o,
+		  FILE *fp, struct pv_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct page p = { r, &sb, 0, 0, fp, 0 };
 	size_t *rank = pv_report_ranked(r), figs = 0;
 	int rc = 0;
 
-	errno = 0;
 	for (size_t i = 0; i < r->n; i++) {
 		if (strcmp(str(r->m[i].suite), str(r->m[0].suite)))
 			p.multi_suite = 1;
@@ -638,10 +640,14 @@ int pv_write_html(const struct pv_report *r, FILE *fp, struct pv_err *err)
 	strbuf_addstr(&sb, script);
 	strbuf_addstr(&sb, "</body>\n</html>\n");
 	free(rank);
-	if (p.failed || fwrite(sb.buf, 1, sb.len, fp) != sb.len || fflush(fp) ||
-	    ferror(fp))
-		rc = pv_error(err, PV_M_CANNOT_WRITE, "cannot write HTML report: %s",
-			      strerror(errno ? errno : EIO));
+	if (!p.failed) {
+		errno = 0;
+		if (fwrite(sb.buf, 1, sb.len, fp) != sb.len || fflush(fp) ||
+		    ferror(fp))
+			p.failed = errno ? errno : EIO;
+	}
+	if (p.failed)
+		rc = pv_write_failed(o, p.failed, err);
 	strbuf_release(&sb);
 	return rc;
 }

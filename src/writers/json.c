@@ -4,8 +4,8 @@
  * jansson reads reports back (archive.c) but cannot print a double in
  * its shortest round-trip form: at 17 digits 0.05 becomes
  * 0.050000000000000003, and it would build the whole report as one tree
- * in memory.  So this writer streams the report through a
- * small emitter: strings are already clean UTF-8 (pv_text_clean), so
+ * in memory.  So this writer streams the report through the
+ * emitter of jw.h (which history's JSON uses too): strings are already clean UTF-8 (pv_text_clean), so
  * escaping is '"', '\\' and tab; each double is printed with the fewest
  * digits that read back to the same bits (util/dtoa.c).  Values that
  * are not finite are written as null.  The top level is indented; each
@@ -31,7 +31,9 @@
  * callee a static memo, breaks this; see writers.h.
  */
 #include "writers.h"
+#include "jw.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -42,26 +44,6 @@
 #include "../util/strbuf.h"
 #include "../util/text.h"
 #include "../util/banned.h"
-
-struct jw {
-	struct strbuf *sb;
-	int depth;
-	int first[32];          /* no element written yet at this depth */
-	int pretty;             /* depth up to which elements get newlines */
-	struct strbuf *tmp;     /* scratch for ids and reasons */
-};
-
-static inline void jw_sep(struct jw *w)
-{
-	if (!w->first[w->depth])
-		strbuf_addch(w->sb, ',');
-	w->first[w->depth] = 0;
-	if (w->depth <= w->pretty) {
-		strbuf_addch(w->sb, '\n');
-		for (int i = 0; i < w->depth; i++)
-			strbuf_addstr(w->sb, "  ");
-	}
-}
 
 /* Does s need more than quotes around it: a byte that is not printable
  * ASCII, or '"' or '\\'?  Most names are plain, and for them this one
@@ -130,78 +112,6 @@ void pv_json_string(struct strbuf *sb, const char *s)
 	strbuf_release(&clean);
 }
 
-static void jw_open(struct jw *w, int c)
-{
-	strbuf_addch(w->sb, (char)c);
-	w->first[++w->depth] = 1;
-}
-
-static void jw_close(struct jw *w, int c)
-{
-	int empty = w->first[w->depth];
-
-	w->depth--;
-	if (!empty && w->depth < w->pretty) {
-		strbuf_addch(w->sb, '\n');
-		for (int i = 0; i < w->depth; i++)
-			strbuf_addstr(w->sb, "  ");
-	}
-	strbuf_addch(w->sb, (char)c);
-}
-
-/* A key from the input (a context key): checked and escaped. */
-static void jw_key_text(struct jw *w, const char *k)
-{
-	jw_sep(w);
-	pv_json_string(w->sb, k);
-	strbuf_addstr(w->sb, w->depth <= w->pretty ? ": " : ":");
-	w->first[w->depth + 1] = 2;  /* the value follows: no separator */
-}
-
-/* One of the schema's own keys, of length len: plain ASCII, copied as
- * it is.  Always inlined, so that the length is a constant and the copy
- * a few moves (about 45 keys per metric). */
-static inline __attribute__((always_inline)) void
-jw_keyn(struct jw *w, const char *k, size_t len)
-{
-	struct strbuf *sb = w->sb;
-
-	jw_sep(w);
-	strbuf_grow(sb, len + 4);
-	sb->buf[sb->len++] = '"';
-	memcpy(sb->buf + sb->len, k, len);
-	sb->len += len;
-	sb->buf[sb->len++] = '"';
-	sb->buf[sb->len++] = ':';
-	if (w->depth <= w->pretty)
-		sb->buf[sb->len++] = ' ';
-	sb->buf[sb->len] = '\0';
-	w->first[w->depth + 1] = 2;
-}
-
-static void jw_key(struct jw *w, const char *k)
-{
-	jw_keyn(w, k, strlen(k));
-}
-
-/* Values are either after a key (no separator) or array elements. */
-static inline void jw_value_sep(struct jw *w)
-{
-	if (w->first[w->depth + 1] == 2)
-		w->first[w->depth + 1] = 0;
-	else
-		jw_sep(w);
-}
-
-static void jw_str(struct jw *w, const char *s)
-{
-	jw_value_sep(w);
-	if (s)
-		pv_json_string(w->sb, s);
-	else
-		strbuf_addstr(w->sb, "null");
-}
-
 /*
  * A double as the shortest JSON number that reads back bit-exact
  * (pv_format_double: Schubfach digits, ECMAScript layout, ".0" on
@@ -213,42 +123,6 @@ void pv_json_number(struct strbuf *sb, double v)
 	sb->len += pv_format_double(v, sb->buf + sb->len);
 }
 
-static void jw_num(struct jw *w, double v)
-{
-	jw_value_sep(w);
-	pv_json_number(w->sb, v);
-}
-
-static void jw_int(struct jw *w, size_t v)
-{
-	char digits[24], *p = digits + sizeof(digits);
-
-	jw_value_sep(w);
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	strbuf_add(w->sb, p, (size_t)(digits + sizeof(digits) - p));
-}
-
-static void jw_bool(struct jw *w, int v)
-{
-	jw_value_sep(w);
-	strbuf_addstr(w->sb, v ? "true" : "false");
-}
-
-static void jw_begin(struct jw *w, int c)
-{
-	jw_value_sep(w);
-	jw_open(w, c);
-}
-
-/* k is a string literal: its length is known when compiling. */
-#define KSTR(w, k, v) (jw_keyn(w, k, sizeof(k) - 1), jw_str(w, v))
-#define KNUM(w, k, v) (jw_keyn(w, k, sizeof(k) - 1), jw_num(w, v))
-#define KINT(w, k, v) (jw_keyn(w, k, sizeof(k) - 1), jw_int(w, v))
-#define KBOOL(w, k, v) (jw_keyn(w, k, sizeof(k) - 1), jw_bool(w, v))
-
 static void side_json(struct jw *w, const char *key,
 		      const struct pv_side_result *s)
 {
@@ -257,19 +131,19 @@ static void side_json(struct jw *w, const char *key,
 	pv_side_summary(s, &sum);
 	jw_key(w, key);
 	jw_begin(w, '{');
-	KINT(w, "n", sum.n);
-	KNUM(w, "mean", sum.mean);
-	KNUM(w, "sd", sum.sd);
-	KNUM(w, "cv", sum.cv);
-	KNUM(w, "median", sum.median);
-	KNUM(w, "min", sum.min);
-	KNUM(w, "max", sum.max);
-	KBOOL(w, "present", s->present);
-	KINT(w, "files", s->files);
-	KINT(w, "per_file", s->per_file);
-	KSTR(w, "note", s->note);
+	JW_INT(w, "n", sum.n);
+	JW_NUM(w, "mean", sum.mean);
+	JW_NUM(w, "sd", sum.sd);
+	JW_NUM(w, "cv", sum.cv);
+	JW_NUM(w, "median", sum.median);
+	JW_NUM(w, "min", sum.min);
+	JW_NUM(w, "max", sum.max);
+	JW_BOOL(w, "present", s->present);
+	JW_INT(w, "files", s->files);
+	JW_INT(w, "per_file", s->per_file);
+	JW_STR(w, "note", s->note);
 	if (s->summary_only)
-		KBOOL(w, "summary_only", 1);
+		JW_BOOL(w, "summary_only", 1);
 	jw_key(w, "samples");
 	jw_begin(w, '[');
 	for (size_t i = 0; i < s->nsamples; i++)
@@ -282,45 +156,39 @@ static void metric_json(struct jw *w, const struct pv_report *r,
 			const struct pv_result *m)
 {
 	jw_begin(w, '{');
-	KSTR(w, "id", pv_result_id(m, w->tmp));
-	KSTR(w, "suite", m->suite);
-	KSTR(w, "test_id", m->test);
-	KSTR(w, "group", m->group);
-	KSTR(w, "benchmark", m->benchmark);
-	KSTR(w, "metric", m->metric);
-	KSTR(w, "unit", m->unit);
-	KSTR(w, "direction", pv_dir_name(m->direction));
-	KBOOL(w, "direction_assumed", m->dir_assumed);
-	KBOOL(w, "gated", m->gated);
+	jw_metric_name(w, pv_result_id(m, w->tmp), m->suite, m->test, m->group,
+		       m->benchmark, m->metric, m->unit, m->direction,
+		       m->dir_assumed);
+	JW_BOOL(w, "gated", m->gated);
 	if (m->ignored)
-		KBOOL(w, "ignored", 1);
-	KBOOL(w, "ratio", m->ratio);
+		JW_BOOL(w, "ignored", 1);
+	JW_BOOL(w, "ratio", m->ratio);
 	side_json(w, "baseline", &m->side[0]);
 	side_json(w, "candidate", &m->side[1]);
 	jw_key(w, "change");
 	jw_begin(w, '{');
-	KNUM(w, "abs", m->change_abs);
-	KNUM(w, "rel", m->change_rel);
-	KNUM(w, "ci_low", m->ci_low);
-	KNUM(w, "ci_high", m->ci_high);
-	KNUM(w, "ci_level", 1 - m->alpha);
-	KNUM(w, "mde", m->mde);
+	JW_NUM(w, "abs", m->change_abs);
+	JW_NUM(w, "rel", m->change_rel);
+	JW_NUM(w, "ci_low", m->ci_low);
+	JW_NUM(w, "ci_high", m->ci_high);
+	JW_NUM(w, "ci_level", 1 - m->alpha);
+	JW_NUM(w, "mde", m->mde);
 	jw_close(w, '}');
 	jw_key(w, "test");
 	jw_begin(w, '{');
-	KSTR(w, "name", m->tested ? pv_test_name(m->test_used) : NULL);
-	KSTR(w, "sided", pv_sided_name(m->sided));
-	KSTR(w, "correction", pv_correction_name(r->settings.gate.correction));
-	KNUM(w, "statistic", m->statistic);
-	KNUM(w, "df", m->df);
-	KNUM(w, "p_value", m->p);
+	JW_STR(w, "name", m->tested ? pv_test_name(m->test_used) : NULL);
+	JW_STR(w, "sided", pv_sided_name(m->sided));
+	JW_STR(w, "correction", pv_correction_name(r->settings.gate.correction));
+	JW_NUM(w, "statistic", m->statistic);
+	JW_NUM(w, "df", m->df);
+	JW_NUM(w, "p_value", m->p);
 	jw_close(w, '}');
-	KNUM(w, "q_value", m->q);
-	KNUM(w, "threshold", m->threshold);
-	KNUM(w, "abs_threshold", m->abs_threshold);
-	KNUM(w, "alpha", m->alpha);
-	KSTR(w, "verdict", pv_verdict_name(m->verdict));
-	KSTR(w, "reason", pv_result_reason(r, m, w->tmp));
+	JW_NUM(w, "q_value", m->q);
+	JW_NUM(w, "threshold", m->threshold);
+	JW_NUM(w, "abs_threshold", m->abs_threshold);
+	JW_NUM(w, "alpha", m->alpha);
+	JW_STR(w, "verdict", pv_verdict_name(m->verdict));
+	JW_STR(w, "reason", pv_result_reason(r, m, w->tmp));
 	jw_close(w, '}');
 }
 
@@ -331,30 +199,30 @@ static void config_json(struct jw *w, const struct pv_report *r)
 
 	jw_key(w, "config");
 	jw_begin(w, '{');
-	KSTR(w, "path", s->config_path);
-	KSTR(w, "suite", s->suite);
-	KSTR(w, "format", s->format ? s->format : "auto");
-	KNUM(w, "alpha", g->alpha);
-	KSTR(w, "test", pv_test_name(g->test));
-	KSTR(w, "correction", pv_correction_name(g->correction));
-	KSTR(w, "sided", pv_sided_name(g->sided));
-	KNUM(w, "threshold", g->threshold);
-	KINT(w, "min_samples", g->min_samples);
-	KNUM(w, "max_cv", g->max_cv);
-	KSTR(w, "missing", pv_policy_name(g->missing));
-	KSTR(w, "new", pv_policy_name(g->new_));
-	KSTR(w, "inconclusive", pv_policy_name(g->inconclusive));
-	KSTR(w, "insufficient", pv_policy_name(g->insufficient));
-	KSTR(w, "direction", pv_dir_name(g->direction));
-	KINT(w, "markdown_limit", s->markdown_limit);
+	JW_STR(w, "path", s->config_path);
+	JW_STR(w, "suite", s->suite);
+	JW_STR(w, "format", s->format ? s->format : "auto");
+	JW_NUM(w, "alpha", g->alpha);
+	JW_STR(w, "test", pv_test_name(g->test));
+	JW_STR(w, "correction", pv_correction_name(g->correction));
+	JW_STR(w, "sided", pv_sided_name(g->sided));
+	JW_NUM(w, "threshold", g->threshold);
+	JW_INT(w, "min_samples", g->min_samples);
+	JW_NUM(w, "max_cv", g->max_cv);
+	JW_STR(w, "missing", pv_policy_name(g->missing));
+	JW_STR(w, "new", pv_policy_name(g->new_));
+	JW_STR(w, "inconclusive", pv_policy_name(g->inconclusive));
+	JW_STR(w, "insufficient", pv_policy_name(g->insufficient));
+	JW_STR(w, "direction", pv_dir_name(g->direction));
+	JW_INT(w, "markdown_limit", s->markdown_limit);
 	jw_key(w, "waivers");
 	jw_begin(w, '[');
 	w->pretty++;            /* a line for each waiver, like metrics */
 	for (size_t i = 0; i < s->nwaivers; i++) {
 		jw_begin(w, '{');
-		KSTR(w, "glob", s->waivers[i].glob);
-		KSTR(w, "until", s->waivers[i].until);
-		KSTR(w, "reason", s->waivers[i].reason);
+		JW_STR(w, "glob", s->waivers[i].glob);
+		JW_STR(w, "until", s->waivers[i].until);
+		JW_STR(w, "reason", s->waivers[i].reason);
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');
@@ -370,10 +238,10 @@ static void pooled_json(struct jw *w, const struct pv_report *r)
 		const struct pv_pooled_point *p = &r->pooled[i];
 
 		jw_begin(w, '{');
-		KSTR(w, "label", p->label);
-		KSTR(w, "commit", p->commit);
-		KINT(w, "age", p->age);
-		KINT(w, "metrics", p->metrics);
+		JW_STR(w, "label", p->label);
+		JW_STR(w, "commit", p->commit);
+		JW_INT(w, "age", p->age);
+		JW_INT(w, "metrics", p->metrics);
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');
@@ -386,10 +254,10 @@ static void sidemeta_json(struct jw *w, const char *key,
 
 	jw_key(w, key);
 	jw_begin(w, '{');
-	KSTR(w, "path", sm->path);
-	KSTR(w, "label", r->label[s]);
-	KINT(w, "files", sm->files);
-	KINT(w, "runs", sm->runs);
+	JW_STR(w, "path", sm->path);
+	JW_STR(w, "label", r->label[s]);
+	JW_INT(w, "files", sm->files);
+	JW_INT(w, "runs", sm->runs);
 	if (s == 0 && r->npooled)
 		pooled_json(w, r);
 	jw_key(w, "context");
@@ -417,18 +285,41 @@ static void summary_json(struct jw *w, const struct pv_report *r)
 
 	jw_key(w, "summary");
 	jw_begin(w, '{');
-	KINT(w, "metrics", r->n);
+	JW_INT(w, "metrics", r->n);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
 		jw_key(w, keys[i].key), jw_int(w, r->count[keys[i].v]);
 	jw_close(w, '}');
 }
 
-static int flush(struct strbuf *sb, FILE *fp)
+int pv_jw_flush(struct strbuf *sb, FILE *fp)
 {
-	int rc = sb->len && fwrite(sb->buf, 1, sb->len, fp) != sb->len;
+	int e = 0;
 
+	if (sb->len) {
+		errno = 0;
+		if (fwrite(sb->buf, 1, sb->len, fp) != sb->len)
+			e = errno ? errno : EIO;
+	}
 	strbuf_reset(sb);
-	return rc;
+	return e;
+}
+
+void pv_jw_warnings(struct jw *w, const char *const *msgs,
+		    const char *const *codes, size_t n)
+{
+	jw_key(w, "warnings");
+	jw_begin(w, '[');
+	for (size_t i = 0; i < n; i++) {
+		const char *code = codes && codes[i] ? codes[i] :
+				   pv_msg_code(PV_M_UNCODED);
+
+		jw_begin(w, '{');
+		JW_STR(w, "code", code);
+		JW_STR(w, "level", pv_level_name(pv_msg_listed_level(code)));
+		JW_STR(w, "message", msgs[i]);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
 }
 
 /* ---- the metrics array, in chunks ------------------------------------ */
@@ -524,14 +415,14 @@ static int metrics_json(struct jw *w, const struct pv_report *r, FILE *fp)
 	threaded = cs.view.n > 2 && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
 		   !pthread_create(&th, NULL, helper, &cs);
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
-	rc = flush(w->sb, fp);
+	rc = pv_jw_flush(w->sb, fp);
 
 	for (size_t c = 0; c < cs.view.n && !rc; c++) {
 		struct part *p;
 
 		if (!threaded || c % 3 == 0) {
 			format_chunk(&cs.view, c, w->sb, w->tmp);
-			rc = flush(w->sb, fp);
+			rc = pv_jw_flush(w->sb, fp);
 			continue;
 		}
 		/* c is the helper's chunk j = c - c/3 - 1 (HELPER_CHUNK). */
@@ -540,7 +431,7 @@ static int metrics_json(struct jw *w, const struct pv_report *r, FILE *fp)
 		while (!p->full)
 			pthread_cond_wait(&cs.cv, &cs.mu);
 		pthread_mutex_unlock(&cs.mu);
-		rc = flush(&p->sb, fp);
+		rc = pv_jw_flush(&p->sb, fp);
 		pthread_mutex_lock(&cs.mu);
 		p->full = 0;
 		pthread_cond_broadcast(&cs.cv);
@@ -560,49 +451,40 @@ static int metrics_json(struct jw *w, const struct pv_report *r, FILE *fp)
 	return rc;
 }
 
-int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err)
+int pv_write_json(const struct pv_report *r, const struct pv_write_opts *o,
+		  FILE *fp, struct pv_err *err)
 {
 	struct strbuf sb = STRBUF_INIT, tmp = STRBUF_INIT;
-	struct jw w = { &sb, 0, { 1 }, 2, &tmp };
+	struct jw w = JW_INIT(&sb, &tmp, 2);
 	int rc = 0;
 
 	jw_open(&w, '{');
-	KINT(&w, "schema_version", PV_SCHEMA_VERSION);
+	JW_INT(&w, "schema_version", PV_SCHEMA_VERSION);
 	jw_key(&w, "tool");
 	jw_begin(&w, '{');
-	KSTR(&w, "name", "perfverdict");
-	KSTR(&w, "version", r->tool_version);
+	JW_STR(&w, "name", "perfverdict");
+	JW_STR(&w, "version", r->tool_version);
 	jw_close(&w, '}');
-	KSTR(&w, "generated_at", r->generated_at);
+	JW_STR(&w, "generated_at", r->generated_at);
 	config_json(&w, r);
 	sidemeta_json(&w, "baseline", r, 0);
 	sidemeta_json(&w, "candidate", r, 1);
 	summary_json(&w, r);
-	KSTR(&w, "verdict", r->fail ? "fail" : "pass");
-	jw_key(&w, "warnings");
-	jw_begin(&w, '[');
-	for (size_t i = 0; i < r->nwarnings; i++) {
-		const char *code = r->warning_codes && r->warning_codes[i] ?
-				   r->warning_codes[i] :
-				   pv_msg_code(PV_M_UNCODED);
-
-		jw_begin(&w, '{');
-		KSTR(&w, "code", code);
-		KSTR(&w, "level", pv_level_name(PV_LEVEL_WARNING));
-		KSTR(&w, "message", r->warnings[i]);
-		jw_close(&w, '}');
-	}
-	jw_close(&w, ']');
+	JW_STR(&w, "verdict", r->fail ? "fail" : "pass");
+	pv_jw_warnings(&w, r->warnings, r->warning_codes, r->nwarnings);
 	jw_key(&w, "metrics");
 	jw_begin(&w, '[');
 	rc = metrics_json(&w, r, fp);
 	jw_close(&w, ']');
 	jw_close(&w, '}');
 	strbuf_addch(&sb, '\n');
-	rc |= flush(&sb, fp);
+	if (!rc)
+		rc = pv_jw_flush(&sb, fp);
 	strbuf_release(&sb);
 	strbuf_release(&tmp);
-	if (rc || ferror(fp))
-		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write the JSON report");
+	if (!rc && ferror(fp))
+		rc = EIO;
+	if (rc)
+		return pv_write_failed(o, rc, err);
 	return 0;
 }

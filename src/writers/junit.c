@@ -18,9 +18,10 @@
  *         system-out                  the numbers behind the verdict,
  *                                     unless failure or error has them
  *
- * A case fails exactly when it makes the gate fail: a regression is a
- * <failure>; a missing metric (policy missing=fail) or an inconclusive
- * one (inconclusive=fail) is an <error>; the other non-passing verdicts,
+ * A case fails exactly when it makes the gate fail (pv_policy_fails()):
+ * a regression is a <failure>; a missing metric (missing=fail), an
+ * inconclusive one (inconclusive=fail) or an insufficient one
+ * (insufficient=fail) is an <error>; the other non-passing verdicts,
  * and ungated metrics, are <skipped> with their reason.  classname+name is unique over the
  * whole file (GitLab deduplicates on it).  Every foreign string goes
  * through pv_text_clean() first because libxml2 2.9 writes control
@@ -35,6 +36,7 @@
 #include <string.h>
 #include <libxml/xmlwriter.h>
 #include "fmt.h"
+#include "../policy.h"
 #include "../util/strbuf.h"
 #include "../util/strmap.h"
 #include "../util/text.h"
@@ -42,18 +44,15 @@
 
 enum outcome { OUT_PASS, OUT_FAILURE, OUT_ERROR, OUT_SKIPPED };
 
+/* A case fails exactly when its verdict fails the gate (policy.h). */
 static enum outcome outcome_of(const struct pv_report *r,
 			       const struct pv_result *m)
 {
+	if (pv_policy_fails(&r->settings.gate, m->verdict))
+		return m->verdict == PV_V_REGRESSION ? OUT_FAILURE : OUT_ERROR;
 	switch (m->verdict) {
-	case PV_V_REGRESSION:
-		return OUT_FAILURE;
 	case PV_V_MISSING:
-		return r->settings.gate.missing == PV_POLICY_FAIL ?
-		       OUT_ERROR : OUT_SKIPPED;
 	case PV_V_INCONCLUSIVE:
-		return r->settings.gate.inconclusive == PV_POLICY_FAIL ?
-		       OUT_ERROR : OUT_SKIPPED;
 	case PV_V_NOISY:
 	case PV_V_INSUFFICIENT:
 	case PV_V_WAIVED:
@@ -607,6 +606,7 @@ static int testcase(struct jw *j, const struct pv_report *r,
 	case OUT_ERROR:
 		elem = "error";
 		type = m->verdict == PV_V_MISSING ? "MissingMetric" :
+		       m->verdict == PV_V_INSUFFICIENT ? "InsufficientSamples" :
 		       "InconclusiveResult";
 		reason_message(&j->a, r, m);
 		break;
@@ -751,7 +751,8 @@ static void quiet(void *ctx, const char *msg, ...)
 	(void)msg;
 }
 
-int pv_write_junit(const struct pv_report *r, FILE *fp, struct pv_err *err)
+int pv_write_junit(const struct pv_report *r, const struct pv_write_opts *o,
+		   FILE *fp, struct pv_err *err)
 {
 	struct jw j = { NULL, fp, 0, STRBUF_INIT, STRBUF_INIT };
 	xmlGenericErrorFunc old_fn = xmlGenericError;
@@ -767,8 +768,6 @@ int pv_write_junit(const struct pv_report *r, FILE *fp, struct pv_err *err)
 	if (!rc && (fflush(fp) || ferror(fp)))
 		rc = -1, j.write_errno = errno ? errno : EIO;
 	if (rc < 0)
-		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write JUnit report: %s",
-				j.write_errno ? strerror(j.write_errno) :
-				"libxml2 writer failed");
+		return pv_write_failed(o, j.write_errno, err);
 	return 0;
 }

@@ -14,7 +14,7 @@
  *   6. a note on what was left out, the footer with the settings, and
  *      the hidden marker <!-- perfverdict-report -->
  *
- * Size: the whole text fits o->limit, counted in bytes (never fewer than
+ * Size: the whole text fits o->markdown_limit, counted in bytes (never fewer than
  * characters, or UTF-16 units), so it fits whatever the host counts.
  * The headline, environment table (capped), notes and footer are always
  * written; the remaining budget admits table rows in one priority order
@@ -382,12 +382,12 @@ static void render(struct strbuf *out, struct md *d, size_t limit,
 	layout_release(&L);
 }
 
-int pv_write_markdown(const struct pv_report *r, const struct pv_md_opts *o,
+int pv_write_markdown(const struct pv_report *r, const struct pv_write_opts *o,
 		      FILE *fp, struct pv_err *err)
 {
 	struct md d;
 	struct strbuf out = STRBUF_INIT;
-	size_t limit = o && o->limit ? o->limit :
+	size_t limit = o && o->markdown_limit ? o->markdown_limit :
 		       r->settings.markdown_limit ? r->settings.markdown_limit :
 		       MD_DEFAULT_LIMIT;
 	int rc = 0;
@@ -417,9 +417,7 @@ int pv_write_markdown(const struct pv_report *r, const struct pv_md_opts *o,
 	errno = 0;
 	if (fwrite(out.buf, 1, out.len, fp) != out.len || fflush(fp) ||
 	    ferror(fp))
-		rc = pv_error(err, PV_M_CANNOT_WRITE,
-			      "cannot write Markdown report: %s",
-			      strerror(errno ? errno : EIO));
+		rc = pv_write_failed(o, errno, err);
 	strbuf_release(&out);
 	return rc;
 }

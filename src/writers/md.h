@@ -5,14 +5,13 @@
  *   md_parts.c  the table headers and rows, the detail groups' headings,
  *               the fixed parts (headline, provenance, environment,
  *               legend, notes, footer);
- *   markdown.c  the row budget (what fits o->limit) and the section order.
+ *   markdown.c  the row budget (what fits o->markdown_limit) and the section order.
  */
 #ifndef PV_WRITERS_MD_H
 #define PV_WRITERS_MD_H
 
 #include "writers.h"
 
-#define MD_DEFAULT_LIMIT 65000
 #define NAME_CHARS 80           /* per name component */
 #define REASON_CHARS 240
 #define CTX_CHARS 100

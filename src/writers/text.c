@@ -451,14 +451,13 @@ static void side_line(const struct tx *t, int k)
 	strbuf_release(&tail);
 }
 
-/* The metric that decided the verdict: the worst regression, else the
- * first metric of the most severe failing verdict, or NULL. */
+/* The metric that decided the verdict: the most severe of those whose
+ * verdict fails the gate (the worst regression first), or NULL. */
 static const struct pv_result *worst(const struct pv_report *r)
 {
-	return r->n && r->fail &&
-	       (r->count[PV_V_REGRESSION] || r->count[PV_V_MISSING] ||
-		r->count[PV_V_INCONCLUSIVE] || r->count[PV_V_INSUFFICIENT]) ?
-	       &r->m[pv_report_first_ranked(r)] : NULL;
+	size_t i = r->fail ? pv_report_first_failing(r) : r->n;
+
+	return i < r->n ? &r->m[i] : NULL;
 }
 
 /*

@@ -1,16 +1,40 @@
 /*
  * writers.h - the outputs.  Each writer reads only the report model and
- * writes to an open stream; main.c wraps it in an atomic file
- * (util/atomic.h) so no consumer ever sees half a report.  A writer
- * returns 0, or -1 with err filled (a write error).
+ * writes to an open stream; outputs.c's table lists them, and writes a
+ * run's reports through atomic files (util/atomic.h), all or none, so no
+ * consumer ever sees half a report.  A writer returns 0, or -1 with err
+ * filled (a write error, naming the report's file and the reason).
  */
 #ifndef PV_WRITERS_H
 #define PV_WRITERS_H
 
 #include <stdio.h>
 #include "../report.h"
+#include "../util/atomic.h"
 #include "../util/err.h"
 #include "../util/strbuf.h"
+
+/* What a report writer is told beside its model (o may be NULL). */
+struct pv_write_opts {
+	const char *path;       /* the report's file, for messages; NULL or
+				 * "-": standard output */
+	size_t markdown_limit;  /* characters the Markdown must fit; 0: the
+				 * report's own, else MD_DEFAULT_LIMIT */
+	const char *json_name;  /* the Markdown says the full report is here */
+};
+
+/* Every report writer of compare's model has this type (outputs.c). */
+typedef int pv_report_writer(const struct pv_report *r,
+			     const struct pv_write_opts *o, FILE *fp,
+			     struct pv_err *err);
+
+/* A write to o's report failed with errno e (0: EIO); returns -1 with
+ * err "cannot write report 'PATH': REASON" (util/atomic.h's wording). */
+static inline int pv_write_failed(const struct pv_write_opts *o, int e,
+				  struct pv_err *err)
+{
+	return pv_atomic_error(err, o ? o->path : NULL, e);
+}
 
 /*
  * The JSON writer formats most metrics on a second thread (json.c).  The
@@ -20,15 +44,13 @@
  * buffers.  So r must not change during the call, and a function called
  * from metric formatting must stay pure in this sense.
  */
-int pv_write_json(const struct pv_report *r, FILE *fp, struct pv_err *err);
-int pv_write_junit(const struct pv_report *r, FILE *fp, struct pv_err *err);
+pv_report_writer pv_write_json;
+pv_report_writer pv_write_junit;
+pv_report_writer pv_write_markdown;
 
-struct pv_md_opts {
-	size_t limit;           /* characters; the comment must fit */
-	const char *json_name;  /* where the full report is, or NULL */
-};
-int pv_write_markdown(const struct pv_report *r, const struct pv_md_opts *o,
-		      FILE *fp, struct pv_err *err);
+/* The Markdown's default size limit, in characters (--markdown-limit):
+ * GitHub refuses a comment of more than 65,536. */
+#define MD_DEFAULT_LIMIT 65000
 
 struct pv_text_opts {
 	int color;              /* ANSI colours (a terminal, no NO_COLOR) */
@@ -45,7 +67,7 @@ int pv_write_text(const struct pv_report *r, const struct pv_text_opts *o,
 void pv_html_text(struct strbuf *sb, const char *s, size_t maxchars);
 
 /* One self-contained HTML page: inline CSS and SVG, no network. */
-int pv_write_html(const struct pv_report *r, FILE *fp, struct pv_err *err);
+pv_report_writer pv_write_html;
 
 /* render: rebuild the model from an archived JSON report. */
 /* A double as the shortest JSON number that reads back bit-exact. */

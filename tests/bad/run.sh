@@ -581,6 +581,21 @@ t render-schema-version 3 "expected schema_version 1"
 report; edit 'r["schema_version"] = 99'
 run render bad.json --junit out/r.xml --markdown out/r.md
 
+# A history report is an output only: render refuses one of either
+# version by its kind, and so does history for an archive point.
+t render-history-v1 3 "bad.json: expected a compare report, not a history report (schema_version 1"
+put bad.json '{"schema_version": 1, "kind": "history", "metrics": [{"test": "x"}]}'
+run render bad.json --junit out/r.xml --markdown out/r.md
+
+t render-history-v2 3 "h.json: expected a compare report, not a history report (schema_version 2"
+"$PV_BIN" history -c "$ROOT/samples/history/perf.conf" --json h.json "$ROOT/samples/history/archive" >/dev/null 2>&1
+run render h.json --junit out/r.xml --markdown out/r.md
+
+t history-point-is-history 3 "9999-h.json: expected a compare report, not a history report (schema_version 2"
+cp -r "$ROOT/samples/history/archive" a
+"$PV_BIN" history -c "$ROOT/samples/history/perf.conf" --json a/9999-h.json "$ROOT/samples/history/archive" >/dev/null 2>&1
+run history -c "$ROOT/samples/history/perf.conf" a
+
 t render-bad-sample 3 "bad.json: metrics[0].baseline.samples: expected an array of finite numbers"
 report; edit 'r["metrics"][0]["baseline"]["samples"][0] = "x"'
 run render bad.json --junit out/r.xml --markdown out/r.md

@@ -57,7 +57,8 @@
 
 #include "archive.h"
 #include "config.h"
-#include "diag.h"
+#include "policy.h"
+#include "util/diag.h"
 #include "readers/reader.h"
 #include "report.h"
 #include "scan.h"
@@ -201,7 +202,8 @@ static int fuzz_config(const uint8_t *data, size_t size)
 {
 	struct pv_config c;
 	struct pv_err err = { 0 };
-	struct pv_rule rule;
+	struct pv_metric_policy pol;
+	struct pv_diag d = PV_DIAG_INIT;
 
 	if (pv_config_load(&c, fuzz_file(data, size), &err)) {
 		fuzz_check_err(&err, PV_EUSAGE);
@@ -214,8 +216,11 @@ static int fuzz_config(const uint8_t *data, size_t size)
 		free(id);
 		(void)pv_config_suite(&c, c.suites[i].name);
 	}
-	pv_config_rule(&c, "TCP_STREAM", "size=64", "throughput", &rule);
-	(void)pv_config_waiver(&c, "TCP_STREAM", "size=64", "throughput");
+	pv_policy_of(&c, &c.gate, "TCP_STREAM", "size=64", "throughput", "",
+		     PV_DIR_UNSET, &pol);
+	(void)pv_policy_waiver(&c, "2026-01-01", "TCP_STREAM", "size=64",
+			       "throughput", &d);
+	pv_diag_release(&d);
 	pv_config_release(&c);
 	return 0;
 }
@@ -227,7 +232,7 @@ static int fuzz_archive(const uint8_t *data, size_t size)
 	struct pv_config cfg;
 	struct pv_diag diag = PV_DIAG_INIT;
 	struct pv_err err = { 0 };
-	struct pv_md_opts md = { 65000, "report.json" };
+	struct pv_write_opts md = { "/dev/null", 65000, "report.json" };
 	struct pv_text_opts to = { 0, 0, 0, 80 };
 
 	if (!sink && !(sink = fopen("/dev/null", "w")))
@@ -240,19 +245,19 @@ static int fuzz_archive(const uint8_t *data, size_t size)
 	}
 	/* render */
 	if (!r.settings.markdown_limit || r.settings.markdown_limit > 1000000)
-		md.limit = 65000;
+		md.markdown_limit = 65000;
 	else
-		md.limit = r.settings.markdown_limit;
-	if (pv_write_junit(&r, sink, &err) ||
+		md.markdown_limit = r.settings.markdown_limit;
+	if (pv_write_junit(&r, &md, sink, &err) ||
 	    pv_write_markdown(&r, &md, sink, &err) ||
 	    pv_write_text(&r, &to, sink, &err) ||
-	    pv_write_html(&r, sink, &err))
+	    pv_write_html(&r, &md, sink, &err))
 		fuzz_check_err(&err, 0);
 	/* merge */
 	pv_config_defaults(&cfg);
 	if (pv_redecide(&r, &cfg, "2025-11-30", &diag, &err))
 		fuzz_check_err(&err, 0);
-	else if (pv_write_json(&r, sink, &err))
+	else if (pv_write_json(&r, &md, sink, &err))
 		fuzz_check_err(&err, 0);
 	pv_diag_release(&diag);
 	pv_report_release(&r);

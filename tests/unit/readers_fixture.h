@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "util/diag.h"
 #include "readers/reader.h"
 #include "table.h"
 #include "util/err.h"

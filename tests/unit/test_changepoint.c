@@ -1,6 +1,7 @@
 /* test_changepoint.c - stats/changepoint.c and stats/pooled.c. */
 #include "unit.h"
 #include <stdlib.h>
+#include <string.h>
 #include <gsl/gsl_sort.h>
 #include "stats/changepoint.h"
 #include "stats/pooled.h"
@@ -68,6 +69,7 @@ static void test_family(void **state)
 	size_t total = 0;
 
 	(void)state;
+	memset(s, 0, sizeof(s));
 	for (int m = 0; m < M; m++) {
 		for (int i = 0; i < L; i++)
 			y[m * L + i] = 0.01 * gauss(&seed);
@@ -114,6 +116,7 @@ static void test_trend(void **state)
 	uint64_t seed = 0x2545f4914f6cdd1dULL;
 
 	(void)state;
+	memset(s, 0, sizeof(s));
 	for (int m = 0; m < M; m++) {
 		for (int i = 0; i < L; i++)
 			y[m * L + i] = 0.01 * gauss(&seed);
@@ -220,6 +223,56 @@ static void test_point_value(void **state)
 					    1, 1.0)));
 }
 
+/*
+ * A series' own alpha (its [metric] rule's) and ungated series (policy,
+ * issue 20): a +3% step in 1% noise (q about 1e-17 over the family) is
+ * a change point at the family's 0.05, none at its own 1e-30; a series
+ * without direction is not counted in the Bonferroni counts (the others'
+ * q is p times 9/10 of the positions), as compare corrects over the
+ * gated metrics only.
+ */
+static void test_own_alpha(void **state)
+{
+	enum { M = 10, L = 40 };
+	double *y = malloc(M * L * sizeof(*y));
+	struct pv_cp_series s[M];
+	struct pv_err err;
+	uint64_t seed = 11;
+	double q_all, p_all;
+
+	(void)state;
+	memset(s, 0, sizeof(s));
+	for (int m = 0; m < M; m++) {
+		for (int i = 0; i < L; i++)
+			y[m * L + i] = 0.01 * gauss(&seed) +
+				       (m == 1 && i >= 20 ? log(1.03) : 0);
+		s[m].y = y + m * L;
+		s[m].L = L;
+	}
+	assert_int_equal(pv_cp_family(s, M, 0.05, &err), 0);
+	assert_int_equal(s[1].ncp, 1);
+	assert_int_equal(s[1].cp[0].index, 20);
+	assert_true(s[1].cp[0].q < 1e-6 && s[1].cp[0].q > 1e-29);
+	q_all = s[1].cp[0].q;
+	p_all = s[1].cp[0].p;
+	for (int m = 0; m < M; m++)
+		pv_cp_series_release(&s[m]);
+	s[1].alpha = 1e-30;
+	assert_int_equal(pv_cp_family(s, M, 0.05, &err), 0);
+	assert_int_equal(s[1].ncp, 0);
+	for (int m = 0; m < M; m++)
+		pv_cp_series_release(&s[m]);
+	s[1].alpha = 0;
+	s[5].ungated = 1;
+	assert_int_equal(pv_cp_family(s, M, 0.05, &err), 0);
+	assert_int_equal(s[1].ncp, 1);
+	assert_near(s[1].cp[0].p, p_all, 1e-12 * p_all);
+	assert_near(s[1].cp[0].q, q_all * 0.9, 1e-9 * q_all);
+	for (int m = 0; m < M; m++)
+		pv_cp_series_release(&s[m]);
+	free(y);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_pooled),
+		cmocka_unit_test(test_own_alpha),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "scan.h"
 #include "util/atomic.h"
 #include "util/err.h"
@@ -135,24 +135,33 @@ static void warnings_collapse_by_code(void **state)
 	assert_string_equal(d.code[12], "no-rows");
 	out = printed(&d, 0);
 	assert_string_equal(out,
-		"w: r0/x.RHS: empty (and 9 more files like it) [empty-file]\n"
-		"w: one of its own [empty-file]\n"
-		"w: odd 1 (and 1 more like it) [no-rows]\n");
+		"w: warning: r0/x.RHS: empty (and 9 more files like it) [empty-file]\n"
+		"w: warning: one of its own [empty-file]\n"
+		"w: warning: odd 1 (and 1 more like it) [no-rows]\n");
 	free(out);
 	/* At most two lines: the second tallies what is not shown. */
 	out = printed(&d, 2);
 	assert_string_equal(out,
-		"w: r0/x.RHS: empty (and 9 more files like it) [empty-file]\n"
-		"w: 3 more warnings not shown (the JSON report lists every one)\n");
+		"w: warning: r0/x.RHS: empty (and 9 more files like it) [empty-file]\n"
+		"w: warning: 3 more warnings not shown (the JSON report lists every one)\n");
 	free(out);
 	/* Three lines are enough for all three codes. */
 	out = printed(&d, 3);
-	assert_non_null(strstr(out, "w: odd 1 (and 1 more like it) [no-rows]\n"));
+	assert_non_null(strstr(out, "w: warning: odd 1 (and 1 more like it) [no-rows]\n"));
 	free(out);
 	pv_diag_release(&d);
 	out = printed(&d, 0);
 	assert_string_equal(out, "");
 	free(out);
+	/* A note says so; dropping a code leaves the others in order. */
+	pv_diag_add(&d, PV_M_NO_DIRECTION, "guessed");
+	pv_diag_add(&d, PV_M_POOLED_BASELINE, "pooled from 3 points");
+	pv_diag_add(&d, PV_M_NO_DIRECTION, "guessed again");
+	pv_diag_drop(&d, PV_M_NO_DIRECTION);
+	out = printed(&d, 0);
+	assert_string_equal(out, "w: note: pooled from 3 points [pooled-baseline]\n");
+	free(out);
+	pv_diag_release(&d);
 }
 
 /* A report that cannot be written leaves every other report as it was. */

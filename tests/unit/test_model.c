@@ -407,6 +407,26 @@ static void no_reason_says_nan(void **state)
 	strbuf_release(&sb);
 }
 
+/* A report borrows its warnings (report.h): compare's are its diag's,
+ * and releasing the report leaves them to the diag (the previous
+ * pv_report_release() freed them, so compare had to clear them first). */
+static void report_borrows_warnings(void **state)
+{
+	struct pv_diag diag = PV_DIAG_INIT;
+	struct pv_report r;
+
+	(void)state;
+	pv_diag_add(&diag, PV_M_TOO_NOISY, "a warning %d", 1);
+	pv_report_init(&r);
+	r.warnings = (const char **)diag.msg;
+	r.warning_codes = diag.code;
+	r.nwarnings = diag.n;
+	pv_report_release(&r);
+	assert_int_equal(diag.n, 1);
+	assert_string_equal(diag.msg[0], "a warning 1");
+	pv_diag_release(&diag);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,6 +440,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(from_zero_noisy, setup, teardown),
 		cmocka_unit_test_setup_teardown(undefined_mean, setup, teardown),
 		cmocka_unit_test_setup_teardown(no_reason_says_nan, setup, teardown),
+		cmocka_unit_test(report_borrows_warnings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "diag.h"
+#include "util/diag.h"
 #include "util/err.h"
 #include "util/msg.h"
 
@@ -40,7 +40,7 @@ static void every_entry(void **state)
 			fail_msg("code '%s' is not lowercase kebab-case", m->code);
 		assert_non_null(m->text);
 		assert_true(strlen(m->text) > 0);
-		assert_true(m->level >= PV_LEVEL_WARNING &&
+		assert_true(m->level >= PV_LEVEL_NOTE &&
 			    m->level <= PV_LEVEL_FATAL);
 		for (int j = 1; j < i; j++)
 			if (!strcmp(m->code, pv_msg_code((enum pv_msg)j)))
@@ -55,10 +55,12 @@ static void every_entry(void **state)
 static void levels(void **state)
 {
 	(void)state;
+	assert_int_equal(pv_level_status(PV_LEVEL_NOTE), PV_OK);
 	assert_int_equal(pv_level_status(PV_LEVEL_WARNING), PV_OK);
 	assert_int_equal(pv_level_status(PV_LEVEL_USAGE), PV_EUSAGE);
 	assert_int_equal(pv_level_status(PV_LEVEL_INPUT), PV_EINPUT);
 	assert_int_equal(pv_level_status(PV_LEVEL_FATAL), PV_ENOMEM);
+	assert_string_equal(pv_level_name(PV_LEVEL_NOTE), "note");
 	assert_string_equal(pv_level_name(PV_LEVEL_WARNING), "warning");
 	assert_string_equal(pv_level_name(PV_LEVEL_USAGE), "usage");
 	assert_string_equal(pv_level_name(PV_LEVEL_INPUT), "input");
@@ -67,6 +69,17 @@ static void levels(void **state)
 	assert_int_equal(pv_msg_level(PV_M_UNKNOWN_KEY), PV_LEVEL_USAGE);
 	assert_int_equal(pv_msg_level(PV_M_BAD_NUMBER), PV_LEVEL_INPUT);
 	assert_int_equal(pv_msg_level(PV_M_OUT_OF_MEMORY), PV_LEVEL_FATAL);
+	assert_int_equal(pv_msg_level(PV_M_POOLED_BASELINE), PV_LEVEL_NOTE);
+	/* In a run's warning list: a note's code is a note; an error
+	 * demoted to a warning (missing = warn) and an unknown code are
+	 * warnings. */
+	assert_int_equal(pv_msg_by_code("pooled-baseline"), PV_M_POOLED_BASELINE);
+	assert_int_equal(pv_msg_by_code("no-such-code"), PV_M_NONE);
+	assert_int_equal(pv_msg_listed_level("pooled-baseline"), PV_LEVEL_NOTE);
+	assert_int_equal(pv_msg_listed_level("no-direction"), PV_LEVEL_WARNING);
+	assert_int_equal(pv_msg_listed_level("no-results"), PV_LEVEL_WARNING);
+	assert_int_equal(pv_msg_listed_level("no-such-code"), PV_LEVEL_WARNING);
+	assert_int_equal(pv_msg_listed_level(NULL), PV_LEVEL_WARNING);
 }
 
 /* pv_error() takes the status from the message's level and keeps the

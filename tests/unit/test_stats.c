@@ -903,6 +903,31 @@ static void test_moderated_hand(void **state)
  * denominator; metrics with 7 runs, a zero value, or a zero MAD take no
  * part.
  */
+/* Smyth's posterior variance, the one function the moderated t, the
+ * pooled baseline and the change points use: the weighted mean, the
+ * prior alone at d0 = inf, and no prior at d0 = 0 or a NAN s0sq (which
+ * only the moderated t checked before); a variance on 0 df adds
+ * nothing, even a NAN one. */
+static void test_posterior_var_hand(void **state)
+{
+	struct pv_prior pr = { 4, 0.5 };
+	double df;
+
+	(void)state;
+	assert_true(pv_posterior_var(&pr, 2, 6, &df) == 14.0 / 10);
+	assert_true(df == 10);
+	pr.d0 = INFINITY;
+	assert_true(pv_posterior_var(&pr, 2, 6, &df) == 0.5);
+	assert_true(isinf(df));
+	pr.d0 = 0;
+	assert_true(pv_posterior_var(&pr, 2, 6, &df) == 2 && df == 6);
+	pr.d0 = 4;
+	pr.s0sq = NAN;
+	assert_true(pv_posterior_var(&pr, 2, 6, &df) == 2 && df == 6);
+	pr.s0sq = 0.5;
+	assert_true(pv_posterior_var(&pr, NAN, 0, &df) == 0.5 && df == 4);
+}
+
 static void test_gross_fraction_hand(void **state)
 {
 	static const double ra[] = { -2, -1, -1, 0, 0, 1, 1, 2 };
@@ -1431,6 +1456,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fit_prior_edges),
 		cmocka_unit_test(test_modvar_hand),
 		cmocka_unit_test(test_moderated_hand),
+		cmocka_unit_test(test_posterior_var_hand),
 		cmocka_unit_test(test_gross_fraction_hand),
 		cmocka_unit_test(test_mde_hand),
 		cmocka_unit_test(test_effect_hand),

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "util/msg.h"
+#include "msg.h"
 
 /*
  * msg[i] is one printable line, code[i] its code (a string of msg.c's
@@ -33,7 +33,8 @@ void pv_diag_add_subj(struct pv_diag *d, enum pv_msg id, const char *subj,
 		      const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /*
- * Print the warnings to fp, each line prefix + message + " [code]".
+ * Print the warnings to fp, each line prefix + level + ": " + message
+ * + " [code]", the level "note" or "warning" (pv_msg_listed_level()).
  * Warnings of one code about files make one line, the first of them,
  * with a count of the others ("(and 9 more files like it)").  At most
  * max lines (0: no limit): the last one then says how many were not
@@ -44,6 +45,9 @@ void pv_diag_print(const struct pv_diag *d, FILE *fp, const char *prefix,
 /* Move every warning of from, with its code and file, to the end of to;
  * from is left empty. */
 void pv_diag_take(struct pv_diag *to, struct pv_diag *from);
+/* Remove every entry of id (one that another step of the run says
+ * again, better). */
+void pv_diag_drop(struct pv_diag *d, enum pv_msg id);
 void pv_diag_release(struct pv_diag *d);
 
 #endif

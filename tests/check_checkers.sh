@@ -1,0 +1,39 @@
+#!/bin/sh
+# The goldens' verdict checker (tests/check_verdicts.py, run from their
+# check files) can fail: run here by make check's glob, it passes the
+# reviewed netperf report against the planted expectations, and refuses
+# the same report with a planted regression called unchanged, an
+# unexpected regression, and an expectation that matches no metric.
+set -u
+PYTHON=${PYTHON:-/usr/bin/python3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+g=tests/golden/netperf
+bad=0
+"$PYTHON" tests/check_verdicts.py "$g/out/report.json" "$g/expected" >/dev/null 2>&1 ||
+	{ echo "check_checkers: check_verdicts.py refuses the netperf golden"; bad=1; }
+"$PYTHON" - "$g/out/report.json" "$tmp" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+out = sys.argv[2]
+reg = [m for m in r["metrics"] if m["verdict"] == "regression"]
+unc = [m for m in r["metrics"] if m["verdict"] == "unchanged"]
+assert reg and unc
+reg[0]["verdict"] = "unchanged"
+json.dump(r, open(out + "/missed.json", "w"))
+reg[0]["verdict"] = "regression"
+unc[0]["verdict"] = "regression"
+json.dump(r, open(out + "/extra.json", "w"))
+PY
+for case in missed extra; do
+	if "$PYTHON" tests/check_verdicts.py "$tmp/$case.json" "$g/expected" >/dev/null 2>&1; then
+		echo "check_checkers: check_verdicts.py passes a report with a $case regression"
+		bad=1
+	fi
+done
+{ cat "$g/expected"; echo "regression NOSUCH group metric"; } >"$tmp/expected"
+if "$PYTHON" tests/check_verdicts.py "$g/out/report.json" "$tmp/expected" >/dev/null 2>&1; then
+	echo "check_checkers: check_verdicts.py passes an expectation no metric matches"
+	bad=1
+fi
+exit $bad
