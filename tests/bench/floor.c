@@ -33,9 +33,10 @@ static void scan_buf(char *p, char *end)
 			continue;
 		}
 		if (p > start && name_char(p[-1])) {
-			while (p < end && ((*p >= '0' && *p <= '9') ||
-					   name_char(*p)))
+			do
 				p++;
+			while (p < end && ((*p >= '0' && *p <= '9') ||
+					   name_char(*p)));
 			continue;
 		}
 		v = strtod(p, &q);
