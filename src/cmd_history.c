@@ -5,8 +5,10 @@
  */
 #include "cmd_history.h"
 
+#include <errno.h>
 #include <string.h>
 #include "writers/history_writers.h"
+#include "util/atomic.h"
 #include "util/banned.h"
 
 int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
@@ -48,8 +50,9 @@ int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
 	if (!pv_outputs_to_stdout(a->out) &&
 	    pv_write_history_text(&h, &to, stdout, err))
 		goto out;
+	errno = 0;
 	if (fflush(stdout)) {
-		pv_error(err, PV_M_CANNOT_WRITE, "cannot write to standard output");
+		pv_atomic_error(err, NULL, errno);
 		goto out;
 	}
 	rc = h.fail ? PV_FAIL : PV_OK;

@@ -201,12 +201,7 @@ static int metric_for(struct pv_history *h, size_t pi, const char *suite,
 	m->metric = pv_strmap_intern(&h->strs, metric, strlen(metric), NULL);
 	m->unit = arena_strdup(&h->arena, unit ? unit : "");
 	m->unit_point = pi;
-	m->direction = pol.direction;
-	m->ignored = pol.ignored;
-	m->dir_assumed = pol.dir_assumed;
-	m->threshold = pol.threshold;
-	m->abs_threshold = pol.abs_threshold;
-	m->alpha = pol.alpha;
+	m->rule = pol;
 	*out = m;
 	return 0;
 }
@@ -701,8 +696,8 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		s[i].y = y[i];
 		s[i].L = m->nobs;
 		s[i].alone = !m->logscale;
-		s[i].alpha = m->alpha;
-		s[i].ungated = m->direction == PV_DIR_NONE;
+		s[i].alpha = m->rule.alpha;
+		s[i].ungated = !m->rule.gated;
 	}
 	if (pv_cp_family(s, h->nm, h->alpha, err))
 		goto out;
@@ -777,17 +772,16 @@ static void decide_metric(struct pv_history *h, struct pv_hist_metric *m,
 
 	for (size_t j = 0; j < m->ncp; j++) {
 		struct pv_hist_cp *c = &m->cp[j];
-		double delta = c->s.delta;
-		int worse = m->direction == PV_DIR_LOWER ? delta > 0 :
-			    m->direction == PV_DIR_HIGHER ? delta < 0 : -1;
+		int worse = m->rule.direction != PV_DIR_NONE &&
+			    pv_policy_move(m->rule.direction, c->s.delta) > 0;
 
-		c->verdict = worse < 0 ? PV_HS_CHANGED :
+		c->verdict = m->rule.direction == PV_DIR_NONE ? PV_HS_CHANGED :
 			     worse ? PV_HS_REGRESSION : PV_HS_IMPROVEMENT;
-		c->beyond = pv_policy_beyond(m->threshold, m->abs_threshold,
+		c->beyond = pv_policy_beyond(m->rule.threshold, m->rule.abs_threshold,
 					     c->before, c->after - c->before,
 					     c->rel);
-		any |= worse > 0;
-		matters |= worse > 0 && c->beyond && c->point >= first_recent;
+		any |= worse;
+		matters |= worse && c->beyond && c->point >= first_recent;
 	}
 	if (any)
 		wv = pv_policy_waiver(o->cfg, o->today, m->group, m->benchmark,
@@ -834,7 +828,7 @@ void pv_history_decide(struct pv_history *h, const struct pv_history_opts *o,
 	for (size_t i = 0; i < h->nm; i++) {
 		struct pv_hist_metric *m = &h->m[i];
 
-		if (m->dir_assumed)
+		if (m->rule.dir_assumed)
 			pv_names_add(&assumed, m->group, m->benchmark, m->metric);
 		decide_metric(h, m, first_recent, o, diag);
 		h->count[m->status]++;

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "table.h"
 #include "util/diag.h"
+#include "policy.h"
 #include "stats/changepoint.h"
 #include "util/arena.h"
 #include "util/err.h"
@@ -70,13 +71,10 @@ struct pv_hist_cp {
 struct pv_hist_metric {
 	const char *suite, *test, *group, *benchmark, *metric, *unit;
 	size_t unit_point;      /* the point whose unit the series is in */
-	/* its rule (policy.h's pv_policy_of()) */
-	enum pv_dir direction;  /* none for one a rule ignores */
-	int ignored;            /* a rule says ignore: reported, ungated */
-	int dir_assumed;
-	double threshold;       /* relative, as a fraction */
-	double abs_threshold;   /* in the unit; NAN: none */
-	double alpha;           /* its change points' family-wise level */
+	/* Its rule (direction, threshold, abs_threshold, alpha, ignored,
+	 * dir_assumed), from policy.h's pv_policy_of(); alpha is the level
+	 * its change points are found at. */
+	struct pv_metric_policy rule;
 	int logscale;           /* values are logs (all samples > 0) */
 	struct pv_hist_obs *obs;
 	size_t nobs, aobs;

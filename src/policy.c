@@ -149,6 +149,13 @@ void pv_policy_result(const struct pv_config *cfg, const struct pv_gate *g,
 	res->alpha = p.alpha;
 }
 
+int pv_policy_move(enum pv_dir d, double change)
+{
+	int up = change > 0, down = change < 0;
+
+	return d == PV_DIR_HIGHER ? down - up : up - down;
+}
+
 int pv_policy_beyond(double threshold, double abs_threshold, double base,
 		     double change_abs, double change_rel)
 {
@@ -156,6 +163,14 @@ int pv_policy_beyond(double threshold, double abs_threshold, double base,
 	int rel_ok = base == 0 ? abs > 0 : rel >= threshold && rel > 0;
 
 	return rel_ok && (isnan(abs_threshold) || abs >= abs_threshold);
+}
+
+int pv_policy_ungated_moved(const struct pv_result *m)
+{
+	return m->verdict == PV_V_UNGATED && m->tested && m->q < m->alpha &&
+	       pv_policy_beyond(m->threshold, m->abs_threshold,
+				m->side[0].s.mean, m->change_abs,
+				m->change_rel);
 }
 
 const struct pv_waiver *pv_policy_waiver(const struct pv_config *cfg,

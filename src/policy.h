@@ -52,6 +52,13 @@ void pv_policy_result(const struct pv_config *cfg, const struct pv_gate *g,
 enum pv_dir pv_guess_direction(const char *metric, const char *unit);
 
 /*
+ * Which way a change goes for a metric of direction d: 1 worse, -1
+ * better, 0 none (0 or NAN).  Up is worse unless d is higher (a metric
+ * without direction is never gated; the sign only names its tail).
+ */
+int pv_policy_move(enum pv_dir d, double change);
+
+/*
  * A change of change_abs (candidate - baseline, in the unit) and
  * change_rel (a fraction of base, the baseline level) reaches the floor:
  * |rel| >= threshold and > 0, and |abs| >= abs_threshold when that is
@@ -60,6 +67,11 @@ enum pv_dir pv_guess_direction(const char *metric, const char *unit);
  */
 int pv_policy_beyond(double threshold, double abs_threshold, double base,
 		     double change_abs, double change_rel);
+
+/* A metric without direction that would have been a verdict if it had
+ * one: tested, q below its alpha and beyond its floor (what the
+ * reports list as "moved"). */
+int pv_policy_ungated_moved(const struct pv_result *m);
 
 /*
  * The waiver that holds today (YYYY-MM-DD, inclusive) for a regression

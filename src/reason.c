@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <string.h>
+#include "policy.h"
 #include "util/banned.h"
 
 /* "+3.20%"; "undefined" for a value that is not finite (the callers
@@ -112,7 +113,8 @@ static int add_interval(struct strbuf *sb, const struct pv_result *m,
  * threshold, or, when that was reached, abs_threshold. */
 static void add_floor_missed(struct strbuf *sb, const struct pv_result *m)
 {
-	int rel_ok = from_zero(m) || fabs(m->change_rel) >= m->threshold;
+	int rel_ok = pv_policy_beyond(m->threshold, NAN, m->side[0].s.mean,
+				      m->change_abs, m->change_rel);
 
 	if (rel_ok && isfinite(m->abs_threshold)) {
 		strbuf_addstr(sb, "below the absolute threshold of ");

@@ -383,9 +383,8 @@ static void family_gate(struct pv_report *r, const struct work *w,
 	    g->sided == PV_SIDED_WORSE) {
 		for (size_t i = 0; i < r->n; i++) {
 			const struct pv_result *res = &r->m[i];
-			int up = res->change_abs > 0, down = res->change_abs < 0;
-			int wm = res->direction == PV_DIR_HIGHER ? down : up;
-			int bm = res->direction == PV_DIR_HIGHER ? up : down;
+			int move = pv_policy_move(res->direction, res->change_abs);
+			int wm = move > 0, bm = move < 0;
 
 			if (!w[i].testable || !res->gated)
 				continue;
@@ -476,10 +475,8 @@ static void decide_one(struct pv_report *r, const struct pv_config *cfg,
 
 	/* By the absolute change: the relative one is not defined from a
 	 * zero baseline mean, and has the same sign otherwise. */
-	worse_move = res->direction == PV_DIR_HIGHER ? res->change_abs < 0 :
-		     res->change_abs > 0;
-	better_move = res->direction == PV_DIR_HIGHER ? res->change_abs > 0 :
-		      res->change_abs < 0;
+	worse_move = pv_policy_move(res->direction, res->change_abs) > 0;
+	better_move = pv_policy_move(res->direction, res->change_abs) < 0;
 	beyond = beyond_floor(res);
 
 	if (g->sided == PV_SIDED_TWO || !res->gated) {
@@ -592,7 +589,7 @@ static int pooled_tests(struct pv_report *r, struct work *w,
 	for (size_t j = 0, i = 0; !rc && i < r->n; i++) {
 		struct pv_result *res = &r->m[i];
 		const struct pv_pooled *p = j < n && at[j] == i ? &x[j++] : NULL;
-		int up_worse = res->direction != PV_DIR_HIGHER;
+		int up_worse = pv_policy_move(res->direction, 1) > 0;
 		int logs = res->points && res->points->logscale;
 
 		if (!p || !p->testable) {
@@ -675,13 +672,11 @@ static int decide(struct pv_report *r, const struct pv_config *cfg,
 			 * change would be infinite: it is left undefined,
 			 * as the JSON (null) and its read-back state it. */
 			double diff = res->change_abs;
-			int up = diff > 0, down = diff < 0;
-			int worse = res->direction == PV_DIR_HIGHER ? down : up;
-			int better = res->direction == PV_DIR_HIGHER ? up : down;
+			int move = pv_policy_move(res->direction, diff);
 
 			w[i].p_two = diff != 0 ? 0 : 1;
-			w[i].p_worse = worse ? 0 : 1;
-			w[i].p_better = better ? 0 : 1;
+			w[i].p_worse = move > 0 ? 0 : 1;
+			w[i].p_better = move < 0 ? 0 : 1;
 			res->statistic = diff == 0 ? 0 : NAN;
 			continue;
 		}

@@ -9,14 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_sort.h>
 #include "../stats.h"
 #include "../util/banned.h"
 
 /* MAD to sd, for normal data. */
 #define MAD_SD 1.482602218505602
-/* sd of a standard normal within its central 90%: sqrt(E[Z^2 | |Z| < z_.95]) */
-#define TRIM_SD 0.7893132991
 
 size_t pv_cp_positions(size_t L)
 {
@@ -141,9 +140,14 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
 static double diff_scale(const double *y, size_t L)
 {
 	double *d = pv_malloc(st_mult(L - 1, sizeof(*d)));
-	double md, mad, ss = 0;
+	double md, mad, ss = 0, f, z, trim_sd;
 	size_t keep = (size_t)ceil(0.9 * (double)(L - 1));
 
+	/* at least one difference is left out, however short the series:
+	 * one step's difference must not set the scale (10 points with a
+	 * step at the fifth would otherwise trim nothing) */
+	if (keep > L - 2)
+		keep = L - 2;
 	for (size_t i = 1; i < L; i++)
 		d[i - 1] = y[i] - y[i - 1];
 	md = median_sorted(d, L - 1);
@@ -153,13 +157,33 @@ static double diff_scale(const double *y, size_t L)
 	for (size_t i = 0; i < keep; i++)
 		ss += d[i] * d[i];
 	free(d);
-	ss = sqrt(ss / (double)keep) / TRIM_SD;
+	/* the trimmed RMS made consistent for normal data: the sd of a
+	 * standard normal within its central fraction f,
+	 * E[Z^2 | |Z| < z] = 1 - 2 z phi(z) / f, z = Phi^-1((1 + f) / 2) */
+	f = (double)keep / (double)(L - 1);
+	z = gsl_cdf_ugaussian_Pinv(0.5 + 0.5 * f);
+	trim_sd = sqrt(1 - 2 * z * gsl_ran_ugaussian_pdf(z) / f);
+	ss = keep && trim_sd > 0 ? sqrt(ss / (double)keep) / trim_sd : 0;
 	return (mad > ss ? mad : ss) / sqrt(2.0);
+}
+
+/* The median absolute successive difference: the clipping's scale when
+ * the robust sd is 0 (a noiseless series). */
+static double diff_median(const double *y, size_t L)
+{
+	double *d = pv_malloc(st_mult(L - 1, sizeof(*d)));
+	double m;
+
+	for (size_t i = 1; i < L; i++)
+		d[i - 1] = fabs(y[i] - y[i - 1]);
+	m = median_sorted(d, L - 1);
+	free(d);
+	return m;
 }
 
 size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
 {
-	double ref, lim;
+	double ref, lim, gross;
 	size_t nclip = 0;
 
 	memcpy(out, y, L * sizeof(*y));
@@ -167,7 +191,33 @@ size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
 	if (L < 3)
 		return 0;
 	*sd = diff_scale(y, L);
+	{
+		/* ... and never below the median absolute difference's
+		 * estimate (median |d| = 0.6745 sqrt(2) sd for normal noise):
+		 * a noiseless line's equal differences are its scale, and
+		 * its points are not pulled to a median */
+		double md = diff_median(y, L) / (0.6744897501960817 * M_SQRT2);
+
+		if (md > *sd)
+			*sd = md;
+	}
+	{
+		double big = 0;
+
+		/* rounding's sd is none */
+		for (size_t i = 0; i < L; i++)
+			if (fabs(y[i]) > big)
+				big = fabs(y[i]);
+		if (*sd <= 1e-9 * (big + 1))
+			*sd = 0;
+	}
 	lim = PV_CP_CLIP * *sd;
+	/* No noise: only a gross point goes, judged by the differences
+	 * themselves (a line's ends, one difference off a median anchored
+	 * inside, stay; a spike in constant levels goes). */
+	gross = *sd > 0 ? PV_CP_GROSS * *sd : PV_CP_GROSS * diff_median(y, L);
+	if (!(*sd > 0))
+		lim = gross;
 	for (size_t i = 0; i < L; i++) {
 		/* The median of the point and its nearest neighbours (five,
 		 * or three in a short series): one or two wild points never
@@ -181,7 +231,7 @@ size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
 			win[k] = y[c - w / 2 + k];
 		ref = w == 5 ? med5(win) : med3(win[0], win[1], win[2]);
 		d = y[i] - ref;
-		if (fabs(d) > PV_CP_GROSS * *sd) {
+		if (fabs(d) > gross) {
 			/* gross: a noisy neighbour, not a value */
 			out[i] = ref;
 			nclip++;
@@ -193,44 +243,102 @@ size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
 	return nclip;
 }
 
-/* Prefix sums of the values less ref: s[i] = y[0] + ... + y[i-1], and
- * sx[i] the same of j * y[j], for the line's fit. */
+/*
+ * Prefix sums over one series: s[i] = z[0] + ... + z[i-1] of the values
+ * less a line (z[j] = y[j] - beta * j - ref), v[i] the same of the
+ * points' variances.
+ */
 struct psum {
-	double *s, *sx, ref;
+	double *s, *v, *sx;     /* sx: the same of j * z[j] */
+	double ref, beta;
+	double bvar;    /* the variance of beta (0: no slope in the model) */
+	double tol2;    /* a variance of rounding: the floor of every se^2 */
 };
 
+static void psum_build(struct psum *c, const double *y, const double *var,
+		       size_t L, double beta, double bvar)
+{
+	double big = 0;
+
+	c->s[0] = c->v[0] = c->sx[0] = 0;
+	c->ref = L ? y[0] : 0;
+	c->beta = beta;
+	c->bvar = beta != 0 ? bvar : 0;
+	for (size_t j = 0; j < L; j++)
+		if (fabs(y[j]) > big)
+			big = fabs(y[j]);
+	/* differences below a billionth of the values' size are rounding
+	 * (a line taken out of a noiseless series leaves them) */
+	c->tol2 = 1e-9 * (big + 1);
+	c->tol2 *= c->tol2;
+	for (size_t j = 0; j < L; j++) {
+		double z = y[j] - beta * (double)j - c->ref;
+
+		c->s[j + 1] = c->s[j] + z;
+		c->sx[j + 1] = c->sx[j] + (double)j * z;
+		c->v[j + 1] = c->v[j] + var[j];
+	}
+}
+
+/* The mean of the detrended values of [a, b) (ref added back). */
 static double seg_mean(const struct psum *c, size_t a, size_t b)
 {
 	return (c->s[b] - c->s[a]) / (double)(b - a) + c->ref;
 }
 
-/* The t of splitting [a, b) at k, with sd known. */
-static double split_t(const struct psum *c, size_t a, size_t k, size_t b,
-		      double sd)
+/* The variance of that mean: the points' variances over (b - a)^2. */
+static double seg_var(const struct psum *c, size_t a, size_t b)
+{
+	double n = (double)(b - a);
+
+	return (c->v[b] - c->v[a]) / (n * n);
+}
+
+/*
+ * The t of splitting [a, b) at k: the difference of the two parts'
+ * means over its standard error, each point with its own variance, and
+ * with a slope in the model, the slope's own error over the distance of
+ * the two parts' centres (a step net of a fitted slope is less certain
+ * than the slope's absence would make it).  No
+ * variance at all (constant levels) leaves rounding's: a step between
+ * constant levels has a t in the billions, equal levels 0.
+ */
+static double split_t(const struct psum *c, size_t a, size_t k, size_t b)
 {
 	double d = seg_mean(c, k, b) - seg_mean(c, a, k);
-	double se = sd * sqrt(1.0 / (double)(k - a) + 1.0 / (double)(b - k));
+	double dx = 0.5 * (double)(b - a);
+	double se2 = seg_var(c, a, k) + seg_var(c, k, b) + dx * dx * c->bvar;
 
-	if (se > 0)
-		return d / se;
-	return d > 0 ? INFINITY : d < 0 ? -INFINITY : 0;
+	return d / sqrt(se2 > c->tol2 ? se2 : c->tol2);
+}
+
+/* The same difference scaled as if every variance were 1: it breaks the
+ * ties of infinite t's (a step between constant levels). */
+static double split_score(const struct psum *c, size_t a, size_t k, size_t b)
+{
+	double d = seg_mean(c, k, b) - seg_mean(c, a, k);
+
+	return fabs(d) / sqrt(1.0 / (double)(k - a) + 1.0 / (double)(b - k));
 }
 
 /* The best split of [a, b), or 0 when the segment is too short. */
-static size_t best_split(const struct psum *c, size_t a, size_t b, double sd,
+static size_t best_split(const struct psum *c, size_t a, size_t b,
 			 double *tbest)
 {
 	size_t best = 0;
+	double sbest = 0;
 
 	*tbest = 0;
 	if (b - a < 2 * PV_CP_MIN_SEG)
 		return 0;
 	for (size_t k = a + PV_CP_MIN_SEG; k + PV_CP_MIN_SEG <= b; k++) {
-		double t = fabs(split_t(c, a, k, b, sd));
+		double t = fabs(split_t(c, a, k, b));
+		double sc = isinf(t) ? split_score(c, a, k, b) : 0;
 
-		if (!best || t > *tbest) {
+		if (!best || t > *tbest || (t == *tbest && sc > sbest)) {
 			best = k;
 			*tbest = t;
+			sbest = sc;
 		}
 	}
 	return best;
@@ -242,6 +350,8 @@ static double two_sided_p(double t, double df)
 
 	if (isinf(t))
 		return 0;
+	if (isnan(t))
+		return 1;
 	p = 2 * pv_t_sf(fabs(t), df);
 	return p > 1 ? 1 : p;
 }
@@ -271,6 +381,90 @@ static void cpset_remove(struct cpset *s, size_t i)
 	s->n--;
 }
 
+/*
+ * The best bump of [a, b): a level [i, j) inside it, at least
+ * PV_CP_MIN_SEG points, as are the parts before and after it, against
+ * the mean of those two parts (a dip that is fixed again, which no
+ * single split of the segment finds: circular binary segmentation).
+ * Returns 0 when the segment is too short.
+ */
+static size_t best_bump(const struct psum *c, size_t a, size_t b,
+			size_t *jbest, double *tbest)
+{
+	size_t ibest = 0;
+
+	*tbest = 0;
+	*jbest = 0;
+	if (b - a < 3 * PV_CP_MIN_SEG)
+		return 0;
+	for (size_t i = a + PV_CP_MIN_SEG; i + 2 * PV_CP_MIN_SEG <= b; i++)
+		for (size_t j = i + PV_CP_MIN_SEG; j + PV_CP_MIN_SEG <= b; j++) {
+			double nin = (double)(j - i), nout = (double)(b - a) - nin;
+			double sout = c->s[i] - c->s[a] + c->s[b] - c->s[j];
+			double vout = c->v[i] - c->v[a] + c->v[b] - c->v[j];
+			double d = (c->s[j] - c->s[i]) / nin - sout / nout;
+			double se2 = (c->v[j] - c->v[i]) / (nin * nin) +
+				     vout / (nout * nout);
+			/* t^2, the square root taken once at the end */
+			double t2 = d * d / (se2 > c->tol2 ? se2 : c->tol2);
+
+			if (!ibest || t2 > *tbest) {
+				ibest = i;
+				*jbest = j;
+				*tbest = t2;
+			}
+		}
+	*tbest = sqrt(*tbest);
+	return ibest;
+}
+
+/* The number of bumps best_bump() weighs in a series of L points. */
+static double bump_positions(size_t L)
+{
+	double m;
+
+	if (L < 3 * PV_CP_MIN_SEG)
+		return 0;
+	m = (double)(L - 3 * PV_CP_MIN_SEG + 1);
+	return m * (m + 1) / 2;
+}
+
+struct limits {
+	double df;
+	double split_p;         /* a split's p at most this: alpha over all
+				 * the family's split positions */
+	double bump_p;          /* a bump's: alpha over all its bumps */
+	double line_p;          /* a slope's: alpha over the series */
+};
+
+static void bisect(const struct psum *c, size_t a, size_t b,
+		   const struct limits *lim, struct cpset *out)
+{
+	double t;
+	size_t k = best_split(c, a, b, &t), j;
+
+	if (!k || two_sided_p(t, lim->df) > lim->split_p) {
+		/* no step: perhaps a level that came and went */
+		k = best_bump(c, a, b, &j, &t);
+		if (!k || two_sided_p(t, lim->df) > lim->bump_p)
+			return;
+		cpset_insert(out, k);
+		cpset_insert(out, j);
+		bisect(c, a, k, lim, out);
+		bisect(c, k, j, lim, out);
+		bisect(c, j, b, lim, out);
+		return;
+	}
+	cpset_insert(out, k);
+	bisect(c, a, k, lim, out);
+	bisect(c, k, b, lim, out);
+}
+
+/*
+ * Binary segmentation, then refinement: each split moves to its best
+ * place between its neighbours, and the weakest goes while it is not
+ * significant.  Ends when a pass changes nothing (bounded, to be safe).
+ */
 /* Sum of squares of the positions a..b-1 about their mean. */
 static double pos_ss(size_t a, size_t b)
 {
@@ -279,11 +473,8 @@ static double pos_ss(size_t a, size_t b)
 	return n * (n * n - 1) / 12;
 }
 
-/*
- * The slope common to the segments of s, each with its own level: the
- * within-segment least-squares slope, and the positions' sum of squares
- * it is estimated over.
- */
+/* The slope common to the segments of s, each with its own level, of
+ * the values of c; sxx: the positions' sum of squares it stands on. */
 static double common_slope(const struct psum *c, size_t L,
 			   const struct cpset *s, double *sxx)
 {
@@ -303,51 +494,30 @@ static double common_slope(const struct psum *c, size_t L,
 }
 
 /*
- * The t of the step at k between segments [a, k) and [k, b) in the model
- * of a level per segment and one slope common to all: the difference of
- * the levels net of the slope over the distance of the segments'
- * centres, over its standard error, sd known.  A slow trend makes two
- * halves' means differ; it does not make this t large.
+ * The t of the step at k between [a, k) and [k, b) net of a slope beta
+ * common to the segments (sxx its positions' sum of squares, s2 the
+ * variance it is estimated with): a slow trend makes two halves' means
+ * differ; it does not make this t large.
  */
 static double step_t_sloped(const struct psum *c, size_t a, size_t k,
-			    size_t b, double beta, double sxx, double sd)
+			    size_t b, double beta, double sxx, double s2)
 {
 	double dx = 0.5 * (double)(b - a);
 	double d = seg_mean(c, k, b) - seg_mean(c, a, k) - beta * dx;
-	double v = 1.0 / (double)(k - a) + 1.0 / (double)(b - k) +
-		   (sxx > 0 ? dx * dx / sxx : 0);
-	double se = sd * sqrt(v);
+	double se2 = seg_var(c, a, k) + seg_var(c, k, b) +
+		     (sxx > 0 ? dx * dx * s2 / sxx : 0) + dx * dx * c->bvar;
 
-	if (se > 0)
-		return d / se;
-	return d > 0 ? INFINITY : d < 0 ? -INFINITY : 0;
+	return d / sqrt(se2 > c->tol2 ? se2 : c->tol2);
 }
 
-static void bisect(const struct psum *c, size_t a, size_t b, double sd, double df,
-		   double limit_p, struct cpset *out)
+static void segment(const struct psum *c, size_t L, const struct limits *lim,
+		    struct cpset *s)
 {
-	double t;
-	size_t k = best_split(c, a, b, sd, &t);
+	double df = lim->df, limit_p = lim->split_p, line_p = lim->line_p;
+	double s2 = L ? (c->v[L] - c->v[0]) / (double)L : 0;
 
-	if (!k || two_sided_p(t, df) > limit_p)
-		return;
-	cpset_insert(out, k);
-	bisect(c, a, k, sd, df, limit_p, out);
-	bisect(c, k, b, sd, df, limit_p, out);
-}
-
-/*
- * Binary segmentation, then refinement: each split moves to its best
- * place between its neighbours, and the weakest goes while it is not
- * significant.  Ends when a pass changes nothing (bounded, to be safe).
- */
-static void segment(const struct psum *c, size_t L, double sd, double df,
-		    double limit_p, double line_p, struct cpset *s)
-{
 	s->n = 0;
-	if (!(sd >= 0))
-		return;
-	bisect(c, 0, L, sd, df, limit_p, s);
+	bisect(c, 0, L, lim, s);
 	for (int pass = 0; pass < 50 && s->n; pass++) {
 		int moved = 0;
 		size_t weakest = 0;
@@ -357,7 +527,7 @@ static void segment(const struct psum *c, size_t L, double sd, double df,
 			size_t a = i ? s->k[i - 1] : 0;
 			size_t b = i + 1 < s->n ? s->k[i + 1] : L;
 			double t;
-			size_t k = best_split(c, a, b, sd, &t);
+			size_t k = best_split(c, a, b, &t);
 
 			if (k && k != s->k[i]) {
 				s->k[i] = k;
@@ -368,14 +538,14 @@ static void segment(const struct psum *c, size_t L, double sd, double df,
 		for (size_t i = 0; i < s->n; i++) {
 			size_t a = i ? s->k[i - 1] : 0;
 			size_t b = i + 1 < s->n ? s->k[i + 1] : L;
-			double p = two_sided_p(split_t(c, a, s->k[i], b, sd), df);
+			double p = two_sided_p(split_t(c, a, s->k[i], b), df);
 			double pl = two_sided_p(step_t_sloped(c, a, s->k[i], b,
-							      beta, sxx, sd), df);
+							      beta, sxx, s2), df);
 
-			/* a split the common slope explains is the trend's */
+			/* a split a slope within the segments explains is
+			 * the trend's, not a step */
 			if (pl > line_p)
 				p = 1;
-
 			if (p > wp) {
 				wp = p;
 				weakest = i;
@@ -388,34 +558,15 @@ static void segment(const struct psum *c, size_t L, double sd, double df,
 	}
 }
 
-/* Residual variance around the segment means, and its df. */
-static void resid_var(const double *y, const struct psum *c, size_t L,
-		      const struct cpset *s, double *s2, double *df)
-{
-	double ss = 0;
-	size_t a = 0;
-
-	for (size_t i = 0; i <= s->n; i++) {
-		size_t b = i < s->n ? s->k[i] : L;
-		double m = seg_mean(c, a, b);
-
-		for (size_t j = a; j < b; j++)
-			ss += (y[j] - m) * (y[j] - m);
-		a = b;
-	}
-	*df = (double)L - (double)(s->n + 1);
-	*s2 = *df > 0 ? ss / *df : NAN;
-}
 
 /*
  * The least-squares slope common to the segments of s, each with its own
- * level (for no split, the line through the series): the slope, the sum
- * of squares of the positions about their segments' means it is
- * estimated over, and the residual sum of squares.
+ * level (for no split, the line through the series), of the values y:
+ * the slope, the positions' sum of squares about their segments' means
+ * it is estimated over, and the residual sum of squares.
  */
-static void seg_slope(const double *y, const struct psum *c, size_t L,
-		      const struct cpset *s, double *slope, double *sxx,
-		      double *rss)
+static void seg_slope(const double *y, size_t L, const struct cpset *s,
+		      double *slope, double *sxx, double *rss)
 {
 	double sxy = 0, ss = 0;
 	size_t a = 0;
@@ -423,14 +574,16 @@ static void seg_slope(const double *y, const struct psum *c, size_t L,
 	*sxx = 0;
 	for (size_t i = 0; i <= s->n; i++) {
 		size_t b = i < s->n ? s->k[i] : L;
-		double n = (double)(b - a), xbar = 0.5 * (double)(a + b - 1);
-		double m = seg_mean(c, a, b);
+		double xbar = 0.5 * (double)(a + b - 1), m = 0;
 
+		for (size_t j = a; j < b; j++)
+			m += y[j];
+		m /= (double)(b - a);
 		for (size_t j = a; j < b; j++) {
 			ss += (y[j] - m) * (y[j] - m);
 			sxy += ((double)j - xbar) * (y[j] - m);
 		}
-		*sxx += n * (n * n - 1) / 12;
+		*sxx += pos_ss(a, b);
 		a = b;
 	}
 	*slope = *sxx > 0 ? sxy / *sxx : 0;
@@ -439,29 +592,182 @@ static void seg_slope(const double *y, const struct psum *c, size_t L,
 		*rss = 0;
 }
 
-/*
- * A slow trend makes two halves' means differ: when a line through the
- * series leaves a residual variance no larger than the segments' levels
- * do, the splits are the line's, not steps, and go.  Returns 1 then, with
- * the line's residual variance and df.
- */
-static int line_explains(const double *y, const struct psum *c, size_t L,
-			 struct cpset *s, double *s2, double *df)
+/* The t of a slope, its positions' sum of squares sxx, sd known. */
+static double slope_t(double slope, double sxx, double sd)
 {
-	struct cpset none = { NULL, 0, 0 };
-	double slope, sxx, rss, line_s2, step_s2, step_df;
+	if (!(sxx > 0))
+		return 0;
+	if (sd > 0)
+		return slope / (sd / sqrt(sxx));
+	return slope > 0 ? INFINITY : slope < 0 ? -INFINITY : 0;
+}
 
-	if (!s->n || L < 3)
-		return 0;
-	resid_var(y, c, L, s, &step_s2, &step_df);
-	seg_slope(y, c, L, &none, &slope, &sxx, &rss);
-	line_s2 = rss / (double)(L - 2);
-	if (step_df > 0 && !(line_s2 <= step_s2))
-		return 0;
-	s->n = 0;
-	*s2 = line_s2;
-	*df = (double)(L - 2);
-	return 1;
+/*
+ * One fixed point of levels and a common slope, from the slope beta:
+ * segment the values less the line, fit the slope within the segments
+ * found, keep it only when it is significant at line_p (the trend test's
+ * level), and repeat until neither changes.  The slope is never taken
+ * from across a step.  Returns the slope kept (0 if none).
+ */
+static double fixed_point(const double *y, const double *var, size_t L,
+			  struct psum *c, const struct limits *lim,
+			  double beta, double *bvar, struct cpset *s)
+{
+	double df = lim->df, line_p = lim->line_p;
+	double sd = 0;
+
+	for (size_t j = 0; j < L; j++)
+		sd += var[j];
+	sd = L ? sqrt(sd / (double)L) : 0;
+	for (int it = 0; it < 6; it++) {
+		double slope, sxx, rss, t;
+
+		psum_build(c, y, var, L, beta, *bvar);
+		segment(c, L, lim, s);
+		seg_slope(y, L, s, &slope, &sxx, &rss);
+		t = slope_t(slope, sxx, sd);
+		if (!(sxx > 0) || two_sided_p(t, df) > line_p)
+			slope = 0;
+		/* the same slope segments the same values the same way */
+		if (slope == beta)
+			break;
+		*bvar = sxx > 0 ? sd * sd / sxx : 0;
+		beta = slope;
+	}
+	return beta;
+}
+
+/* The fit's penalised cost: the residuals in units of their variances,
+ * plus the squared critical t of each parameter beyond one level (a
+ * split's, the slope's), the same thresholds the tests use. */
+static double fit_cost(const double *y, const double *var, size_t L,
+		       const struct cpset *s, double beta, double pen_cp,
+		       double pen_slope)
+{
+	double cost = (double)s->n * pen_cp + (beta != 0 ? pen_slope : 0);
+	double floor = 0, s2 = 0;
+	size_t a = 0;
+
+	/* one variance for both fits: the local ones would favour the fit
+	 * they were estimated from */
+	for (size_t j = 0; j < L; j++)
+		s2 += var[j];
+	s2 = L ? s2 / (double)L : 0;
+
+	/* no variance at all: rounding is the noise */
+	for (size_t j = 0; j < L; j++)
+		if (fabs(y[j]) > floor)
+			floor = fabs(y[j]);
+	floor = 1e-24 * (floor * floor + 1);
+
+	for (size_t i = 0; i <= s->n; i++) {
+		size_t b = i < s->n ? s->k[i] : L;
+		double m = 0;
+
+		for (size_t j = a; j < b; j++)
+			m += y[j] - beta * (double)j;
+		m /= (double)(b - a);
+		for (size_t j = a; j < b; j++) {
+			double r = y[j] - beta * (double)j - m;
+
+			cost += r * r / (s2 > floor ? s2 : floor);
+		}
+		a = b;
+	}
+	return cost;
+}
+
+/*
+ * Steps and a trend told apart: a level per segment and one slope common
+ * to all of them, fitted from two starts: steps first (no slope), and
+ * the line through the whole series (when it is significant).  A
+ * staircase's steps leave no slope within its segments, so from either
+ * start they stay steps; a slow drift cut into a staircase is, from the
+ * line, no step at all.  When the two starts end apart, the one with the
+ * smaller penalised cost is kept (fit_cost).  Leaves c built for the fit
+ * kept and returns its slope.
+ */
+static double fit_steps(const double *y, const double *var, size_t L,
+			struct psum *c, const struct limits *lim,
+			struct cpset *s, int *replaced)
+{
+	double df = lim->df, limit_p = lim->split_p, line_p = lim->line_p;
+	struct cpset alt = { NULL, 0, 0 };
+	struct cpset none = { NULL, 0, 0 };
+	double beta, beta2, slope, sxx, rss, sd = 0, t, bv = 0, bv2;
+
+	*replaced = 0;
+	beta = fixed_point(y, var, L, c, lim, 0, &bv, s);
+	for (size_t j = 0; j < L; j++)
+		sd += var[j];
+	sd = L ? sqrt(sd / (double)L) : 0;
+	seg_slope(y, L, &none, &slope, &sxx, &rss);
+	t = slope_t(slope, sxx, sd);
+	if (s->n && beta == 0 && sxx > 0 && two_sided_p(t, df) <= line_p) {
+		double pc = pv_t_quantile(1 - limit_p / 2, df);
+		double pl = pv_t_quantile(1 - line_p / 2, df);
+
+		bv2 = sd * sd / sxx;
+		beta2 = fixed_point(y, var, L, c, lim, slope, &bv2, &alt);
+		int weak = 0;
+
+		{
+			double bs, sx2, sx;
+
+			psum_build(c, y, var, L, beta, bv);
+			bs = common_slope(c, L, s, &sx2);
+			for (size_t i = 0; i < s->n; i++) {
+				size_t a = i ? s->k[i - 1] : 0;
+				size_t b = i + 1 < s->n ? s->k[i + 1] : L;
+
+				sx = step_t_sloped(c, a, s->k[i], b, bs, sx2, sd * sd);
+				if (two_sided_p(sx, df) > PV_CP_TREND_STRICT * limit_p)
+					weak = 1;
+			}
+		}
+		if (weak || fit_cost(y, var, L, &alt, beta2, pc * pc, pl * pl) <
+		    fit_cost(y, var, L, s, beta, pc * pc, pl * pl)) {
+			struct cpset tmp = *s;
+
+			*replaced = s->n > alt.n;
+			*s = alt;
+			alt = tmp;
+			beta = beta2;
+			bv = bv2;
+		}
+	}
+	free(alt.k);
+	psum_build(c, y, var, L, beta, bv);
+	return beta;
+}
+
+/*
+ * The residual sum of squares of each segment of s about its mean (the
+ * values less the slope beta), into rss[0 .. s->n]; the total.
+ */
+static double seg_rss(const double *y, size_t L, const struct cpset *s,
+		      double beta, double *rss)
+{
+	double tot = 0;
+	size_t a = 0;
+
+	for (size_t i = 0; i <= s->n; i++) {
+		size_t b = i < s->n ? s->k[i] : L;
+		double m = 0, ss = 0;
+
+		for (size_t j = a; j < b; j++)
+			m += y[j] - beta * (double)j;
+		m /= (double)(b - a);
+		for (size_t j = a; j < b; j++) {
+			double r = y[j] - beta * (double)j - m;
+
+			ss += r * r;
+		}
+		rss[i] = ss;
+		tot += ss;
+		a = b;
+	}
+	return tot;
 }
 
 void pv_cp_series_release(struct pv_cp_series *s)
@@ -473,9 +779,9 @@ void pv_cp_series_release(struct pv_cp_series *s)
 	s->ncp = 0;
 }
 
-static void describe(const struct psum *c, size_t L, const struct cpset *s,
-		     double sd, double df, double alpha, double ntests,
-		     struct pv_cp *out)
+static void describe(const struct psum *c, const double *y, size_t L,
+		     const struct cpset *s, double df, double alpha,
+		     double ntests, struct pv_cp *out)
 {
 	double tq = pv_t_quantile(1 - alpha / 2, df);
 	double chi = gsl_cdf_chisq_Pinv(1 - alpha, 1);
@@ -485,25 +791,32 @@ static void describe(const struct psum *c, size_t L, const struct cpset *s,
 		size_t b = i + 1 < s->n ? s->k[i + 1] : L;
 		size_t k = s->k[i];
 		struct pv_cp *o = &out[i];
-		double se = sd * sqrt(1.0 / (double)(k - a) + 1.0 / (double)(b - k));
-		double t2;
+		double se = sqrt(seg_var(c, a, k) + seg_var(c, k, b));
+		double t2, m0 = 0, m1 = 0;
 
+		/* the levels as a person sees them: the segments' means of
+		 * the values; the step and its test net of the slope */
+		for (size_t j = a; j < k; j++)
+			m0 += y[j];
+		for (size_t j = k; j < b; j++)
+			m1 += y[j];
 		o->index = k;
-		o->before = seg_mean(c, a, k);
-		o->after = seg_mean(c, k, b);
-		o->delta = o->after - o->before;
+		o->before = m0 / (double)(k - a);
+		o->delta = seg_mean(c, k, b) - seg_mean(c, a, k);
+		o->after = o->before + o->delta;
 		o->delta_low = o->delta - tq * se;
 		o->delta_high = o->delta + tq * se;
-		o->t = split_t(c, a, k, b, sd);
+		o->t = split_t(c, a, k, b);
 		o->df = df;
 		o->p = two_sided_p(o->t, df);
 		o->q = o->p * ntests > 1 ? 1 : o->p * ntests;
+		(void)m1;
 		/* The location's profile interval: every split whose fit is
 		 * within the chi-square(1) quantile of the best one's. */
 		t2 = o->t * o->t;
 		o->index_low = o->index_high = k;
 		for (size_t j = a + PV_CP_MIN_SEG; j + PV_CP_MIN_SEG <= b; j++) {
-			double tj = split_t(c, a, j, b, sd);
+			double tj = split_t(c, a, j, b);
 
 			if (isinf(t2) ? tj * tj == t2 : t2 - tj * tj <= chi) {
 				if (j < o->index_low)
@@ -516,8 +829,8 @@ static void describe(const struct psum *c, size_t L, const struct cpset *s,
 }
 
 /* The trend of a series beyond its steps, Bonferroni over ntrend. */
-static void trend(struct pv_cp_series *x, const struct psum *c,
-		  const struct cpset *s, double ntrend, double alpha)
+static void trend(struct pv_cp_series *x, const struct cpset *s,
+		  double ntrend, double alpha)
 {
 	struct pv_cp_trend *t = &x->trend;
 	double sxx, rss;
@@ -526,7 +839,7 @@ static void trend(struct pv_cp_series *x, const struct psum *c,
 	t->slope = t->se = t->t = t->p = t->q = NAN;
 	if (x->L < 3 || !(x->sd >= 0))
 		return;
-	seg_slope(x->clipped, c, x->L, s, &t->slope, &sxx, &rss);
+	seg_slope(x->clipped, x->L, s, &t->slope, &sxx, &rss);
 	if (!(sxx > 0))
 		return;
 	t->se = x->sd / sqrt(sxx);
@@ -538,114 +851,194 @@ static void trend(struct pv_cp_series *x, const struct psum *c,
 	t->significant = t->q <= alpha;
 }
 
-int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
-		 struct pv_err *err)
+/*
+ * Moderate the variances s2 (df d) across the family's members that are
+ * not alone; a member alone keeps its own.  Into sd and df.
+ */
+static int moderate(struct pv_cp_series *s, size_t n, const double *s2,
+		    const double *d, double *sd, double *df,
+		    struct pv_err *err)
 {
-	double ntests = 0, ntrend = 0;
-	struct psum *csum = pv_calloc(n ? n : 1, sizeof(*csum));
-	double *s2 = pv_calloc(n ? n : 1, sizeof(*s2));
-	double *d = pv_calloc(n ? n : 1, sizeof(*d));
 	double *sa = pv_calloc(n ? n : 1, sizeof(*sa));
 	double *da = pv_calloc(n ? n : 1, sizeof(*da));
-	struct cpset set = { NULL, 0, 0 };
 	struct pv_prior prior;
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
+		int ok = d[i] > 0 && s2[i] >= 0;
+
+		sa[i] = s[i].alone || !ok ? NAN : s2[i];
+		da[i] = s[i].alone || !ok ? 0 : d[i];
+	}
+	if (pv_fit_prior(sa, da, n, &prior, err)) {
+		rc = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int ok = d[i] > 0 && s2[i] >= 0;
+		double post;
+
+		if (s[i].alone || !(prior.d0 > 0)) {
+			if (ok) {
+				sd[i] = sqrt(s2[i]);
+				df[i] = d[i];
+			}
+			continue;
+		}
+		post = pv_posterior_var(&prior, ok ? s2[i] : NAN, ok ? d[i] : 0,
+					&df[i]);
+		if (post >= 0)
+			sd[i] = sqrt(post);
+	}
+out:
+	free(sa);
+	free(da);
+	return rc;
+}
+
+/* Segmentation and scale alternate this many times. */
+#define ROUNDS 3
+
+int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
+		 struct pv_err *err)
+{
+	double ntests = 0, nbumps = 0, ntrend = 0;
+	struct psum *csum = pv_calloc(n ? n : 1, sizeof(*csum));
+	double **var = pv_calloc(n ? n : 1, sizeof(*var));
+	double *s2 = pv_calloc(n ? n : 1, sizeof(*s2));
+	double *d = pv_calloc(n ? n : 1, sizeof(*d));
+	double *beta = pv_calloc(n ? n : 1, sizeof(*beta));
+	struct cpset set = { NULL, 0, 0 };
+	double *rss = NULL;
+	size_t maxL = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].L > maxL)
+			maxL = s[i].L;
 		if (s[i].ungated)
 			continue;
 		ntests += (double)pv_cp_positions(s[i].L);
+		nbumps += bump_positions(s[i].L);
 		ntrend += s[i].L >= 3;
 	}
-	/* Step 1, and a first segmentation with the robust sd. */
+	ALLOC_ARRAY(rss, st_add(maxL, 1));
+	/* Step 1, and the robust sds, moderated across the family (each is
+	 * worth about a third of its differences: the MAD's efficiency). */
 	for (size_t i = 0; i < n; i++) {
 		struct pv_cp_series *x = &s[i];
 
 		ALLOC_ARRAY(x->clipped, x->L ? x->L : 1);
 		x->nclipped = pv_cp_clip(x->y, x->L, x->clipped, &x->robust_sd);
 		ALLOC_ARRAY(csum[i].s, st_add(x->L, 1));
+		ALLOC_ARRAY(csum[i].v, st_add(x->L, 1));
 		ALLOC_ARRAY(csum[i].sx, st_add(x->L, 1));
-		csum[i].s[0] = csum[i].sx[0] = 0;
-		csum[i].ref = x->L ? x->clipped[0] : 0;
-		for (size_t j = 0; j < x->L; j++) {
-			double v = x->clipped[j] - csum[i].ref;
-
-			csum[i].s[j + 1] = csum[i].s[j] + v;
-			csum[i].sx[j + 1] = csum[i].sx[j] + (double)j * v;
-		}
+		ALLOC_ARRAY(var[i], x->L ? x->L : 1);
 		x->sd = x->robust_sd;
 		x->df = INFINITY;
 		x->cp = NULL;
 		x->ncp = 0;
+		s2[i] = x->robust_sd * x->robust_sd;
+		d[i] = x->L >= 3 ? (double)(x->L - 1) / 3 : 0;
 	}
-	for (int round = 0; round < 3; round++) {
-		for (size_t i = 0; i < n; i++) {
-			double a = s[i].alpha > 0 ? s[i].alpha : alpha;
-			/* a split goes when the common slope explains it at
-			 * the trend test's level: alpha over the family's
-			 * series */
-			double limit_p = ntests > 0 ? a / ntests : 0;
-			double line_p = ntrend > 0 ? a / ntrend : 0;
-			int line;
+	{
+		double *sd0 = pv_calloc(n ? n : 1, sizeof(*sd0));
+		double *df0 = pv_calloc(n ? n : 1, sizeof(*df0));
 
-			segment(&csum[i], s[i].L, s[i].sd, s[i].df, limit_p, line_p, &set);
-			line = line_explains(s[i].clipped, &csum[i], s[i].L, &set,
-					     &s2[i], &d[i]);
-			if (round == 2) {
-				trend(&s[i], &csum[i], &set, ntrend, a);
-				s[i].trend.replaced = line;
-				s[i].cp = pv_calloc(set.n ? set.n : 1, sizeof(struct pv_cp));
-				s[i].ncp = set.n;
-				describe(&csum[i], s[i].L, &set, s[i].sd, s[i].df,
-					 a, ntests, s[i].cp);
-				continue;
-			}
-			if (!line)
-				resid_var(s[i].clipped, &csum[i], s[i].L, &set,
-					  &s2[i], &d[i]);
-			if (!(d[i] > 0)) {
+		for (size_t i = 0; i < n; i++) {
+			sd0[i] = s[i].robust_sd;
+			df0[i] = INFINITY;
+		}
+		rc = moderate(s, n, s2, d, sd0, df0, err);
+		for (size_t i = 0; i < n; i++) {
+			s[i].sd = sd0[i];
+			for (size_t j = 0; j < s[i].L; j++)
+				var[i][j] = sd0[i] * sd0[i];
+		}
+		free(sd0);
+		free(df0);
+		if (rc)
+			goto out;
+	}
+	for (int round = 0; round < ROUNDS; round++) {
+		for (size_t i = 0; i < n; i++) {
+			struct pv_cp_series *x = &s[i];
+			double a = x->alpha > 0 ? x->alpha : alpha;
+			/* a split at alpha over every split position of the
+			 * family; a bump (two splits at once) over all its
+			 * bumps, a test apart; a slope at the trend test's
+			 * level, alpha over the family's series */
+			double limit_p = ntests > 0 ? a / ntests : 0;
+			double bump_p = nbumps > 0 ? a / nbumps : 0;
+			double line_p = ntrend > 0 ? a / ntrend : 0;
+			double tot, dof;
+			int replaced = 0;
+
+			if (x->L < 3 || !(x->sd >= 0)) {
 				s2[i] = NAN;
 				d[i] = 0;
-			}
-		}
-		for (size_t i = 0; i < n; i++)
-			if (s[i].alone)
-				sa[i] = NAN, da[i] = 0;
-			else
-				sa[i] = s2[i], da[i] = d[i];
-		if (round == 2)
-			break;
-		if (pv_fit_prior(sa, da, n, &prior, err)) {
-			rc = -1;
-			goto out;
-		}
-		for (size_t i = 0; i < n; i++) {
-			double post;
-
-			if (s[i].alone) {
-				if (d[i] > 0) {
-					s[i].sd = sqrt(s2[i]);
-					s[i].df = d[i];
-				}
 				continue;
 			}
-			if (!(d[i] > 0) && !(prior.d0 > 0))
-				continue;   /* keep the robust sd */
-			post = pv_posterior_var(&prior, s2[i], d[i], &s[i].df);
-			if (post >= 0)
-				s[i].sd = sqrt(post);
+			{
+				struct limits lim = { x->df, limit_p, bump_p, line_p };
+
+				beta[i] = fit_steps(x->clipped, var[i], x->L,
+						    &csum[i], &lim, &set,
+						    &replaced);
+			}
+			if (round == ROUNDS - 1) {
+				trend(x, &set, ntrend, a);
+				x->trend.replaced = replaced;
+				x->cp = pv_calloc(set.n ? set.n : 1, sizeof(struct pv_cp));
+				x->ncp = set.n;
+				describe(&csum[i], x->clipped, x->L, &set, x->df,
+					 a, ntests, x->cp);
+				continue;
+			}
+			tot = seg_rss(x->clipped, x->L, &set, beta[i], rss);
+			dof = (double)x->L - (double)(set.n + 1) - (beta[i] != 0);
+			s2[i] = dof > 0 ? tot / dof : NAN;
+			d[i] = dof > 0 ? dof : 0;
+		}
+		if (round == ROUNDS - 1)
+			break;
+		{
+			double *sdn = pv_calloc(n ? n : 1, sizeof(*sdn));
+			double *dfn = pv_calloc(n ? n : 1, sizeof(*dfn));
+
+			for (size_t i = 0; i < n; i++) {
+				sdn[i] = s[i].sd;
+				dfn[i] = s[i].df;
+			}
+			rc = moderate(s, n, s2, d, sdn, dfn, err);
+			/* one scale a series: a segment's own (shrunk to
+			 * the series' by 8 points' worth) was measured and
+			 * not kept, see changepoint.h */
+			for (size_t i = 0; i < n && !rc; i++) {
+				s[i].sd = sdn[i];
+				s[i].df = dfn[i];
+				for (size_t j = 0; j < s[i].L; j++)
+					var[i][j] = sdn[i] * sdn[i];
+			}
+			free(sdn);
+			free(dfn);
+			if (rc)
+				goto out;
 		}
 	}
 out:
 	for (size_t i = 0; i < n; i++) {
 		free(csum[i].s);
+		free(csum[i].v);
 		free(csum[i].sx);
+		free(var[i]);
 	}
 	free(csum);
+	free(var);
 	free(s2);
 	free(d);
-	free(sa);
-	free(da);
+	free(beta);
+	free(rss);
 	free(set.k);
 	return rc;
 }

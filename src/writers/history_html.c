@@ -4,7 +4,8 @@
  * metric with a change point or a significant trend (each point's value
  * as the test sees it, the range of its runs, the fitted levels, and a
  * marker at every change point).  No scripts, no external
- * files.
+ * files; the head, its Content-Security-Policy and the stylesheet are
+ * compare's page's (html.c's pv_html_head()).
  */
 #include <errno.h>
 #include <math.h>
@@ -157,14 +158,7 @@ int pv_write_history_html(const struct pv_history *h,
 	size_t first_recent = h->np > h->recent ? h->np - h->recent : 0;
 	int rc = 0;
 
-	strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>perfverdict history</title>\n<style>\n"
-		      "body{font-family:sans-serif;margin:2em;color:#222}\n"
-		      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}\n"
-		      ".frame{fill:#fafafa;stroke:#ccc}.ax{font-size:10px;fill:#555}\n"
-		      ".pt{fill:#2b6cb0}.sd{stroke:#90b4e0;stroke-width:2}.level{stroke:#333;stroke-width:1.5}\n"
-		      ".cp{stroke:#888;stroke-dasharray:4 3}.cp.bad{stroke:#c53030}.cp.good{stroke:#2f855a}\n"
-		      ".fail{color:#c53030}.pass{color:#2f855a}\n"
-		      "</style>\n</head>\n<body>\n");
+	pv_html_head(&sb, "perfverdict history", NULL);
 	strbuf_addf(&sb, "<h1>perfverdict history: <span class=\"%s\">%s</span></h1>\n",
 		    h->fail ? "fail" : "pass", h->fail ? "FAIL" : "pass");
 	strbuf_addf(&sb, "<p>%zu points (", h->np);

@@ -58,13 +58,13 @@ static void write_metric(struct jw *w, const struct pv_history *h,
 		    m->benchmark, m->metric);
 	jw_begin(w, '{');
 	jw_metric_name(w, w->tmp->buf, m->suite, m->test, m->group,
-		       m->benchmark, m->metric, m->unit, m->direction,
-		       m->dir_assumed);
-	if (m->ignored)
+		       m->benchmark, m->metric, m->unit, m->rule.direction,
+		       m->rule.dir_assumed);
+	if (m->rule.ignored)
 		JW_BOOL(w, "ignored", 1);
-	JW_NUM(w, "threshold", m->threshold);
-	JW_NUM(w, "abs_threshold", m->abs_threshold);
-	JW_NUM(w, "alpha", m->alpha);
+	JW_NUM(w, "threshold", m->rule.threshold);
+	JW_NUM(w, "abs_threshold", m->rule.abs_threshold);
+	JW_NUM(w, "alpha", m->rule.alpha);
 	JW_STR(w, "scale", m->logscale ? "log" : "linear");
 	JW_NUM(w, "between_point_sd", m->sd);
 	JW_NUM(w, "df", m->df);

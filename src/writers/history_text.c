@@ -5,9 +5,11 @@
  * and the closing line.  Every line fits the width: a long metric name
  * is shortened in its middle, and a line still too long ends in "…".
  */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 #include "history_writers.h"
+#include "../util/atomic.h"
 #include "../util/banned.h"
 
 #define TEXT_RECENT 20          /* recent change points without -v */
@@ -183,8 +185,9 @@ int pv_write_history_text(const struct pv_history *h,
 		    h->fail ? "FAIL" : "PASS", h->np, h->nm, h->fail_cp,
 		    h->fail_cp == 1 ? "" : "s", h->recent);
 	line(&sb, "", "", t.buf, w);
+	errno = 0;
 	if (fwrite(sb.buf, 1, sb.len, fp) != sb.len)
-		rc = pv_error(err, PV_M_CANNOT_WRITE, "cannot write to standard output");
+		rc = pv_atomic_error(err, NULL, errno);
 	strbuf_release(&sb);
 	strbuf_release(&t);
 	return rc;

@@ -33,6 +33,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../policy.h"
 #include "../util/strbuf.h"
 #include "../util/banned.h"
 
@@ -79,7 +80,7 @@ static int section_of(int pass, const struct pv_result *m)
 	case 3:
 		return v == PV_V_REGRESSION ? SEC_NUMBERS : -1;
 	case 4:
-		return md_ungated_moved(m) ? SEC_UNGATED : -1;
+		return pv_policy_ungated_moved(m) ? SEC_UNGATED : -1;
 	case 5:
 		return SEC_DETAIL;
 	default:
@@ -399,7 +400,7 @@ int pv_write_markdown(const struct pv_report *r, const struct pv_write_opts *o,
 
 		if ((unsigned)m->verdict < PV_V_COUNT)
 			d.cnt[m->verdict]++;
-		d.ungated_moved += md_ungated_moved(m);
+		d.ungated_moved += pv_policy_ungated_moved(m);
 		if (m->verdict == PV_V_REGRESSION &&
 		    (m->threshold != r->settings.gate.threshold ||
 		     isfinite(m->abs_threshold)))

@@ -49,7 +49,6 @@ int md_same(const char *a, const char *b);
 void md_join(struct strbuf *sb, int *first, const char *s);
 void md_label(struct md *d, struct strbuf *sb, const struct pv_result *m);
 const char *md_verdict_cell(enum pv_verdict v);
-int md_ungated_moved(const struct pv_result *m);
 void md_cell_begin(struct strbuf *sb);
 void md_cell_next(struct strbuf *sb);
 void md_cell_end(struct strbuf *sb);

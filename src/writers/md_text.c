@@ -215,13 +215,6 @@ const char *md_verdict_cell(enum pv_verdict v)
 	}
 }
 
-/* An ungated metric that moved beyond its threshold with q < alpha. */
-int md_ungated_moved(const struct pv_result *m)
-{
-	return m->verdict == PV_V_UNGATED && m->tested && m->q < m->alpha &&
-	       isfinite(m->change_rel) && fabs(m->change_rel) > m->threshold;
-}
-
 /* Table rows are built cell by cell so their count matches the header. */
 void md_cell_begin(struct strbuf *sb)
 {

@@ -22,9 +22,11 @@
  */
 #include "writers.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../policy.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"
 #include "fmt.h"
@@ -265,14 +267,6 @@ static void table(const struct tx *t, const char *title, struct row *rows,
 	strbuf_release(&name);
 }
 
-/* An ungated metric that moved beyond its threshold with q < alpha. */
-static int ungated_moved(const struct pv_result *m)
-{
-	return m->verdict == PV_V_UNGATED && m->tested && m->q < m->alpha &&
-	       isfinite(m->change_rel) &&
-	       fabs(m->change_rel) > m->threshold;
-}
-
 static const struct {
 	enum pv_verdict v;
 	const char *title;
@@ -296,7 +290,7 @@ static int listed(const struct tx *t, const struct pv_result *m)
 	if (m->verdict == PV_V_UNCHANGED)
 		return 0;
 	if (m->verdict == PV_V_UNGATED)
-		return ungated_moved(m);
+		return pv_policy_ungated_moved(m);
 	return 1;
 }
 
@@ -576,6 +570,6 @@ int pv_write_text(const struct pv_report *r, const struct pv_text_opts *o,
 	closing_line(&t);
 	free(rank);
 	if (ferror(fp))
-		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write the summary");
+		return pv_atomic_error(err, NULL, errno);
 	return 0;
 }

@@ -223,6 +223,45 @@ static void test_point_value(void **state)
 					    1, 1.0)));
 }
 
+/* Constant levels (issue 22, pattern 4): 0 -> 1 (alone, a linear
+ * series) and 100 -> 200 (logs), no noise at all: one change point each,
+ * at the first point of the new level, with a finite, huge t; equal
+ * levels none.  The short series (6 points, the minimum of two segments)
+ * included. */
+static void test_constant_levels(void **state)
+{
+	double a[12], b[12], c[6], e[12];
+	struct pv_cp_series s[4];
+	struct pv_err err;
+
+	(void)state;
+	for (int i = 0; i < 12; i++) {
+		a[i] = i < 7 ? 0 : 1;
+		b[i] = log(i < 4 ? 100.0 : 200.0);
+		e[i] = log(50.0);
+	}
+	for (int i = 0; i < 6; i++)
+		c[i] = log(i < 3 ? 10.0 : 12.0);
+	s[0] = (struct pv_cp_series){ .y = a, .L = 12, .alone = 1 };
+	s[1] = (struct pv_cp_series){ .y = b, .L = 12, .alone = 0 };
+	s[2] = (struct pv_cp_series){ .y = c, .L = 6, .alone = 0 };
+	s[3] = (struct pv_cp_series){ .y = e, .L = 12, .alone = 0 };
+	assert_int_equal(pv_cp_family(s, 4, 0.05, &err), 0);
+	assert_int_equal(s[0].ncp, 1);
+	assert_int_equal(s[0].cp[0].index, 7);
+	assert_near(s[0].cp[0].delta, 1, 1e-12);
+	assert_true(isfinite(s[0].cp[0].t) && s[0].cp[0].t > 1e6);
+	assert_int_equal(s[1].ncp, 1);
+	assert_int_equal(s[1].cp[0].index, 4);
+	assert_near(s[1].cp[0].delta, log(2.0), 1e-12);
+	assert_int_equal(s[2].ncp, 1);
+	assert_int_equal(s[2].cp[0].index, 3);
+	assert_int_equal(s[3].ncp, 0);
+	for (int m = 0; m < 4; m++)
+		pv_cp_series_release(&s[m]);
+}
+
+
 /*
  * A series' own alpha (its [metric] rule's) and ungated series (policy,
  * issue 20): a +3% step in 1% noise (q about 1e-17 over the family) is
@@ -281,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_pooled),
+		cmocka_unit_test(test_constant_levels),
 		cmocka_unit_test(test_own_alpha),
 	};
 

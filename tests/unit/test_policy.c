@@ -129,6 +129,14 @@ static void result_gets_the_same_rule(void **state)
 static void floor_of_a_change(void **state)
 {
 	(void)state;
+	/* Which way is worse. */
+	assert_int_equal(pv_policy_move(PV_DIR_LOWER, 2), 1);
+	assert_int_equal(pv_policy_move(PV_DIR_LOWER, -2), -1);
+	assert_int_equal(pv_policy_move(PV_DIR_HIGHER, 2), -1);
+	assert_int_equal(pv_policy_move(PV_DIR_HIGHER, -2), 1);
+	assert_int_equal(pv_policy_move(PV_DIR_NONE, 2), 1);
+	assert_int_equal(pv_policy_move(PV_DIR_HIGHER, 0), 0);
+	assert_int_equal(pv_policy_move(PV_DIR_LOWER, NAN), 0);
 	/* |rel| >= threshold, and > 0. */
 	assert_true(pv_policy_beyond(0.05, NAN, 100, 5, 0.05));
 	assert_false(pv_policy_beyond(0.05, NAN, 100, 4.9, 0.049));

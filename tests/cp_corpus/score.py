@@ -1,0 +1,151 @@
+#!/usr/bin/python3
+"""Score perfverdict history and Apache Otava on the labelled corpus.
+
+    score.py PERFVERDICT [OTAVA_SRC] [--project NAME] [--flags OUT.json]
+
+For each project under tests/data/cp-corpus/ it writes the project's
+series as an archive (one point per commit, one run per point: the value
+github-action-benchmark kept), runs `PERFVERDICT history --json` on it,
+and, with OTAVA_SRC (a directory holding Otava's `otava` package, run with
+Debian's numpy and scipy), Otava's compute_change_points with its defaults
+(window 50, max p-value 0.001) on each labelled series.  A flag is right
+when it is within 2 points of a labelled shift (each shift takes the
+closest flag, at most one); a flag within 1 point of an `unsure` window
+counts neither way; every other flag is on noise.
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(HERE, "..", "data", "cp-corpus")
+
+
+def load(d):
+    s = {}
+    with open(os.path.join(d, "series.csv")) as f:
+        for r in csv.DictReader(f):
+            s.setdefault(r["series"], []).append(
+                (int(r["index"]), float(r["value"]), r["unit"]))
+    return s
+
+
+def archive(d, s, out):
+    npts = 1 + max(i for v in s.values() for i, _, _ in v)
+    rows = [[] for _ in range(npts)]
+    for n, v in s.items():
+        for i, x, u in v:
+            rows[i].append((n, x, u))
+    for i in range(npts):
+        p = os.path.join(out, f"p{i:04d}")
+        os.makedirs(p)
+        with open(os.path.join(p, "results.csv"), "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["group", "benchmark", "metric", "unit", "value"])
+            for n, x, u in rows[i]:
+                w.writerow(["corpus", n, "value", u, repr(x)])
+    return npts
+
+
+def perfverdict(pv, d, s, src):
+    with tempfile.TemporaryDirectory() as t:
+        a = os.path.join(t, "archive")
+        os.makedirs(a)
+        archive(d, s, a)
+        conf = os.path.join(t, "pv.conf")
+        with open(conf, "w") as f:
+            f.write(f"[gate]\ndirection = {src['direction']}\n")
+        out = os.path.join(t, "h.json")
+        r = subprocess.run([pv, "history", "-c", conf, "--json", out, a],
+                           capture_output=True, text=True)
+        if r.returncode not in (0, 1):
+            sys.exit(f"{d}: perfverdict exit {r.returncode}: {r.stderr}")
+        h = json.load(open(out))
+    flags = {}
+    for m in h["metrics"]:
+        flags[m["benchmark"]] = [c["index"] for c in m["change_points"]]
+    return flags
+
+
+def otava(src_dir, s, names):
+    sys.path.insert(0, src_dir)
+    from otava.analysis import compute_change_points
+    flags = {}
+    for n in names:
+        idx = [i for i, _, _ in s[n]]
+        vals = [x for _, x, _ in s[n]]
+        cps, _ = compute_change_points(vals, window_len=50, max_pvalue=0.001)
+        flags[n] = [idx[c.index] for c in cps]
+    return flags
+
+
+def score(labels, flags):
+    real = found = noise = nflags = 0
+    for n, lab in labels.items():
+        fl = sorted(flags.get(n, []))
+        used = set()
+        for k in lab["shifts"]:
+            real += 1
+            best = None
+            for j, f in enumerate(fl):
+                if j not in used and abs(f - k) <= 2 and (
+                        best is None or abs(f - k) < abs(fl[best] - k)):
+                    best = j
+            if best is not None:
+                used.add(best)
+                found += 1
+        for j, f in enumerate(fl):
+            if j in used:
+                nflags += 1
+                continue
+            if any(lo - 1 <= f <= hi + 1 for lo, hi in lab["unsure"]):
+                continue
+            nflags += 1
+            noise += 1
+            if os.environ.get("CP_VERBOSE"):
+                print(f"  noise: {n[:40]} at {f}", file=sys.stderr)
+        if os.environ.get("CP_VERBOSE"):
+            for k in lab["shifts"]:
+                if not any(abs(f - k) <= 2 for f in fl):
+                    print(f"  missed: {n[:40]} at {k} (flags {fl})", file=sys.stderr)
+    return real, found, nflags, noise
+
+
+def main(argv):
+    pv = argv[0]
+    osrc = argv[1] if len(argv) > 1 and not argv[1].startswith("--") else None
+    only = argv[argv.index("--project") + 1] if "--project" in argv else None
+    dump = argv[argv.index("--flags") + 1] if "--flags" in argv else None
+    tot = {"perfverdict": [0, 0, 0, 0], "otava": [0, 0, 0, 0]}
+    allflags = {}
+    print("| project | tool | series | shifts | rule | found | flags | on noise |")
+    print("|---|---|---|---|---|---|---|---|")
+    for proj in sorted(os.listdir(CORPUS)):
+        if only and proj != only:
+            continue
+        d = os.path.join(CORPUS, proj)
+        src = json.load(open(os.path.join(d, "source.json")))
+        labels = json.load(open(os.path.join(d, "labels.json")))["series"]
+        s = load(d)
+        rules = {"perfverdict": perfverdict(pv, d, s, src)}
+        if osrc:
+            rules["otava"] = otava(osrc, s, labels)
+        allflags[proj] = rules
+        for rule, fl in rules.items():
+            r = score(labels, fl)
+            tot[rule] = [a + b for a, b in zip(tot[rule], r)]
+            print(f"| {proj} | {src['tool']} | {len(labels)} | {r[0]} | {rule} "
+                  f"| {r[1]} | {r[2]} | {r[3]} |")
+    for rule, r in tot.items():
+        if r[0]:
+            print(f"| all | | | {r[0]} | **{rule}** | {r[1]} ({100 * r[1] / r[0]:.0f}%) "
+                  f"| {r[2]} | {r[3]} ({100 * r[3] / max(r[2], 1):.1f}%) |")
+    if dump:
+        json.dump(allflags, open(dump, "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
