@@ -658,8 +658,11 @@ static const struct pv_option history_options[] = {
 			"point order: entry names, or each point's recorded time", "name"),
 	PV_OPT_STRING(0, "json", "F", CLI, out.path[PV_OUT_JSON], "write the JSON history report ('-' is stdout)", NULL),
 	PV_OPT_STRING(0, "markdown", "F", CLI, out.path[PV_OUT_MARKDOWN], "write Markdown with trends ('-' is stdout)", NULL),
+	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000,
+		    "a character count of at least 1000", "characters the Markdown must fit", DEFAULT_TEXT(MD_DEFAULT_LIMIT)),
 	OPT_HTML,
 	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing status line"),
+	PV_OPT_FLAG('v', "verbose", CLI, out.verbose, "print every change point and trend, not only the recent ones"),
 	OPT_HELP,
 	PV_OPT_END,
 };
