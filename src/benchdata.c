@@ -373,9 +373,10 @@ int pv_benchdata_read(struct pv_history *h, const char *archive,
 		     !strcmp(r[j].name, r[i].name) && !strcmp(r[j].unit, r[i].unit);
 		     j++)
 			v[n++] = r[j].v;
-		h->p[r[i].point].metrics += (size_t)pv_history_add(h, r[i].point, o,
-			suite, "", r[i].suite, r[i].name, "value", r[i].unit,
-			r[i].dir, v, n);
+		if (pv_history_add(h, r[i].point, o, suite, "", r[i].suite,
+				   r[i].name, "value", r[i].unit, r[i].dir, v, n,
+				   err))
+			goto out;
 	}
 	rc = 0;
 out:

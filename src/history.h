@@ -79,6 +79,7 @@ struct pv_hist_cp {
 
 struct pv_hist_metric {
 	const char *suite, *test, *group, *benchmark, *metric, *unit;
+	size_t unit_point;      /* the point whose unit the series is in */
 	/* Its rule (direction, threshold, abs_threshold, alpha, ignored,
 	 * dir_assumed), from policy.h's pv_policy_of(); alpha is the level
 	 * its change points are found at. */
@@ -123,6 +124,9 @@ struct pv_history {
 	struct pv_hist_metric *m;
 	size_t nm, am;
 	struct pv_strmap keys;  /* metric key -> index + 1 */
+	size_t *guess, nguess;  /* private: see history.c's same_metric() */
+	struct pv_strmap strs;  /* private: the trees' key strings */
+	size_t tree_metrics;    /* private: the last tree's table size */
 	size_t count[PV_HS_COUNT];
 	size_t fail_cp;         /* regressions in the recent window */
 	int fail;
@@ -142,14 +146,15 @@ int pv_history_read(struct pv_history *h, const char *archive,
  * For the archive readers (point.c, benchdata.c): n runs v of one metric
  * at point pi, the metric found or made by its key; hint is the
  * direction the input says (PV_DIR_UNSET: none), which a [metric] rule
- * or [gate] direction overrides.  Returns 1 when added, 0 when a rule
- * ignores the metric.
+ * or [gate] direction overrides.  Counted in h->p[pi].metrics; units
+ * converted and a metric twice in a point refused as for trees and
+ * reports.  0, or -1 with err.
  */
 int pv_history_add(struct pv_history *h, size_t pi,
 		   const struct pv_history_opts *o, const char *suite,
 		   const char *test, const char *group, const char *bench,
 		   const char *metric, const char *unit, enum pv_dir hint,
-		   const double *v, size_t n);
+		   const double *v, size_t n, struct pv_err *err);
 
 /* An ISO 8601 UTC time (YYYY-MM-DDTHH:MM:SS, a trailing Z or fraction
  * allowed) as seconds since the epoch; NAN when it is not one. */

@@ -366,9 +366,9 @@ static void read_metric(struct prd *d, size_t pi, json_t *m, size_t i,
 		}
 		(*buf)[j] = json_number_value(x);
 	}
-	d->h->p[pi].metrics += (size_t)pv_history_add(d->h, pi, o, key[0],
-		key[1], key[2], key[3], key[4], key[5], hint, *buf,
-		json_array_size(s));
+	if (pv_history_add(d->h, pi, o, key[0], key[1], key[2], key[3], key[4],
+			   key[5], hint, *buf, json_array_size(s), d->err))
+		d->failed = 1;
 }
 
 int pv_point_read(struct pv_history *h, size_t pi,
