@@ -902,11 +902,48 @@ void pv_cp_series_release(struct pv_cp_series *s)
 	s->ncp = 0;
 }
 
-static void describe(const struct psum *c, const double *y, size_t L,
-		     const struct cpset *s, double df, double alpha,
-		     double ntests, struct pv_cp *out)
+/*
+ * A segment's level as reported: the mean of its tested (clipped) values
+ * and its variance from the series' scale (df: the scale's) -- unless the
+ * clipping moved most of its points (a short level at an end, noisier
+ * than the series, whose points the median of five replaced by one of
+ * them: "taken from one point"), then the mean of its own points, with
+ * its own variance when larger (df: its points less one), so that its
+ * interval says how few they are.
+ */
+static void seg_level(const struct psum *c, const double *raw,
+		      const double *y, size_t a, size_t b, double sd2,
+		      double sdf, double *mean, double *var, double *df)
 {
-	double tq = pv_t_quantile(1 - alpha / 2, df);
+	double n = (double)(b - a), m = 0, ss = 0;
+	size_t moved = 0;
+
+	*mean = seg_mean(c, a, b);
+	*var = seg_var(c, a, b);
+	*df = sdf;
+	for (size_t j = a; j < b; j++)
+		moved += raw[j] != y[j];
+	if (2 * moved <= b - a || b - a < 2)
+		return;
+	for (size_t j = a; j < b; j++)
+		m += raw[j] - c->beta * (double)j;
+	m /= n;
+	for (size_t j = a; j < b; j++) {
+		double r = raw[j] - c->beta * (double)j - m;
+
+		ss += r * r;
+	}
+	*mean = m;
+	if (ss / (n - 1) > sd2) {
+		*var = ss / (n - 1) / n;
+		*df = n - 1;
+	}
+}
+
+static void describe(const struct psum *c, const double *raw, const double *y,
+		     size_t L, const struct cpset *s, double sd, double df,
+		     double alpha, double ntests, struct pv_cp *out)
+{
 	double chi = gsl_cdf_chisq_Pinv(1 - alpha, 1);
 
 	for (size_t i = 0; i < s->n; i++) {
@@ -914,18 +951,27 @@ static void describe(const struct psum *c, const double *y, size_t L,
 		size_t b = i + 1 < s->n ? s->k[i + 1] : L;
 		size_t k = s->k[i];
 		struct pv_cp *o = &out[i];
-		double se = sqrt(seg_var(c, a, k) + seg_var(c, k, b));
-		double t2, m0 = 0, m1 = 0;
+		double t2, m0, m1, v0, v1, d0, d1, se, dfw, tq, mb = 0;
 
-		/* the levels as a person sees them: the segments' means of
-		 * the values; the step and its test net of the slope */
+		/* the levels: each segment's own (seg_level()); the step
+		 * and its test net of the slope; the interval's df the
+		 * Welch-Satterthwaite df of the two levels' variances */
+		seg_level(c, raw, y, a, k, sd * sd, df, &m0, &v0, &d0);
+		seg_level(c, raw, y, k, b, sd * sd, df, &m1, &v1, &d1);
 		for (size_t j = a; j < k; j++)
-			m0 += y[j];
-		for (size_t j = k; j < b; j++)
-			m1 += y[j];
+			mb += y[j];
+		se = sqrt(v0 + v1);
+		dfw = v0 + v1 > 0 ? (v0 + v1) * (v0 + v1) /
+		      ((isinf(d0) ? 0 : v0 * v0 / d0) +
+		       (isinf(d1) ? 0 : v1 * v1 / d1)) : df;
+		/* both from the series' scale: one estimate, its df */
+		if (!(dfw > 0) || isnan(dfw) || (d0 == df && d1 == df))
+			dfw = df;
+		tq = pv_t_quantile(1 - alpha / 2, dfw);
 		o->index = k;
-		o->before = m0 / (double)(k - a);
-		o->delta = seg_mean(c, k, b) - seg_mean(c, a, k);
+		o->before = d0 == df && m0 == seg_mean(c, a, k) ?
+			    mb / (double)(k - a) : m0 + c->beta * 0.5 * (double)(a + k - 1);
+		o->delta = m1 - m0;
 		o->after = o->before + o->delta;
 		o->delta_low = o->delta - tq * se;
 		o->delta_high = o->delta + tq * se;
@@ -933,7 +979,6 @@ static void describe(const struct psum *c, const double *y, size_t L,
 		o->df = df;
 		o->p = two_sided_p(o->t, df);
 		o->q = o->p * ntests > 1 ? 1 : o->p * ntests;
-		(void)m1;
 		/* The location's profile interval: every split whose fit is
 		 * within the chi-square(1) quantile of the best one's. */
 		t2 = o->t * o->t;
@@ -1167,8 +1212,8 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 				x->trend.replaced = replaced;
 				x->cp = pv_calloc(set.n ? set.n : 1, sizeof(struct pv_cp));
 				x->ncp = set.n;
-				describe(&csum[i], x->clipped, x->L, &set, x->df,
-					 a, ntests, x->cp);
+				describe(&csum[i], x->y, x->clipped, x->L, &set,
+					 x->sd, x->df, a, ntests, x->cp);
 				continue;
 			}
 			tot = seg_rss(x->clipped, x->L, &set, beta[i], rss);
