@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "readers/reader.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
 
@@ -128,7 +129,7 @@ static long pool_metric(struct pv_table *t, struct bh *bh,
 			      m->metric };
 	size_t since = m->ncp ? m->cp[m->ncp - 1].point : 0;
 	size_t first = m->nobs, k = 0;
-	double *y;
+	double *y, f = 1;
 	long mi;
 
 	while (first > 0 && k < window && m->obs[first - 1].point >= since) {
@@ -140,22 +141,35 @@ static long pool_metric(struct pv_table *t, struct bh *bh,
 		return -1;
 	if (!t->m[mi].unit || !*t->m[mi].unit)
 		t->m[mi].unit = pv_table_str(t, m->unit);
+	/* The archive's unit into the candidate's, as compare converts a
+	 * metric's files (f: one of the archive's units in the
+	 * candidate's). */
+	if (pv_unit_convert(m->unit, t->m[mi].unit, &f)) {
+		pv_error(err, PV_M_UNIT_MISMATCH,
+			 "metric '%s' of '%s' is in '%s' in the archive (from point '%s') but in '%s' in the candidate; they cannot be converted",
+			 m->metric, m->benchmark, m->unit,
+			 bh->h.p[m->unit_point].label, t->m[mi].unit);
+		return -1;
+	}
 	y = arena_alloc(&t->arena, st_mult(k ? k : 1, sizeof(*y)));
 	pts->y = y;
 	pts->K = 0;
 	pts->logscale = m->logscale;
-	pts->tau = m->tau;
+	pts->tau = m->logscale ? m->tau : m->tau * f;
 	for (size_t j = first; j < m->nobs; j++) {
 		const struct pv_hist_obs *ob = &m->obs[j];
 
 		if (bh->excluded[ob->point])
 			continue;
-		y[pts->K++] = ob->value;
+		y[pts->K++] = m->logscale ? ob->value + log(f) : ob->value * f;
 		bh->used[ob->point]++;
 		pv_table_hint(t, (uint32_t)(m->nobs - first));
-		for (size_t r = 0; r < ob->n; r++)
-			pv_table_add(t, (size_t)mi, PV_BASE, ob->point,
-				     m->runs[ob->off + r]);
+		for (size_t r = 0; r < ob->n; r++) {
+			double v = m->runs[ob->off + r];
+
+			pv_unit_convert(m->unit, t->m[mi].unit, &v);
+			pv_table_add(t, (size_t)mi, PV_BASE, ob->point, v);
+		}
 	}
 	return mi;
 }

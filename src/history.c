@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "archive.h"
+#include "readers/reader.h"
 #include "report.h"
 #include "scan.h"
 #include "table.h"
@@ -47,6 +48,7 @@ void pv_history_init(struct pv_history *h)
 
 	memset(h, 0, sizeof(*h));
 	h->keys = empty;
+	pv_strmap_init(&h->strs, &h->arena);
 }
 
 void pv_history_release(struct pv_history *h)
@@ -58,7 +60,9 @@ void pv_history_release(struct pv_history *h)
 	}
 	free(h->m);
 	free(h->p);
+	free(h->guess);
 	pv_strmap_release(&h->keys);
+	pv_strmap_release(&h->strs);
 	arena_release(&h->arena);
 	memset(h, 0, sizeof(*h));
 }
@@ -77,10 +81,14 @@ static void iso_of(double t, char *buf, size_t len)
 		snprintf(buf, len, "1970-01-01T00:00:00Z");
 }
 
+/* Seconds since the epoch of an ISO 8601 time: YYYY-MM-DDTHH:MM:SS,
+ * an optional fraction, then Z, +HH:MM, +HHMM, +HH (or -), or nothing
+ * (UTC, as compare writes it); NAN for anything else. */
 static double parse_iso(const char *s)
 {
 	struct tm tm;
 	const char *end;
+	double t, frac = 0;
 
 	if (!s)
 		return NAN;
@@ -88,15 +96,58 @@ static double parse_iso(const char *s)
 	end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
 	if (!end)
 		return NAN;
-	return (double)timegm(&tm);
+	t = (double)timegm(&tm);
+	if (*end == '.' || *end == ',') {
+		double scale = 0.1;
+
+		for (end++; *end >= '0' && *end <= '9'; end++, scale /= 10)
+			frac += (*end - '0') * scale;
+	}
+	if (*end == 'Z' || *end == 'z') {
+		end++;
+	} else if (*end == '+' || *end == '-') {
+		int sign = *end == '-' ? -1 : 1, hh, mm = 0;
+		const char *q = end + 1;
+
+		if (!(q[0] >= '0' && q[0] <= '9' && q[1] >= '0' && q[1] <= '9'))
+			return NAN;
+		hh = (q[0] - '0') * 10 + (q[1] - '0');
+		q += 2;
+		if (*q == ':')
+			q++;
+		if (q[0] >= '0' && q[0] <= '9' && q[1] >= '0' && q[1] <= '9') {
+			mm = (q[0] - '0') * 10 + (q[1] - '0');
+			q += 2;
+		}
+		if (hh > 23 || mm > 59)
+			return NAN;
+		/* local = UTC + offset */
+		t -= sign * (hh * 3600.0 + mm * 60.0);
+		end = q;
+	}
+	return *end ? NAN : t + frac;
 }
 
-static struct pv_hist_metric *metric_for(struct pv_history *h,
-					 const char *suite, const char *test,
-					 const char *group, const char *bench,
-					 const char *metric, const char *unit,
-					 const struct pv_history_opts *o,
-					 enum pv_dir hint)
+static void metric_name(struct strbuf *sb, const char *group,
+			const char *bench, const char *metric)
+{
+	if (*group)
+		strbuf_addf(sb, "%s/", group);
+	if (*bench)
+		strbuf_addf(sb, "%s/", bench);
+	strbuf_addstr(sb, metric);
+}
+
+/*
+ * The series of one metric into *out, created at its first point (NULL
+ * if its rule ignores it).  Archive-wide, like compare's table:
+ * more metrics than limits.max_metrics over all points is an error.
+ */
+static int metric_for(struct pv_history *h, size_t pi, const char *suite,
+		      const char *test, const char *group, const char *bench,
+		      const char *metric, const char *unit,
+		      const struct pv_history_opts *o, enum pv_dir hint,
+		      struct pv_hist_metric **out, struct pv_err *err)
 {
 	struct strbuf k = STRBUF_INIT;
 	struct pv_strmap_ent *e;
@@ -104,12 +155,30 @@ static struct pv_hist_metric *metric_for(struct pv_history *h,
 	struct pv_metric_policy pol;
 	int added;
 
-	strbuf_addf(&k, "%s\x1f%s\x1f%s\x1f%s\x1f%s", suite, test, group, bench,
-		    metric);
+	/* the key as pv_bh_attach() builds it: the fields joined by 0x1f */
+	strbuf_addstr(&k, suite);
+	strbuf_addch(&k, '\x1f');
+	strbuf_addstr(&k, test);
+	strbuf_addch(&k, '\x1f');
+	strbuf_addstr(&k, group);
+	strbuf_addch(&k, '\x1f');
+	strbuf_addstr(&k, bench);
+	strbuf_addch(&k, '\x1f');
+	strbuf_addstr(&k, metric);
 	e = pv_strmap_put(&h->keys, k.buf, k.len, &added);
 	strbuf_release(&k);
-	if (!added)
-		return e->val[0] ? &h->m[e->val[0] - 1] : NULL;
+	*out = NULL;
+	if (!added) {
+		*out = e->val[0] ? &h->m[e->val[0] - 1] : NULL;
+		return 0;
+	}
+	if (o->cfg->limits.max_metrics && h->nm >= o->cfg->limits.max_metrics) {
+		e->val[0] = 0;
+		return pv_error(err, PV_M_TOO_MANY_METRICS,
+				"archive '%s': more than %zu metrics (limits.max_metrics) by point '%s'",
+				h->archive, o->cfg->limits.max_metrics,
+				h->p[pi].label);
+	}
 	pv_policy_of(o->cfg, &o->cfg->gate, group, bench, metric, unit, hint,
 		     &pol);
 	if (h->nm == h->am) {
@@ -119,14 +188,22 @@ static struct pv_hist_metric *metric_for(struct pv_history *h,
 	m = &h->m[h->nm++];
 	e->val[0] = h->nm;
 	memset(m, 0, sizeof(*m));
-	m->suite = arena_strdup(&h->arena, suite);
-	m->test = arena_strdup(&h->arena, test);
-	m->group = arena_strdup(&h->arena, group);
-	m->benchmark = arena_strdup(&h->arena, bench);
-	m->metric = arena_strdup(&h->arena, metric);
+	/* room for a point from here to the newest: no reallocation when
+	 * the metric is in every point, the usual archive */
+	m->aobs = h->np - pi;
+	m->obs = pv_reallocarray(NULL, m->aobs, sizeof(*m->obs));
+	/* h->strs's copies: a tree's key strings already are, and
+	 * same_metric() compares them by pointer */
+	m->suite = pv_strmap_intern(&h->strs, suite, strlen(suite), NULL);
+	m->test = pv_strmap_intern(&h->strs, test, strlen(test), NULL);
+	m->group = pv_strmap_intern(&h->strs, group, strlen(group), NULL);
+	m->benchmark = pv_strmap_intern(&h->strs, bench, strlen(bench), NULL);
+	m->metric = pv_strmap_intern(&h->strs, metric, strlen(metric), NULL);
 	m->unit = arena_strdup(&h->arena, unit ? unit : "");
+	m->unit_point = pi;
 	m->rule = pol;
-	return m;
+	*out = m;
+	return 0;
 }
 
 static void add_obs(struct pv_hist_metric *m, uint32_t point,
@@ -139,8 +216,11 @@ static void add_obs(struct pv_hist_metric *m, uint32_t point,
 		m->obs = pv_reallocarray(m->obs, m->aobs, sizeof(*m->obs));
 	}
 	if (m->nruns + n > m->aruns) {
+		/* as many runs in every point as in the first */
+		if (!m->aruns)
+			m->aruns = st_mult(n ? n : 1, m->aobs);
 		while (m->nruns + n > m->aruns)
-			m->aruns = m->aruns ? 2 * m->aruns : 64;
+			m->aruns = st_mult(m->aruns, 2);
 		m->runs = pv_reallocarray(m->runs, m->aruns, sizeof(*m->runs));
 	}
 	ob = &m->obs[m->nobs++];
@@ -155,10 +235,94 @@ static void add_obs(struct pv_hist_metric *m, uint32_t point,
 	ob->value = ob->tested = NAN;
 }
 
+/*
+ * Point pi's runs v[0..n) in unit `unit` into the metric's series:
+ * converted into the series' unit (its first point's) as compare
+ * converts a metric's files (pv_unit_convert()), or an error naming both
+ * units and points.  A metric twice in one point (a report can hold
+ * that; a tree's table merges its files) is an error.
+ */
+static int series_add(struct pv_history *h, size_t pi,
+		      struct pv_hist_metric *m, const char *unit,
+		      const double *v, size_t n, struct pv_err *err)
+{
+	struct strbuf name = STRBUF_INIT;
+	size_t from;
+	int rc = 0;
+
+	if (!m)
+		return 0;
+	if (m->nobs && m->obs[m->nobs - 1].point == pi) {
+		metric_name(&name, m->group, m->benchmark, m->metric);
+		rc = pv_error(err, PV_M_DUPLICATE_METRIC,
+			      "point '%s' of archive '%s': metric '%s' appears twice; each metric must appear once in a point",
+			      h->p[pi].label, h->archive, name.buf);
+		strbuf_release(&name);
+		return rc;
+	}
+	from = m->nruns;
+	add_obs(m, (uint32_t)pi, v, n);
+	h->p[pi].metrics++;
+	if (!unit || !*unit || !strcmp(unit, m->unit))
+		return 0;
+	if (!*m->unit) {
+		m->unit = arena_strdup(&h->arena, unit);
+		m->unit_point = pi;
+		return 0;
+	}
+	for (size_t i = from; i < m->nruns && !rc; i++)
+		rc = pv_unit_convert(unit, m->unit, &m->runs[i]);
+	if (!rc) {
+		struct pv_hist_obs *ob = &m->obs[m->nobs - 1];
+
+		pv_mean_sd(m->runs + from, n, &ob->mean, &ob->sd);
+		if (n < 2)
+			ob->sd = NAN;
+		return 0;
+	}
+	metric_name(&name, m->group, m->benchmark, m->metric);
+	rc = pv_error(err, PV_M_UNIT_MISMATCH,
+		      "archive '%s': metric '%s' is in '%s' at point '%s' but in '%s' at point '%s'; they cannot be converted",
+		      h->archive, name.buf, unit, h->p[pi].label, m->unit,
+		      h->p[m->unit_point].label);
+	strbuf_release(&name);
+	return rc;
+}
 
 static void point_warnings(struct pv_diag *from, struct pv_diag *to)
 {
 	pv_diag_take(to, from);
+}
+
+/*
+ * The points of an archive mostly hold the same metrics in the same
+ * order: metric i of a tree's table is guessed to be the series that
+ * metric i of the tree before went to (h->guess, index + 1), checked by
+ * its key, before the key is built and looked up.
+ */
+static struct pv_hist_metric *same_metric(struct pv_history *h, size_t g,
+					  const struct pv_key *k)
+{
+	struct pv_hist_metric *m;
+
+	if (!g || g > h->nm)
+		return NULL;
+	m = &h->m[g - 1];
+	/* the trees' strings are h->strs's: equal ones are one pointer */
+	return m->metric == k->metric && m->benchmark == k->benchmark &&
+	       m->group == k->group && m->test == k->test &&
+	       m->suite == k->suite ? m : NULL;
+}
+
+static void grow_guess(struct pv_history *h, size_t n)
+{
+	size_t a = h->nguess ? h->nguess : 64;
+
+	while (a < n)
+		a = st_mult(a, 2);
+	REALLOC_ARRAY(h->guess, a);
+	memset(h->guess + h->nguess, 0, (a - h->nguess) * sizeof(*h->guess));
+	h->nguess = a;
 }
 
 /* A result tree as one point: the same scan, readers and table as
@@ -175,7 +339,8 @@ static int read_tree(struct pv_history *h, size_t pi,
 	char iso[32];
 	int rc = -1;
 
-	pv_table_init(&t, o->cfg->limits.max_metrics);
+	pv_table_init_shared(&t, o->cfg->limits.max_metrics, &h->strs);
+	pv_table_reserve(&t, h->tree_metrics);       /* as the tree before */
 	if (pv_scan_tree(p->path, o->suite, &o->cfg->limits, &sc, err) ||
 	    pv_load_side(&t, PV_CAND, &sc, o->suite, o->format, o->cfg, &d, err))
 		goto out;
@@ -188,6 +353,7 @@ static int read_tree(struct pv_history *h, size_t pi,
 		goto out;
 	}
 	pv_table_finish(&t);
+	h->tree_metrics = t.n;
 	for (size_t i = 0; i < sc.n; i++) {
 		struct strbuf f = STRBUF_INIT;
 		struct stat st;
@@ -218,13 +384,20 @@ static int read_tree(struct pv_history *h, size_t pi,
 
 		if (!tm->n[PV_CAND])
 			continue;
-		m = metric_for(h, tm->key.suite, tm->key.test, tm->key.group,
-			       tm->key.benchmark, tm->key.metric, tm->unit, o,
-			       tm->dir_hint);
-		if (!m)
-			continue;
-		add_obs(m, (uint32_t)pi, tm->v[PV_CAND], tm->n[PV_CAND]);
-		p->metrics++;
+		m = i < h->nguess ? same_metric(h, h->guess[i], &tm->key) : NULL;
+		if (!m && metric_for(h, pi, tm->key.suite, tm->key.test,
+				     tm->key.group, tm->key.benchmark,
+				     tm->key.metric, tm->unit, o, tm->dir_hint,
+				     &m, err))
+			goto out;
+		if (m) {
+			if (i >= h->nguess)
+				grow_guess(h, i + 1);
+			h->guess[i] = (size_t)(m - h->m) + 1;
+		}
+		if (series_add(h, pi, m, tm->unit, tm->v[PV_CAND],
+				     tm->n[PV_CAND], err))
+			goto out;
 	}
 	rc = 0;
 out:
@@ -259,13 +432,13 @@ static int read_report(struct pv_history *h, size_t pi,
 				 res->metric);
 			goto out;
 		}
-		m = metric_for(h, res->suite ? res->suite : "", res->test ? res->test : "",
+		if (metric_for(h, pi, res->suite ? res->suite : "",
+			       res->test ? res->test : "",
 			       res->group ? res->group : "", res->benchmark,
-			       res->metric, res->unit, o, res->direction);
-		if (!m)
-			continue;
-		add_obs(m, (uint32_t)pi, sd->samples, sd->nsamples);
-		p->metrics++;
+			       res->metric, res->unit, o, res->direction, &m, err) ||
+		    series_add(h, pi, m, res->unit, sd->samples,
+				     sd->nsamples, err))
+			goto out;
 	}
 	if (!p->metrics) {
 		pv_error(err, PV_M_BAD_POINT,
@@ -275,6 +448,16 @@ static int read_report(struct pv_history *h, size_t pi,
 	}
 	p->time = r.generated_at ? arena_strdup(&h->arena, r.generated_at) : NULL;
 	p->mtime = parse_iso(r.generated_at);
+	/* The candidate's context, as a tree's preamble: the machine rule
+	 * of --baseline-history reads it. */
+	p->ncontext = r.side[PV_CAND].ncontext;
+	if (p->ncontext) {
+		p->context = arena_alloc(&h->arena, st_mult(p->ncontext, sizeof(*p->context)));
+		for (size_t i = 0; i < p->ncontext; i++) {
+			p->context[i].key = arena_strdup(&h->arena, r.side[PV_CAND].context[i].key);
+			p->context[i].value = arena_strdup(&h->arena, r.side[PV_CAND].context[i].value);
+		}
+	}
 	/* candidate.label, as pv_archive_read() read it: the file is
 	 * parsed once. */
 	if (r.label[PV_CAND])
@@ -314,8 +497,11 @@ static int by_point(const void *a, const void *b)
 	return x->point < y->point ? -1 : x->point > y->point;
 }
 
-static int order_by_time(struct pv_history *h, struct pv_err *err)
+static int order_by_time(struct pv_history *h, struct pv_diag *diag,
+			 struct pv_err *err)
 {
+	size_t ties = 0, tie = 0;
+
 	struct order_ent *e = pv_calloc(h->np, sizeof(*e));
 	size_t *newpos = pv_calloc(h->np, sizeof(*newpos));
 	struct pv_hist_point *np = pv_calloc(h->np, sizeof(*np));
@@ -334,6 +520,17 @@ static int order_by_time(struct pv_history *h, struct pv_err *err)
 		e[i].i = i;
 	}
 	qsort(e, h->np, sizeof(*e), by_time);
+	for (size_t i = 1; i < h->np; i++)
+		if (e[i].t == e[i - 1].t && !ties++)
+			tie = i;
+	if (ties) {
+		char iso[32];
+
+		iso_of(e[tie].t, iso, sizeof(iso));
+		pv_diag_add(diag, PV_M_TIME_TIE, "--order time: %zu point%s the same recorded time as the one before (first '%s' and '%s', both %s): those keep name order",
+			    ties, ties == 1 ? " has" : "s have",
+			    h->p[e[tie - 1].i].label, h->p[e[tie].i].label, iso);
+	}
 	for (size_t i = 0; i < h->np; i++) {
 		newpos[e[i].i] = i;
 		np[i] = h->p[e[i].i];
@@ -379,6 +576,12 @@ int pv_history_read(struct pv_history *h, const char *archive,
 		names[nnames++] = pv_strdup(de->d_name);
 	}
 	closedir(dir);
+	if (!nnames) {
+		pv_error(err, PV_M_TOO_FEW_POINTS,
+			 "archive '%s' is empty: history needs at least 3 points (result trees or compare reports, oldest first by name)",
+			 archive);
+		goto out;
+	}
 	qsort(names, nnames, sizeof(*names), by_name);
 	h->p = pv_calloc(nnames ? nnames : 1, sizeof(*h->p));
 	for (size_t i = 0; i < nnames; i++) {
@@ -421,7 +624,7 @@ int pv_history_read(struct pv_history *h, const char *archive,
 			 archive);
 		goto out;
 	}
-	if (o->order == PV_ORDER_TIME && order_by_time(h, err))
+	if (o->order == PV_ORDER_TIME && order_by_time(h, diag, err))
 		goto out;
 	rc = 0;
 out:

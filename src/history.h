@@ -73,6 +73,7 @@ struct pv_hist_cp {
 
 struct pv_hist_metric {
 	const char *suite, *test, *group, *benchmark, *metric, *unit;
+	size_t unit_point;      /* the point whose unit the series is in */
 	/* Its rule (direction, threshold, abs_threshold, alpha, ignored,
 	 * dir_assumed), from policy.h's pv_policy_of(); alpha is the level
 	 * its change points are found at. */
@@ -117,6 +118,9 @@ struct pv_history {
 	struct pv_hist_metric *m;
 	size_t nm, am;
 	struct pv_strmap keys;  /* metric key -> index + 1 */
+	size_t *guess, nguess;  /* private: see history.c's same_metric() */
+	struct pv_strmap strs;  /* private: the trees' key strings */
+	size_t tree_metrics;    /* private: the last tree's table size */
 	size_t count[PV_HS_COUNT];
 	size_t fail_cp;         /* regressions in the recent window */
 	int fail;

@@ -12,6 +12,7 @@
  * The program never calls setlocale(), so it stays in the C locale:
  * numbers are read and written the same way under any LC_NUMERIC.
  */
+#include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@
 #include "verdict.h"
 #include "writers/calibrate_text.h"
 #include "writers/writers.h"
+#include "util/atomic.h"
 #include "util/num.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
@@ -148,11 +150,15 @@ static int set_min_samples(void *p, const char *v)
 #define OPT_CONFIG(H, D) PV_OPT_STRING('c', "config", "FILE", CLI, config, H, D)
 #define OPT_REPORTS(D) \
 	PV_OPT_STRING(0, "json", "F", CLI, out.path[PV_OUT_JSON], "write the JSON report ('-' is stdout)", NULL), \
-	PV_OPT_STRING(0, "junit", "F", CLI, out.path[PV_OUT_JUNIT], "write JUnit XML ('-' is stdout)", NULL), \
-	PV_OPT_STRING(0, "markdown", "F", CLI, out.path[PV_OUT_MARKDOWN], "write Markdown for a PR comment ('-' is stdout)", NULL), \
+	OPT_JUNIT, \
+	OPT_MARKDOWN, \
 	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000, \
 		    "a character count of at least 1000", "characters the Markdown must fit", D), \
 	OPT_HTML
+#define OPT_JUNIT PV_OPT_STRING(0, "junit", "F", CLI, out.path[PV_OUT_JUNIT], \
+		"write JUnit XML ('-' is stdout)", NULL)
+#define OPT_MARKDOWN PV_OPT_STRING(0, "markdown", "F", CLI, out.path[PV_OUT_MARKDOWN], \
+		"write Markdown for a PR comment ('-' is stdout)", NULL)
 #define OPT_HTML PV_OPT_STRING(0, "html", "F", CLI, out.path[PV_OUT_HTML], \
 		"write a self-contained HTML report with figures ('-' is stdout)", NULL)
 /* The options that decide: compare and calibrate. */
@@ -205,8 +211,8 @@ static const struct pv_option calibrate_options[] = {
 };
 
 static const struct pv_option render_options[] = {
-	PV_OPT_STRING(0, "junit", "F", CLI, out.path[PV_OUT_JUNIT], "write JUnit XML ('-' is stdout)", NULL),
-	PV_OPT_STRING(0, "markdown", "F", CLI, out.path[PV_OUT_MARKDOWN], "write Markdown for a PR comment ('-' is stdout)", NULL),
+	OPT_JUNIT,
+	OPT_MARKDOWN,
 	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000,
 		    "a character count of at least 1000",
 		    "characters the Markdown must fit", "the report's"),
@@ -517,10 +523,10 @@ static int cmd_calibrate(struct cli *a)
 		st = report_error(&err);
 	} else {
 		print_warnings(&diag);
+		errno = 0;
 		if (pv_write_calibration(&cal, a->operand[0], stdout, &err) ||
 		    fflush(stdout))
-			st = report_error((pv_error(&err, PV_M_CANNOT_WRITE,
-				"cannot write to standard output"), &err));
+			st = report_error((pv_atomic_error(&err, NULL, errno), &err));
 	}
 out:
 	pv_calib_release(&cal);
@@ -652,8 +658,11 @@ static const struct pv_option history_options[] = {
 			"point order: entry names, or each point's recorded time", "name"),
 	PV_OPT_STRING(0, "json", "F", CLI, out.path[PV_OUT_JSON], "write the JSON history report ('-' is stdout)", NULL),
 	PV_OPT_STRING(0, "markdown", "F", CLI, out.path[PV_OUT_MARKDOWN], "write Markdown with trends ('-' is stdout)", NULL),
+	PV_OPT_UINT(0, "markdown-limit", "N", CLI, out.markdown_limit, 1000, 100000000,
+		    "a character count of at least 1000", "characters the Markdown must fit", DEFAULT_TEXT(MD_DEFAULT_LIMIT)),
 	OPT_HTML,
 	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing status line"),
+	PV_OPT_FLAG('v', "verbose", CLI, out.verbose, "print every change point and trend, not only the recent ones"),
 	OPT_HELP,
 	PV_OPT_END,
 };
@@ -706,7 +715,7 @@ static const struct cmd_struct {
 	  "compare two result trees and decide the gate" },
 	{ "render", cmd_render, render_options, "[options] REPORT.json",
 	  1, 1, "render needs one REPORT.json",
-	  "write a JSON report again as JUnit or Markdown; with neither, print its summary" },
+	  "write a JSON report again as JUnit, Markdown or HTML; with none, print its summary" },
 	{ "merge", cmd_merge, merge_options, "[options] --json F REPORT.json...",
 	  1, -1, "merge needs at least one REPORT.json",
 	  "merge the reports of several jobs into one and decide again" },

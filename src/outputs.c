@@ -6,6 +6,7 @@
  */
 #include "outputs.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,7 +174,8 @@ int pv_write_summary(const struct pv_report *r, int quiet, int verbose,
 
 	if (pv_write_text(r, &to, stdout, err))
 		return -1;
+	errno = 0;
 	if (fflush(stdout))
-		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write to standard output");
+		return pv_atomic_error(err, NULL, errno);
 	return 0;
 }

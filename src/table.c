@@ -39,6 +39,14 @@ void pv_table_init(struct pv_table *t, size_t max_metrics)
 	t->max_metrics = max_metrics;
 	t->cap_hint = 1;
 	pv_strmap_init(&t->strs, &t->arena);
+	t->strset = &t->strs;
+}
+
+void pv_table_init_shared(struct pv_table *t, size_t max_metrics,
+			  struct pv_strmap *strs)
+{
+	pv_table_init(t, max_metrics);
+	t->strset = strs;
 }
 
 static void fill_release(struct pv_table *t)
@@ -103,9 +111,8 @@ static uint64_t hash_key(const struct pv_key *k)
 	return pv_hash_mix(h, k->metric);
 }
 
-static void rehash(struct pv_table *t)
+static void rehash_to(struct pv_table *t, size_t nslots)
 {
-	size_t nslots = t->nslots ? t->nslots * 2 : 1024;
 	uint64_t *slots = pv_calloc(nslots, sizeof(*slots));
 
 	for (size_t i = 0; i < t->n; i++) {
@@ -121,13 +128,34 @@ static void rehash(struct pv_table *t)
 	t->nslots = nslots;
 }
 
+static void rehash(struct pv_table *t)
+{
+	rehash_to(t, t->nslots ? t->nslots * 2 : 1024);
+}
+
+void pv_table_reserve(struct pv_table *t, size_t n)
+{
+	size_t ns = t->nslots ? t->nslots : 1024;
+
+	if (n > t->alloc) {
+		t->alloc = n;
+		t->m = pv_reallocarray(t->m, t->alloc, sizeof(*t->m));
+		t->fill = pv_reallocarray(t->fill, st_mult(t->alloc, 2),
+					  sizeof(*t->fill));
+	}
+	while (ns <= st_mult(n, 2))
+		ns = st_mult(ns, 2);
+	if (ns > t->nslots)
+		rehash_to(t, ns);
+}
+
 /* Key strings repeat a lot (every row has a "throughput"), so each
  * distinct string is stored once, in the table's arena, found through
  * the string set (util/strmap.h), which also keeps its hash in front of
  * it (pv_str_hash()). */
 const char *pv_table_strn(struct pv_table *t, const char *s, size_t n)
 {
-	return pv_strmap_intern(&t->strs, s, n, NULL);
+	return pv_strmap_intern(t->strset, s, n, NULL);
 }
 
 const char *pv_table_str(struct pv_table *t, const char *s)
@@ -413,7 +441,7 @@ void pv_table_finish(struct pv_table *t)
 	}
 	fill_release(t);
 	free(t->slots);
-	pv_strmap_release(&t->strs);
+	pv_strmap_release(&t->strs);    /* a shared set stays */
 	t->slots = NULL;
 	t->nslots = 0;
 	if (t->n && t->n < t->alloc) {

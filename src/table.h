@@ -139,6 +139,7 @@ struct pv_table {
 				     * index+1 in the low 32; 0 is empty */
 	size_t nslots;
 	struct pv_strmap strs;      /* the key strings, each stored once */
+	struct pv_strmap *strset;   /* &strs, or the caller's (shared) */
 	struct pv_fill *fill;       /* per metric and side, while loading */
 	struct pv_multi *multi;     /* metrics a file gave twice, see table.c */
 	size_t nmulti, alloc_multi;
@@ -148,7 +149,17 @@ struct pv_table {
 };
 
 void pv_table_init(struct pv_table *t, size_t max_metrics);
+/* The same, with the key strings interned in strs, which the caller
+ * owns and which outlives the table (keys into its own arena): tables
+ * read one after another (history's points) then share their strings,
+ * so that each is copied once, not once a table. */
+void pv_table_init_shared(struct pv_table *t, size_t max_metrics,
+			  struct pv_strmap *strs);
 void pv_table_release(struct pv_table *t);
+
+/* Room for n metrics, before loading: a caller that knows how many are
+ * coming (history's next point) saves the table growing to them. */
+void pv_table_reserve(struct pv_table *t, size_t n);
 
 /* Find or add the metric of key k, whose strings need not be the
  * table's (they are interned first); its index, or -1 as below. */

@@ -9,7 +9,8 @@
 # writer's own write fails; history's small ones are written into a
 # tmpfs filled up first, so the flush at commit fails); otherwise, and where
 # no tmpfs can be mounted, on /dev/full through a link (written through
-# at commit: the commit's message), or skipped without either.
+# at commit: the commit's message), or skipped without either.  Standard
+# output on /dev/full gives "cannot write to standard output: REASON".
 set -u
 PV_BIN=${PV_BIN:-build/perfverdict}
 PYTHON=${PYTHON:-/usr/bin/python3}
@@ -93,6 +94,20 @@ expect h.json $h --json "$tmp/full/h.json"
 expect h.md $h --markdown "$tmp/full/h.md"
 # shellcheck disable=SC2086
 expect h.html $h --html "$tmp/full/h.html"
+
+# Standard output that cannot be written: the summaries, and a report
+# given as '-'.
+if [ -c /dev/full ]; then
+	want="perfverdict: error: cannot write to standard output: No space left on device [cannot-write]"
+	for args in "$c" "$c --json -" "$h" "$h --markdown -" \
+		"calibrate --iterations 3 -c $t/perf.conf $t/baseline"; do
+		# shellcheck disable=SC2086
+		"$PV_BIN" $args >/dev/full 2>"$tmp/err" </dev/null
+		st=$?
+		[ $st -eq 2 ] && [ "$(tail -n 1 "$tmp/err")" = "$want" ] ||
+			bad "$args >/dev/full: exit $st: $(tail -n 1 "$tmp/err")"
+	done
+fi
 
 [ $failed -eq 0 ] && echo "check_write_errors: ok (on $how)"
 exit $failed

@@ -10,10 +10,18 @@
   poster/data attribute except in-page "#..." links, no url( or @import
   in CSS, no "://" anywhere in an attribute, no fetch/XMLHttpRequest/
   import( in the script, and a Content-Security-Policy of default-src
-  'none';
+  'none' whose script-src allows only the page's one inline script, by
+  its sha256 hash (never 'unsafe-inline'), or no script at all;
 - it holds one <figure> per regression and improvement, each with an
   <svg>, and a table row per metric.
+
+    html_check.py --history HISTORY.html
+
+checks history's page the same way, less the figures and rows: it has no
+script, and its CSP allows none.
 """
+import base64
+import hashlib
 import json
 import sys
 from html.parser import HTMLParser
@@ -37,6 +45,7 @@ class Check(HTMLParser):
         self.in_tbody = False
         self.rows = 0
         self.style, self.script = [], []
+        self.scripts, self.script_at = [], 0  # each script's whole text
         self.where = None
         self.figure_svg = 0
         self.in_figure = False
@@ -57,7 +66,9 @@ class Check(HTMLParser):
                 self.problems.append(f"<{tag} {k}>: inline handler")
 
     def handle_starttag(self, tag, attrs):
-        self.count[tag] = self.count.get(tag, 0) + 1
+        # An SVG <title> is a tooltip, not the page's title.
+        key = "svg title" if tag == "title" and "svg" in self.stack else tag
+        self.count[key] = self.count.get(key, 0) + 1
         if tag in FETCHING:
             self.problems.append(f"<{tag}> fetches a resource")
         self.attrs_ok(tag, attrs)
@@ -97,6 +108,9 @@ class Check(HTMLParser):
             self.in_tbody = False
         if tag == "figure":
             self.in_figure = False
+        if tag == "script":
+            self.scripts.append("".join(self.script[self.script_at:]))
+            self.script_at = len(self.script)
         if tag in ("style", "script"):
             self.where = None
 
@@ -107,10 +121,30 @@ class Check(HTMLParser):
             self.script.append(data)
 
 
-def main():
-    html_path, json_path = sys.argv[1], sys.argv[2]
-    with open(json_path, encoding="utf-8") as f:
-        report = json.load(f)
+def csp_problems(c):
+    """The CSP: default-src 'none', and scripts only by their hash."""
+    p = []
+    if not c.csp or "default-src 'none'" not in c.csp:
+        p.append("no Content-Security-Policy default-src 'none'")
+        return p
+    d = {}
+    for part in c.csp.split(";"):
+        words = part.split()
+        if words:
+            d[words[0]] = words[1:]
+    allowed = d.get("script-src", [])
+    if "'unsafe-inline'" in allowed:
+        p.append("the CSP allows any inline script ('unsafe-inline')")
+    want = ["'sha256-%s'" % base64.b64encode(
+        hashlib.sha256(s.encode("utf-8")).digest()).decode()
+        for s in c.scripts]
+    if sorted(allowed) != sorted(want):
+        p.append("the CSP's script-src %r is not the hash of the page's "
+                 "scripts %r" % (allowed, want))
+    return p
+
+
+def parse(html_path):
     c = Check()
     with open(html_path, encoding="utf-8") as f:
         c.feed(f.read())
@@ -123,11 +157,29 @@ def main():
     for t in ("html", "head", "body", "title"):
         if c.count.get(t) != 1:
             p.append(f"{c.count.get(t, 0)} <{t}> elements, expected 1")
-    if not c.csp or "default-src 'none'" not in c.csp:
-        p.append("no Content-Security-Policy default-src 'none'")
+    p += csp_problems(c)
     css = "".join(c.style)
     if "url(" in css or "@import" in css:
         p.append("the CSS loads a resource")
+    return c, p
+
+
+def history_main(html_path):
+    c, p = parse(html_path)
+    if c.scripts:
+        p.append("history's page has a script")
+    for x in p[:20]:
+        print(f"{html_path}: {x}", file=sys.stderr)
+    return 1 if p else 0
+
+
+def main():
+    if sys.argv[1] == "--history":
+        return history_main(sys.argv[2])
+    html_path, json_path = sys.argv[1], sys.argv[2]
+    with open(json_path, encoding="utf-8") as f:
+        report = json.load(f)
+    c, p = parse(html_path)
     js = "".join(c.script)
     for bad in ("fetch(", "XMLHttpRequest", "import(", "WebSocket", "src="):
         if bad in js:

@@ -51,6 +51,15 @@ struct pv_read_ctx {
 	size_t h_next;          /* the metric the next cell probably is */
 };
 
+/*
+ * Bring v in unit `from` into unit `to`, as compare does for a metric
+ * whose files differ in unit: unchanged when they agree or either is
+ * unknown (NULL or ""), converted between two time units (ns, us, ms, s,
+ * min: multiplying or dividing by an exact integer ratio, so 950 us is
+ * exactly what 0.95 ms reads as); -1 when they cannot be converted.
+ */
+int pv_unit_convert(const char *from, const char *to, double *v);
+
 /* One sample.  unit may be NULL or ""; dir is PV_DIR_UNSET unless the
  * format states a direction (Go's better=higher, JMH's thrpt mode). */
 struct pv_sample {

@@ -186,25 +186,27 @@ static double time_scale(const char *unit)
 	return 0;
 }
 
-/*
- * Bring v in unit `from` into the metric's unit: unchanged when they
- * agree, converted between two time units (multiplying or dividing by
- * an exact integer ratio, so 950 us is exactly what 0.95 ms reads as),
- * or an input error when they cannot be converted.
- */
-static int convert(struct pv_read_ctx *ctx, const struct pv_metric *m,
-		   const char *from, double *v, struct pv_err *err)
+int pv_unit_convert(const char *from, const char *to, double *v)
 {
 	double a, b;
 
-	if (!from || !*from || !*m->unit || !strcmp(from, m->unit))
+	if (!from || !*from || !to || !*to || !strcmp(from, to))
 		return 0;
 	a = time_scale(from);
-	b = time_scale(m->unit);
-	if (a > 0 && b > 0) {
-		*v = a >= b ? *v * (a / b) : *v / (b / a);
+	b = time_scale(to);
+	if (!(a > 0 && b > 0))
+		return -1;
+	*v = a >= b ? *v * (a / b) : *v / (b / a);
+	return 0;
+}
+
+/* Bring v in unit `from` into the metric's unit (pv_unit_convert()), or
+ * an input error when they cannot be converted. */
+static int convert(struct pv_read_ctx *ctx, const struct pv_metric *m,
+		   const char *from, double *v, struct pv_err *err)
+{
+	if (!pv_unit_convert(from, m->unit, v))
 		return 0;
-	}
 	return pv_error(err, PV_M_UNIT_MISMATCH,
 			"%s: metric '%s' of '%s' is in '%s' here but in '%s' before; they cannot be converted",
 			ctx->path, m->key.metric, m->key.benchmark, from, m->unit);

@@ -123,7 +123,7 @@ int pv_atomic_error(struct pv_err *err, const char *path, int e)
 {
 	if (!path || !strcmp(path, "-"))
 		return pv_error(err, PV_M_CANNOT_WRITE,
-				"cannot write report to standard output: %s",
+				"cannot write to standard output: %s",
 				strerror(e ? e : EIO));
 	return pv_error(err, PV_M_CANNOT_WRITE, "cannot write report '%s': %s",
 			path, strerror(e ? e : EIO));

@@ -63,8 +63,9 @@ int pv_atomic_commit_all(struct pv_atomic *a, size_t n, struct pv_err *err);
 void pv_atomic_abort(struct pv_atomic *a);
 
 /* The one wording of a failed report write, for this file and every
- * writer: "cannot write report 'PATH': REASON" (PATH NULL or "-":
- * standard output; e 0 is EIO); returns -1. */
+ * writer: "cannot write report 'PATH': REASON", or "cannot write to
+ * standard output: REASON" for PATH NULL or "-" (e 0 is EIO); returns
+ * -1. */
 int pv_atomic_error(struct pv_err *err, const char *path, int e);
 
 /* Remove every temporary file not yet renamed into place: for a signal

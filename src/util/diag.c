@@ -76,24 +76,6 @@ void pv_diag_take(struct pv_diag *to, struct pv_diag *from)
 	from->n = from->alloc = 0;
 }
 
-void pv_diag_drop(struct pv_diag *d, enum pv_msg id)
-{
-	const char *code = pv_msg_code(id);
-	size_t k = 0;
-
-	for (size_t i = 0; i < d->n; i++) {
-		if (!strcmp(d->code[i], code)) {
-			free(d->msg[i]);
-			free(d->subj[i]);
-			continue;
-		}
-		d->msg[k] = d->msg[i];
-		d->code[k] = d->code[i];
-		d->subj[k++] = d->subj[i];
-	}
-	d->n = k;
-}
-
 /* Warnings about files collapse by code; the others stand alone. */
 static int same_kind(const struct pv_diag *d, size_t i, size_t j)
 {

@@ -45,9 +45,6 @@ void pv_diag_print(const struct pv_diag *d, FILE *fp, const char *prefix,
 /* Move every warning of from, with its code and file, to the end of to;
  * from is left empty. */
 void pv_diag_take(struct pv_diag *to, struct pv_diag *from);
-/* Remove every entry of id (one that another step of the run says
- * again, better). */
-void pv_diag_drop(struct pv_diag *d, enum pv_msg id);
 void pv_diag_release(struct pv_diag *d);
 
 #endif

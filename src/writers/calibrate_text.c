@@ -2,9 +2,11 @@
  * calibrate_text.h. */
 #include "calibrate_text.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include "../config.h"
 #include "../report.h"
+#include "../util/atomic.h"
 #include "../util/strbuf.h"
 #include "writers.h"
 #include "../util/banned.h"
@@ -78,6 +80,6 @@ int pv_write_calibration(const struct pv_calib *c, const char *tree,
 		fprintf(fp, "\nConsistent with alpha (%g%%): the interval holds it. More --iterations narrow\nthe interval.\n",
 			g->alpha * 100);
 	if (ferror(fp))
-		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write to standard output");
+		return pv_atomic_error(err, NULL, errno);
 	return 0;
 }

@@ -1,9 +1,11 @@
 /*
  * history_html.c - the history report as one self-contained HTML page:
- * the status, the change points, and an inline SVG trend chart per
- * flagged metric (each point's mean with its +-sd spread, the fitted
- * levels, and a marker at every change point).  No scripts, no external
- * files.
+ * the status, the change points and trends, and an inline SVG chart per
+ * metric with a change point or a significant trend (each point's value
+ * as the test sees it, the range of its runs, the fitted levels, and a
+ * marker at every change point).  No scripts, no external
+ * files; the head, its Content-Security-Policy and the stylesheet are
+ * compare's page's (html.c's pv_html_head()).
  */
 #include <errno.h>
 #include <math.h>
@@ -39,18 +41,25 @@ static double py(double v, double lo, double hi)
 	return PAD_T + (H - PAD_T - PAD_B) * (hi - v) / (hi - lo);
 }
 
+/* A y inside the frame: a run far off is cut at its edge. */
+static double clampy(double y)
+{
+	return y < PAD_T ? PAD_T : y > H - PAD_B ? H - PAD_B : y;
+}
+
 static void chart(struct strbuf *sb, const struct pv_history *h,
 		  const struct pv_hist_metric *m)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	struct strbuf t = STRBUF_INIT;
 
+	/* the scale fits the values and the levels: a rejected outlier
+	 * run shows as a range cut at the frame, not as the scale */
 	for (size_t j = 0; j < m->nobs; j++) {
-		const struct pv_hist_obs *ob = &m->obs[j];
-		double sd = isfinite(ob->sd) ? ob->sd : 0;
+		double v = pv_hist_value(m, &m->obs[j]);
 
-		if (ob->mean - sd < lo) lo = ob->mean - sd;
-		if (ob->mean + sd > hi) hi = ob->mean + sd;
+		if (v < lo) lo = v;
+		if (v > hi) hi = v;
 	}
 	if (!(hi > lo)) {
 		lo -= 1;
@@ -107,22 +116,33 @@ static void chart(struct strbuf *sb, const struct pv_history *h,
 			    px(h, (double)m->obs[a].point), py(lv, lo, hi),
 			    px(h, (double)m->obs[b - 1].point), py(lv, lo, hi));
 	}
-	/* points with their spread */
+	/* points: the value the test sees, the range of the runs */
 	for (size_t j = 0; j < m->nobs; j++) {
 		const struct pv_hist_obs *ob = &m->obs[j];
-		double x = px(h, ob->point);
+		double x = px(h, ob->point), v = pv_hist_value(m, ob);
+		double rlo = INFINITY, rhi = -INFINITY;
 
-		if (isfinite(ob->sd) && ob->sd > 0)
+		for (size_t r = 0; r < ob->n; r++) {
+			double u = m->runs[ob->off + r];
+
+			if (u < rlo) rlo = u;
+			if (u > rhi) rhi = u;
+		}
+		if (ob->n > 1 && rhi > rlo)
 			strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"sd\"/>\n",
-				    x, py(ob->mean + ob->sd, lo, hi), x,
-				    py(ob->mean - ob->sd, lo, hi));
+				    x, clampy(py(rhi, lo, hi)), x,
+				    clampy(py(rlo, lo, hi)));
 		strbuf_addf(sb, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"pt\"><title>",
-			    x, py(ob->mean, lo, hi));
+			    x, py(v, lo, hi));
 		esc(sb, h->p[ob->point].label);
 		strbuf_reset(&t);
 		strbuf_addstr(&t, ": ");
-		pv_fmt_num(&t, ob->mean);
-		strbuf_addf(&t, " (n=%u)", ob->n);
+		pv_fmt_num(&t, v);
+		strbuf_addf(&t, " (n=%u, runs ", ob->n);
+		pv_fmt_num(&t, rlo);
+		strbuf_addstr(&t, " to ");
+		pv_fmt_num(&t, rhi);
+		strbuf_addstr(&t, ")");
 		esc(sb, t.buf);
 		strbuf_addstr(sb, "</title></circle>\n");
 	}
@@ -138,14 +158,7 @@ int pv_write_history_html(const struct pv_history *h,
 	size_t first_recent = h->np > h->recent ? h->np - h->recent : 0;
 	int rc = 0;
 
-	strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>perfverdict history</title>\n<style>\n"
-		      "body{font-family:sans-serif;margin:2em;color:#222}\n"
-		      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}\n"
-		      ".frame{fill:#fafafa;stroke:#ccc}.ax{font-size:10px;fill:#555}\n"
-		      ".pt{fill:#2b6cb0}.sd{stroke:#90b4e0;stroke-width:2}.level{stroke:#333;stroke-width:1.5}\n"
-		      ".cp{stroke:#888;stroke-dasharray:4 3}.cp.bad{stroke:#c53030}.cp.good{stroke:#2f855a}\n"
-		      ".fail{color:#c53030}.pass{color:#2f855a}\n"
-		      "</style>\n</head>\n<body>\n");
+	pv_html_head(&sb, "perfverdict history", NULL);
 	strbuf_addf(&sb, "<h1>perfverdict history: <span class=\"%s\">%s</span></h1>\n",
 		    h->fail ? "fail" : "pass", h->fail ? "FAIL" : "pass");
 	strbuf_addf(&sb, "<p>%zu points (", h->np);
@@ -165,8 +178,13 @@ int pv_write_history_html(const struct pv_history *h,
 		const struct pv_hist_metric *m = &h->m[i];
 		struct strbuf name = STRBUF_INIT;
 
-		if (!m->ncp)
+		struct strbuf tr = STRBUF_INIT;
+		int trend = pv_hist_trend(&tr, m, 0);
+
+		if (!m->ncp && !trend) {
+			strbuf_release(&tr);
 			continue;
+		}
 		pv_hist_name(&name, m);
 		strbuf_addstr(&sb, "<h2>");
 		esc(&sb, name.buf);
@@ -188,10 +206,16 @@ int pv_write_history_html(const struct pv_history *h,
 			strbuf_addstr(&sb, "</li>\n");
 			strbuf_release(&line);
 		}
+		if (trend) {
+			strbuf_addstr(&sb, "<li>trend: ");
+			esc(&sb, tr.buf);
+			strbuf_addstr(&sb, "</li>\n");
+		}
+		strbuf_release(&tr);
 		strbuf_addstr(&sb, "</ul>\n");
 		chart(&sb, h, m);
 	}
-	strbuf_addstr(&sb, "<p>Each dot is a point's mean with its &plusmn;sd; the solid lines are the fitted levels, the dashed ones the change points (red: regression, green: improvement).</p>\n</body>\n</html>\n");
+	strbuf_addstr(&sb, "<p>Each dot is a point's value as the test sees it (the robust mean of its runs), its line the range of its runs; the solid lines are the fitted levels, the dashed ones the change points (red: regression, green: improvement).</p>\n</body>\n</html>\n");
 	errno = 0;
 	if (fwrite(sb.buf, 1, sb.len, fp) != sb.len)
 		rc = pv_write_failed(o, errno, err);

@@ -13,7 +13,10 @@
  *
  * Nothing is loaded from anywhere: the CSS, the SVG and the script are
  * inline, no font, image or link points outside the page, and a
- * Content-Security-Policy of default-src 'none' says so to the browser.
+ * Content-Security-Policy of default-src 'none' says so to the browser;
+ * it allows the one script by its sha256 hash, so that text an escaping
+ * bug let through could not run.  The page head and the stylesheet are
+ * history's page's too (pv_html_head()).
  * Every foreign string is cleaned (pv_text_clean) and HTML-escaped.
  */
 #include "writers.h"
@@ -24,6 +27,7 @@
 #include <string.h>
 #include "fmt.h"
 #include "../policy.h"
+#include "../util/sha256.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"
 #include "../util/banned.h"
@@ -81,6 +85,8 @@ static void esc_unit(struct strbuf *sb, const char *s)
 	esc(sb, s);
 }
 
+/* The one stylesheet of both HTML reports (compare's and history's):
+ * one palette, the chart classes of both. */
 static const char style[] =
 	"<style>\n"
 	":root{--fail:#b42318;--pass:#067647;--warn:#b54708;--muted:#667085;"
@@ -93,6 +99,7 @@ static const char style[] =
 	"h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid var(--line);"
 	"padding-bottom:4px}\n"
 	".muted{color:var(--muted)}.counts span{margin-right:14px}\n"
+	".fail{color:var(--fail)}.pass{color:var(--pass)}\n"
 	"table{border-collapse:collapse;font-variant-numeric:tabular-nums}\n"
 	"th,td{border-bottom:1px solid var(--line);padding:4px 8px;"
 	"text-align:left;vertical-align:top}\n"
@@ -111,15 +118,45 @@ static const char style[] =
 	"svg text{font:11px system-ui,\"Liberation Sans\",Arial,sans-serif;"
 	"fill:#344054}\n"
 	".legend{font-size:13px}\n"
+	".frame{fill:#f9fafb;stroke:var(--line)}.ax{font-size:10px;fill:var(--muted)}\n"
+	".pt{fill:#2b6cb0}.sd{stroke:#90b4e0;stroke-width:2}"
+	".level{stroke:#344054;stroke-width:1.5}\n"
+	".cp{stroke:var(--muted);stroke-dasharray:4 3}.cp.bad{stroke:var(--fail)}"
+	".cp.good{stroke:var(--pass)}\n"
 	"footer{margin-top:28px;font-size:12px;color:var(--muted)}\n"
 	"</style>\n";
 
+void pv_html_head(struct strbuf *sb, const char *title, const char *script)
+{
+	strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		      "style-src 'unsafe-inline'");
+	if (script) {
+		strbuf_addstr(sb, "; script-src 'sha256-");
+		pv_sha256_base64(sb, script, strlen(script));
+		strbuf_addch(sb, '\'');
+	}
+	strbuf_addstr(sb, "\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		      "<title>");
+	pv_html_text(sb, title, 0);
+	strbuf_addstr(sb, "</title>\n");
+	strbuf_addstr(sb, style);
+	strbuf_addstr(sb, "</head>\n<body>\n");
+}
+
+void pv_html_script(struct strbuf *sb, const char *script)
+{
+	strbuf_addstr(sb, "<script>");
+	strbuf_addstr(sb, script);
+	strbuf_addstr(sb, "</script>\n");
+}
+
 /* The sort: click a header, the rows reorder by that column's data-s
  * (numbers) or text; a second click reverses.  Without script the
- * table stays in rank order. */
+ * table stays in rank order.  The page's only script: the
+ * Content-Security-Policy allows it by its hash, and nothing else. */
 static const char script[] =
-	"<script>\n"
-	"(function(){var t=document.getElementById('all');if(!t)return;"
+	"\n(function(){var t=document.getElementById('all');if(!t)return;"
 	"var h=t.tHead.rows[0].cells,b=t.tBodies[0];"
 	"Array.prototype.forEach.call(h,function(th,c){"
 	"var btn=document.createElement('button');btn.type='button';"
@@ -134,8 +171,7 @@ static const char script[] =
 	"if(p!==null&&q!==null){p=parseFloat(p);q=parseFloat(q);"
 	"if(isNaN(p))return 1;if(isNaN(q))return -1;return dir*(p-q);}"
 	"return dir*a.textContent.localeCompare(z.textContent);});"
-	"rows.forEach(function(r){b.appendChild(r);});});});})();\n"
-	"</script>\n";
+	"rows.forEach(function(r){b.appendChild(r);});});});})();\n";
 
 struct page {
 	const struct pv_report *r;
@@ -595,7 +631,7 @@ static void footer(struct page *p)
 int pv_write_html(const struct pv_report *r, const struct pv_write_opts *o,
 		  FILE *fp, struct pv_err *err)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, title = STRBUF_INIT;
 	struct page p = { r, &sb, 0, 0, fp, 0 };
 	size_t *rank = pv_report_ranked(r), figs = 0;
 	int rc = 0;
@@ -608,16 +644,11 @@ int pv_write_html(const struct pv_report *r, const struct pv_write_opts *o,
 		figs += r->m[i].verdict == PV_V_REGRESSION ||
 			r->m[i].verdict == PV_V_IMPROVEMENT;
 	}
-	strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-		      "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
-		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		      "<title>perfverdict: ");
-	strbuf_addf(&sb, "%s, %zu regression%s of %zu metrics</title>\n",
+	strbuf_addf(&title, "perfverdict: %s, %zu regression%s of %zu metrics",
 		    r->fail ? "FAIL" : "PASS", r->count[PV_V_REGRESSION],
 		    r->count[PV_V_REGRESSION] == 1 ? "" : "s", r->n);
-	strbuf_addstr(&sb, style);
-	strbuf_addstr(&sb, "</head>\n<body>\n");
+	pv_html_head(&sb, title.buf, script);
+	strbuf_release(&title);
 	header(&p);
 	environment(&p);
 	if (figs) {
@@ -637,7 +668,7 @@ int pv_write_html(const struct pv_report *r, const struct pv_write_opts *o,
 	}
 	table(&p, rank);
 	footer(&p);
-	strbuf_addstr(&sb, script);
+	pv_html_script(&sb, script);
 	strbuf_addstr(&sb, "</body>\n</html>\n");
 	free(rank);
 	if (!p.failed) {

@@ -22,6 +22,7 @@
  */
 #include "writers.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -569,6 +570,6 @@ int pv_write_text(const struct pv_report *r, const struct pv_text_opts *o,
 	closing_line(&t);
 	free(rank);
 	if (ferror(fp))
-		return pv_error(err, PV_M_CANNOT_WRITE, "cannot write the summary");
+		return pv_atomic_error(err, NULL, errno);
 	return 0;
 }

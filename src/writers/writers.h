@@ -66,6 +66,14 @@ int pv_write_text(const struct pv_report *r, const struct pv_text_opts *o,
  * with an ellipsis after maxchars characters (0: no limit). */
 void pv_html_text(struct strbuf *sb, const char *s, size_t maxchars);
 
+/* The head of both HTML reports, up to and with <body>: the charset, a
+ * Content-Security-Policy of default-src 'none' that allows the inline
+ * stylesheet and, when script is not NULL, only that script (by its
+ * sha256 hash), the title (escaped), and the one stylesheet. */
+void pv_html_head(struct strbuf *sb, const char *title, const char *script);
+/* <script>script</script>: the text pv_html_head() hashed. */
+void pv_html_script(struct strbuf *sb, const char *script);
+
 /* One self-contained HTML page: inline CSS and SVG, no network. */
 pv_report_writer pv_write_html;
 

@@ -13,14 +13,30 @@
 static double total;
 static long count;
 
+static int name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* strtod every number; digits that continue a name ("bench00042") are
+ * the name's, not a number. */
 static void scan_buf(char *p, char *end)
 {
+	char *start = p;
+
 	while (p < end) {
 		char *q;
 		double v;
 
 		if (!((*p >= '0' && *p <= '9') || *p == '-' || *p == '.')) {
 			p++;
+			continue;
+		}
+		if (p > start && name_char(p[-1])) {
+			do
+				p++;
+			while (p < end && ((*p >= '0' && *p <= '9') ||
+					   name_char(*p)));
 			continue;
 		}
 		v = strtod(p, &q);
@@ -52,7 +68,8 @@ static void walk(const char *dir)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
 			walk(path);
-		} else if (S_ISREG(st.st_mode) && strstr(de->d_name, ".RHS")) {
+		} else if (S_ISREG(st.st_mode) && (strstr(de->d_name, ".RHS") ||
+						 strstr(de->d_name, ".csv"))) {
 			FILE *fp = fopen(path, "rb");
 			char *buf = malloc((size_t)st.st_size + 1);
 

@@ -59,17 +59,29 @@ tail -n 2 "$out/scale" | awk 'NR == 1 { n0 = $1; t0 = $2 } { n = $1; t = $2 }
 			n0, n, t / t0, n / n0 }'
 
 # history: 100 points x 10,000 metrics x 3 runs (tests/bench/history_gen.py),
-# beside compare on two of its points, as time per sample read.
+# against the strtod floor of the same archive (the target: within 5x)
+# and beside compare on two of its points; then 100, 300 and 1,000
+# points x 1,000 metrics, for linearity in the points.
 #   BENCH_HISTORY=0 skips it.
 if [ "${BENCH_HISTORY:-1}" = 1 ]; then
 	h=build/bench/history
 	[ -f "$h/p099/results.csv" ] || "$PYTHON" tests/bench/history_gen.py "$h" 100 10000 3
+	f=$(measure "$FLOOR" "$h")
 	c=$(measure "$PV" compare -q "$h/p000" "$h/p001")
 	q=$(measure "$PV" history -q "$h")
 	j=$(measure "$PV" history -q --json "$out/r.json" "$h")
-	printf '\n| history (100 points x 10,000 metrics x 3 runs) | s | peak RSS MiB | ns per sample |\n|---|---:|---:|---:|\n'
-	echo "$c $q $j" | awk '{
-		printf "| compare, 2 points (60,000 samples) | %.2f | %.0f | %.0f |\n", $1, $2 / 1024, $1 * 1e9 / 60000
-		printf "| history -q | %.2f | %.0f | %.0f |\n", $3, $4 / 1024, $3 * 1e9 / 3e6
-		printf "| history --json | %.2f | %.0f | %.0f |\n", $5, $6 / 1024, $5 * 1e9 / 3e6 }'
+	printf '\n| history (100 points x 10,000 metrics x 3 runs) | s | x floor | peak RSS MiB | ns per sample |\n|---|---:|---:|---:|---:|\n'
+	echo "$f $c $q $j" | awk '{
+		printf "| strtod floor of the archive | %.2f | 1.0 | %.0f | %.0f |\n", $1, $2 / 1024, $1 * 1e9 / 3e6
+		printf "| compare, 2 points (60,000 samples) | %.2f | | %.0f | %.0f |\n", $3, $4 / 1024, $3 * 1e9 / 60000
+		printf "| history -q | %.2f | %.1f | %.0f | %.0f |\n", $5, $5 / $1, $6 / 1024, $5 * 1e9 / 3e6
+		printf "| history --json | %.2f | %.1f | %.0f | %.0f |\n", $7, $7 / $1, $8 / 1024, $7 * 1e9 / 3e6 }'
+	printf '\n| history -q, points x 1,000 metrics x 3 runs | s | s per point | peak RSS MiB |\n|---:|---:|---:|---:|\n'
+	for np in 100 300 1000; do
+		hp=build/bench/history-$np
+		last=$(printf 'p%03d' $((np - 1)))
+		[ -f "$hp/$last/results.csv" ] || "$PYTHON" tests/bench/history_gen.py "$hp" "$np" 1000 3
+		m=$(measure "$PV" history -q "$hp")
+		echo "$np $m" | awk '{ printf "| %d | %.2f | %.4f | %.0f |\n", $1, $2, $2 / $1, $3 / 1024 }'
+	done
 fi

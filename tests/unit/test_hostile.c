@@ -153,13 +153,12 @@ static void warnings_collapse_by_code(void **state)
 	out = printed(&d, 0);
 	assert_string_equal(out, "");
 	free(out);
-	/* A note says so; dropping a code leaves the others in order. */
-	pv_diag_add(&d, PV_M_NO_DIRECTION, "guessed");
+	/* A note says so, a warning too. */
 	pv_diag_add(&d, PV_M_POOLED_BASELINE, "pooled from 3 points");
-	pv_diag_add(&d, PV_M_NO_DIRECTION, "guessed again");
-	pv_diag_drop(&d, PV_M_NO_DIRECTION);
+	pv_diag_add(&d, PV_M_NO_DIRECTION, "guessed");
 	out = printed(&d, 0);
-	assert_string_equal(out, "w: note: pooled from 3 points [pooled-baseline]\n");
+	assert_string_equal(out, "w: note: pooled from 3 points [pooled-baseline]\n"
+			    "w: warning: guessed [no-direction]\n");
 	free(out);
 	pv_diag_release(&d);
 }

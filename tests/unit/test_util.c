@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "util/err.h"
 #include "util/file.h"
+#include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/strmap.h"
 #include "util/text.h"
@@ -217,6 +218,50 @@ static void file_reader(void **state)
 	rmdir(dir);
 }
 
+/* SHA-256 against FIPS 180-4's examples and python's hashlib, at the
+ * lengths where the padding takes one block or two; base64 as CSP
+ * wants it. */
+static void sha256_digests(void **state)
+{
+	static const struct { size_t len; const char *hex, *b64; } v[] = {
+		{ 0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+		  "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=" },
+		{ 3, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+		  "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=" },
+		{ 56, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+		  "JI1qYdIGOLjlwCaTDD5gOaM85Flk/yFn9uzt1BnbBsE=" },
+		{ 1000, "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3",
+		  "Qe3s5C1j6Nm/UVqbppMuHCDLyfWl0TRkWttdsblzfqM=" },
+		{ 768, "f3a25aa93aa2fbba28d79260535bbd6a5eb0fc1c24a8b0f04e12b484c1dfe363",
+		  "86JaqTqi+7oo15JgU1u9al6w/BwkqLDwThK0hMHf42M=" },
+	};
+	char buf[1000];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++) {
+		unsigned char d[PV_SHA256_LEN];
+		char hex[2 * PV_SHA256_LEN + 1];
+		struct strbuf sb = STRBUF_INIT;
+
+		if (v[i].len == 3)
+			memcpy(buf, "abc", 3);
+		else if (v[i].len == 56)
+			memcpy(buf, "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56);
+		else if (v[i].len == 1000)
+			memset(buf, 'a', 1000);
+		else
+			for (size_t j = 0; j < v[i].len; j++)
+				buf[j] = (char)(j % 256);
+		pv_sha256(buf, v[i].len, d);
+		for (int j = 0; j < PV_SHA256_LEN; j++)
+			snprintf(hex + 2 * j, 3, "%02x", d[j]);
+		assert_string_equal(hex, v[i].hex);
+		pv_sha256_base64(&sb, buf, v[i].len);
+		assert_string_equal(sb.buf, v[i].b64);
+		strbuf_release(&sb);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +269,7 @@ int main(void)
 		cmocka_unit_test(file_reader),
 		cmocka_unit_test(size_arithmetic),
 		cmocka_unit_test(string_set),
+		cmocka_unit_test(sha256_digests),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,166 @@
+#!/bin/sh
+# Archives that history used to read wrongly without a word (issue 22,
+# "Inputs that break it silently"): each case builds its archive, runs
+# history (or compare --baseline-history) and checks the exit status and
+# the message or report that says what happened.
+set -u
+PV_BIN=${PV_BIN:-build/perfverdict}
+PYTHON=${PYTHON:-/usr/bin/python3}
+cd "$(dirname "$0")/.." || exit 2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+failed=0
+bad() { echo "check_history_inputs: $*"; failed=1; }
+
+# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and its stderr
+# holds PATTERN (an extended regex; "" for none).
+expect() {
+	name=$1 want=$2 pat=$3
+	shift 3
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	[ "$st" -eq "$want" ] ||
+		bad "$name: exit $st, expected $want: $(head -c 600 "$tmp/err")"
+	if [ -n "$pat" ] && ! grep -Eq -- "$pat" "$tmp/err"; then
+		bad "$name: stderr lacks /$pat/: $(head -c 600 "$tmp/err")"
+	fi
+}
+
+# gen DIR SPEC: an archive of CSV trees, 10 points x 3 runs of one
+# metric g/b/t at 100 with 0.3% noise; SPEC is python: unit(p) and
+# scale(p) give each point's unit and the factor on its values.
+gen() {
+	"$PYTHON" - "$1" "$2" <<'PY'
+import os, random, sys
+random.seed(3)
+root, spec = sys.argv[1], sys.argv[2]
+env = {}
+exec(spec, env)
+for p in range(10):
+    d = os.path.join(root, "%04d" % (p + 1))
+    os.makedirs(d)
+    with open(os.path.join(d, "results.csv"), "w") as f:
+        f.write("group,benchmark,metric,unit,value\n")
+        for r in range(3):
+            v = 100 * env["scale"](p) * (1 + 0.003 * random.gauss(0, 1))
+            f.write("g,b,t,%s,%.6g\n" % (env["unit"](p), v))
+PY
+}
+
+# 1. Units across points: the newest points are 2x slower, written in s.
+gen "$tmp/units" 'unit = lambda p: "s" if p >= 7 else "ms"
+scale = lambda p: 0.002 if p >= 7 else 1'
+expect units 1 "" "$PV_BIN" history "$tmp/units" --json "$tmp/units.json"
+"$PYTHON" - "$tmp/units.json" <<'PY' || bad "units: the step is not a +100% regression in ms"
+import json, sys
+m = json.load(open(sys.argv[1]))["metrics"][0]
+cp = m["change_points"]
+ok = m["unit"] == "ms" and len(cp) == 1 and cp[0]["verdict"] == "regression" \
+    and abs(cp[0]["rel"] - 1.0) < 0.05 and abs(m["series"][-1]["mean"] - 200) < 5
+sys.exit(0 if ok else 1)
+PY
+gen "$tmp/units2" 'unit = lambda p: "MB" if p == 8 else "ms"
+scale = lambda p: 1'
+expect units-unconvertible 3 "'MB' at point '0009' but in 'ms' at point '0001'.*\[unit-mismatch\]" \
+	"$PV_BIN" history "$tmp/units2"
+# compare --baseline-history of an archive in ms and a candidate in s
+gen "$tmp/units3" 'unit = lambda p: "ms"
+scale = lambda p: 1'
+mkdir "$tmp/cand3"
+printf 'group,benchmark,metric,unit,value\ng,b,t,s,0.2\ng,b,t,s,0.2001\ng,b,t,s,0.1999\n' \
+	>"$tmp/cand3/results.csv"
+expect baseline-history-units 1 "" "$PV_BIN" compare --baseline-history "$tmp/units3" \
+	"$tmp/cand3" --json "$tmp/units3.json"
+
+# 2. Report points carry their context: an arm64 point is not pooled for
+# an amd64 candidate, as with trees (the golden's trees as reports).
+mkdir "$tmp/reports"
+for d in tests/golden/baseline-history-other-machine/archive/*/; do
+	n=$(basename "$d")
+	"$PV_BIN" compare "$d" "$d" --json "$tmp/reports/$n.json" >/dev/null 2>&1
+done
+expect report-machine 3 "ran on another kind of machine.*\[other-machine\]" \
+	"$PV_BIN" compare --baseline-history "$tmp/reports" \
+	tests/golden/baseline-history-env/candidate
+grep -q "no-poolable-point" "$tmp/err" || bad "report-machine: pooled points of another machine"
+
+# 3. A metric twice in one report point.
+mkdir "$tmp/dup"
+cp "$tmp"/reports/000[1-4].json "$tmp/dup/"
+"$PYTHON" - "$tmp/dup/0003.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["metrics"].append(r["metrics"][0])
+json.dump(r, open(sys.argv[1], "w"))
+PY
+expect duplicate 3 "point '0003.json' .*appears twice.*\[duplicate-metric\]" \
+	"$PV_BIN" history "$tmp/dup"
+
+# 4. [limits] max_metrics over the archive: 2 metrics a point, 6 in all.
+"$PYTHON" - "$tmp/many" <<'PY'
+import os, sys
+for p in range(6):
+    d = os.path.join(sys.argv[1], "%04d" % (p + 1))
+    os.makedirs(d)
+    with open(os.path.join(d, "results.csv"), "w") as f:
+        f.write("group,benchmark,metric,unit,value\n")
+        for k in (p % 3 * 2, p % 3 * 2 + 1):
+            for r in range(3):
+                f.write("g,b,m%d,ns,%d\n" % (k, 100 + r))
+PY
+printf '[limits]\nmax_metrics = 4\n' >"$tmp/limits.conf"
+expect max-metrics 3 "more than 4 metrics \(limits.max_metrics\) by point '0003'.*\[too-many-metrics\]" \
+	"$PV_BIN" history -c "$tmp/limits.conf" "$tmp/many"
+
+# 5. --recent 1 and 2 could never fail: refused with the reason.
+for k in 1 2; do
+	expect "recent-$k" 2 "^perfverdict: error: --recent $k: a step is confirmed only when 3 points" \
+		"$PV_BIN" history --recent "$k" "$tmp/units"
+done
+expect recent-3 1 "" "$PV_BIN" history --recent 3 "$tmp/units"
+
+# 6. The empty archive.
+mkdir "$tmp/empty"
+expect empty 3 "archive '.*/empty' is empty: history needs at least 3 points.*\[too-few-points\]" \
+	"$PV_BIN" history "$tmp/empty"
+
+# 7. --order time: offsets are read, and equal times are said.
+mkdir "$tmp/times"
+i=0
+for t in 2026-01-01T10:00:00+05:00 2026-01-01T07:00:00Z 2026-01-01T09:00:00+01:00 \
+	2026-01-01T08:30:00Z 2026-01-01T09:30:00.5Z 2026-01-01T09:00:00-00:30; do
+	i=$((i + 1))
+	"$PYTHON" - "$tmp/reports/000$i.json" "$t" "$tmp/times/p$i.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["generated_at"] = sys.argv[2]
+json.dump(r, open(sys.argv[3], "w"))
+PY
+done
+expect order-time 0 "" "$PV_BIN" history --order time "$tmp/times" --json "$tmp/times.json"
+"$PYTHON" - "$tmp/times.json" <<'PY' || bad "order-time: points not in the order of their UTC times"
+import json, sys
+r = json.load(open(sys.argv[1]))
+got = [p["label"] for p in r["points"]]
+# UTC: p1 05:00, p2 07:00, p3 08:00, p4 08:30, p5 09:30.5, p6 09:30
+want = ["p1.json", "p2.json", "p3.json", "p4.json", "p6.json", "p5.json"]
+if got != want:
+    print(got, file=sys.stderr)
+    sys.exit(1)
+PY
+"$PYTHON" - "$tmp/times/p2.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["generated_at"] = "2026-01-01T05:00:00Z"   # = p1's time (10:00+05:00)
+json.dump(r, open(sys.argv[1], "w"))
+PY
+expect order-time-tie 0 "1 point has the same recorded time as the one before \(first 'p1.json' and 'p2.json'.*\[time-tie\]" \
+	"$PV_BIN" history --order time "$tmp/times"
+
+# 8. A history JSON inside the archive.
+cp "$tmp/units.json" "$tmp/dup/0003.json"
+expect history-json 3 "0003.json: expected a compare report, not a history report" \
+	"$PV_BIN" history "$tmp/dup"
+
+[ $failed -eq 0 ] && echo "check_history_inputs: ok"
+exit $failed
