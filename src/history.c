@@ -248,7 +248,7 @@ static void add_obs(struct pv_hist_metric *m, uint32_t point,
 	pv_mean_sd(v, n, &ob->mean, &ob->sd);
 	if (n < 2)
 		ob->sd = NAN;
-	ob->value = NAN;
+	ob->value = ob->tested = NAN;
 }
 
 /*
@@ -777,6 +777,9 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		m->sd = s[i].sd;
 		m->df = s[i].df;
 		m->nclipped = s[i].nclipped;
+		for (size_t j = 0; j < m->nobs; j++)
+			m->obs[j].tested = s[i].clipped ? s[i].clipped[j] :
+					   m->obs[j].value;
 		m->trend = s[i].trend;
 		{
 			double sum = 0;

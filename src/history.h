@@ -55,6 +55,9 @@ struct pv_hist_obs {
 	double value;           /* the point's robust mean (history.c's
 				 * header; stats/changepoint.c computes it,
 				 * pv_cp_point_value()) */
+	double tested;          /* the value the change-point test sees:
+				 * value after the clipping (changepoint.h
+				 * step 1); series[].value */
 };
 
 enum pv_hist_status {

@@ -137,11 +137,11 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
  * take few distinct levels (two CPU frequencies); the trimmed RMS alone
  * gives way sooner to heavy tails; steps fall in the trimmed tenth.
  */
-static double diff_scale(const double *y, size_t L)
+static double diff_scale(const double *y, size_t L, double kept)
 {
 	double *d = pv_malloc(st_mult(L - 1, sizeof(*d)));
 	double md, mad, ss = 0, f, z, trim_sd;
-	size_t keep = (size_t)ceil(0.9 * (double)(L - 1));
+	size_t keep = (size_t)ceil(kept * (double)(L - 1));
 
 	/* at least one difference is left out, however short the series:
 	 * one step's difference must not set the scale (10 points with a
@@ -181,36 +181,89 @@ static double diff_median(const double *y, size_t L)
 	return m;
 }
 
-size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
+/* pv_cp_clip(), and the gross limit and how many points went as gross
+ * (a noisy neighbour's rate, see outlier_rates()). */
+/* The median of point i and its nearest neighbours (five, or three in a
+ * short series): one or two wild points never move another, and a step
+ * is never clipped once PV_CP_MIN_SEG points confirm it. */
+static double local_median(const double *y, size_t L, size_t i)
 {
-	double ref, lim, gross;
+	size_t w = L >= 5 ? 5 : 3, c = i < w / 2 ? w / 2 :
+		   i + w / 2 >= L ? L - 1 - w / 2 : i;
+	double win[5];
+
+	for (size_t k = 0; k < w; k++)
+		win[k] = y[c - w / 2 + k];
+	return w == 5 ? med5(win) : med3(win[0], win[1], win[2]);
+}
+
+/* The robust sd of y (diff_scale()), never below the median absolute
+ * difference's estimate (median |d| = 0.6745 sqrt(2) sd for normal
+ * noise: a noiseless line's equal differences are its scale, and its
+ * points are not pulled to a median); rounding's sd is none (0). */
+static double robust_scale(const double *y, size_t L, double kept)
+{
+	double sd = diff_scale(y, L, kept), big = 0;
+	double md = diff_median(y, L) / (0.6744897501960817 * M_SQRT2);
+
+	if (md > sd)
+		sd = md;
+	for (size_t i = 0; i < L; i++)
+		if (fabs(y[i]) > big)
+			big = fabs(y[i]);
+	return sd <= 1e-9 * (big + 1) ? 0 : sd;
+}
+
+/* The fractions of the differences the trimmed RMS keeps: for the scale,
+ * and for finding the gross points the scale is estimated without. */
+#define SCALE_KEPT 0.9
+#define FIND_KEPT 0.75
+
+/* pv_cp_clip(), and the gross limit and how many points went as gross
+ * (a noisy neighbour's rate, see outlier_rates()). */
+static size_t clip_series(const double *y, size_t L, double *out, double *sd,
+			  double *gross_out, size_t *ngross)
+{
+	double lim, gross;
 	size_t nclip = 0;
 
 	memcpy(out, y, L * sizeof(*y));
 	*sd = NAN;
+	*gross_out = INFINITY;
+	*ngross = 0;
 	if (L < 3)
 		return 0;
-	*sd = diff_scale(y, L);
-	{
-		/* ... and never below the median absolute difference's
-		 * estimate (median |d| = 0.6745 sqrt(2) sd for normal noise):
-		 * a noiseless line's equal differences are its scale, and
-		 * its points are not pulled to a median */
-		double md = diff_median(y, L) / (0.6744897501960817 * M_SQRT2);
+	*sd = robust_scale(y, L, SCALE_KEPT);
+	/*
+	 * Noisy neighbours' differences inflate that scale: each makes two
+	 * wild differences, so 5% of 1.5x points make a tenth of them wild,
+	 * as many as the trimmed RMS leaves out, and 1.5x points at a scale
+	 * of 6-15% are not gross (on cpsim's outliers at one run a point,
+	 * most stayed, and three close together made a level).  So the
+	 * gross points are found first with a quarter of the differences
+	 * trimmed (up to an eighth of the points wild; two CPU frequencies'
+	 * differences, half of them large, still set that scale), and the
+	 * scale is estimated again without them, never above the first.
+	 * Normal noise has no gross point: the same scale.
+	 */
+	if (*sd > 0) {
+		double find = robust_scale(y, L, FIND_KEPT), sd2;
+		size_t k = 0;
 
-		if (md > *sd)
-			*sd = md;
-	}
-	{
-		double big = 0;
+		for (size_t i = 0; i < L; i++) {
+			double ref = local_median(y, L, i);
 
-		/* rounding's sd is none */
-		for (size_t i = 0; i < L; i++)
-			if (fabs(y[i]) > big)
-				big = fabs(y[i]);
-		if (*sd <= 1e-9 * (big + 1))
-			*sd = 0;
+			out[i] = y[i];
+			if (fabs(y[i] - ref) > PV_CP_GROSS * find) {
+				out[i] = ref;
+				k++;
+			}
+		}
+		sd2 = k ? robust_scale(out, L, SCALE_KEPT) : *sd;
+		if (sd2 < *sd)
+			*sd = sd2;
 	}
+	memcpy(out, y, L * sizeof(*y));
 	lim = PV_CP_CLIP * *sd;
 	/* No noise: only a gross point goes, judged by the differences
 	 * themselves (a line's ends, one difference off a median anchored
@@ -218,29 +271,29 @@ size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
 	gross = *sd > 0 ? PV_CP_GROSS * *sd : PV_CP_GROSS * diff_median(y, L);
 	if (!(*sd > 0))
 		lim = gross;
+	*gross_out = gross;
 	for (size_t i = 0; i < L; i++) {
-		/* The median of the point and its nearest neighbours (five,
-		 * or three in a short series): one or two wild points never
-		 * move another, and a step is never clipped once
-		 * PV_CP_MIN_SEG points confirm it. */
-		size_t w = L >= 5 ? 5 : 3, c = i < w / 2 ? w / 2 :
-			   i + w / 2 >= L ? L - 1 - w / 2 : i;
-		double win[5], d;
+		double ref = local_median(y, L, i), d = y[i] - ref;
 
-		for (size_t k = 0; k < w; k++)
-			win[k] = y[c - w / 2 + k];
-		ref = w == 5 ? med5(win) : med3(win[0], win[1], win[2]);
-		d = y[i] - ref;
 		if (fabs(d) > gross) {
 			/* gross: a noisy neighbour, not a value */
 			out[i] = ref;
 			nclip++;
+			++*ngross;
 		} else if (fabs(d) > lim) {
 			out[i] = ref + (d > 0 ? lim : -lim);
 			nclip++;
 		}
 	}
 	return nclip;
+}
+
+size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
+{
+	double gross;
+	size_t ngross;
+
+	return clip_series(y, L, out, sd, &gross, &ngross);
 }
 
 /*
@@ -435,7 +488,87 @@ struct limits {
 				 * the family's split positions */
 	double bump_p;          /* a bump's: alpha over all its bumps */
 	double line_p;          /* a slope's: alpha over the series */
+	const double *raw;      /* the values before the clipping */
+	double gross;           /* the clipping's gross limit */
+	double rate;            /* the series' rate of gross points */
 };
+
+/*
+ * The p of "the side (the points of [a, b) and of [a2, b2)) differs from
+ * the level m0 (variance v0 of that mean) only by noisy neighbours": its
+ * points beyond the gross limit from m0, on the side's side, are the
+ * outliers; when the rest of the side alone still differs from m0 at
+ * level_p, or no point is gross, outliers do not explain it (0).
+ * Otherwise the chance of at least that many gross points among the
+ * side's, at the series' rate.  Three neighbouring 1.5x runs among 40
+ * points at a 5% rate are a family's daily event, not a level.
+ */
+static double side_outliers(const struct psum *c, const struct limits *lim,
+			    size_t a, size_t b, size_t a2, size_t b2,
+			    double m0, double v0, double level_p)
+{
+	double n = (double)(b - a + b2 - a2);
+	double mean = (c->s[b] - c->s[a] + c->s[b2] - c->s[a2]) / n + c->ref;
+	double dir = mean >= m0 ? 1 : -1, sum = 0;
+	size_t m = 0, rest = 0;
+
+	if (!(lim->rate > 0) || !lim->raw)
+		return 0;
+	for (size_t j = a; j < b2; j++) {
+		double z;
+
+		if (j == b)
+			j = a2;
+		if (j >= b2)
+			break;
+		z = lim->raw[j] - c->beta * (double)j;
+		if (dir * (z - m0) > lim->gross) {
+			m++;
+		} else {
+			sum += z;
+			rest++;
+		}
+	}
+	if (!m)
+		return 0;
+	if (rest) {
+		double pv = (c->v[b] - c->v[a] + c->v[b2] - c->v[a2]) / n;
+		double se2 = pv / (double)rest + v0;
+		double t = (sum / (double)rest - m0) /
+			   sqrt(se2 > c->tol2 ? se2 : c->tol2);
+
+		if (dir * t > 0 && two_sided_p(t, lim->df) <= level_p)
+			return 0;
+	}
+	return gsl_cdf_binomial_Q((unsigned)(m - 1), lim->rate, (unsigned)n);
+}
+
+/* The same for a split of [a, b) at k: either side may be the outliers. */
+static double split_outliers(const struct psum *c, const struct limits *lim,
+			     size_t a, size_t k, size_t b, double level_p)
+{
+	double p0 = side_outliers(c, lim, a, k, b, b, seg_mean(c, k, b),
+				  seg_var(c, k, b), level_p);
+	double p1 = side_outliers(c, lim, k, b, b, b, seg_mean(c, a, k),
+				  seg_var(c, a, k), level_p);
+
+	return p0 > p1 ? p0 : p1;
+}
+
+/* ... and for a bump [i, j) of [a, b): the bump or the rest. */
+static double bump_outliers(const struct psum *c, const struct limits *lim,
+			    size_t a, size_t i, size_t j, size_t b,
+			    double level_p)
+{
+	double nout = (double)(b - a - (j - i));
+	double mout = (c->s[i] - c->s[a] + c->s[b] - c->s[j]) / nout + c->ref;
+	double vout = (c->v[i] - c->v[a] + c->v[b] - c->v[j]) / (nout * nout);
+	double p0 = side_outliers(c, lim, i, j, b, b, mout, vout, level_p);
+	double p1 = side_outliers(c, lim, a, i, j, b, seg_mean(c, i, j),
+				  seg_var(c, i, j), level_p);
+
+	return p0 > p1 ? p0 : p1;
+}
 
 static void bisect(const struct psum *c, size_t a, size_t b,
 		   const struct limits *lim, struct cpset *out)
@@ -443,10 +576,12 @@ static void bisect(const struct psum *c, size_t a, size_t b,
 	double t;
 	size_t k = best_split(c, a, b, &t), j;
 
-	if (!k || two_sided_p(t, lim->df) > lim->split_p) {
+	if (!k || two_sided_p(t, lim->df) > lim->split_p ||
+	    split_outliers(c, lim, a, k, b, lim->split_p) > lim->split_p) {
 		/* no step: perhaps a level that came and went */
 		k = best_bump(c, a, b, &j, &t);
-		if (!k || two_sided_p(t, lim->df) > lim->bump_p)
+		if (!k || two_sided_p(t, lim->df) > lim->bump_p ||
+		    bump_outliers(c, lim, a, k, j, b, lim->bump_p) > lim->bump_p)
 			return;
 		cpset_insert(out, k);
 		cpset_insert(out, j);
@@ -543,9 +678,17 @@ static void segment(const struct psum *c, size_t L, const struct limits *lim,
 							      beta, sxx, s2), df);
 
 			/* a split a slope within the segments explains is
-			 * the trend's, not a step */
+			 * the trend's, not a step; one a few noisy
+			 * neighbours explain is theirs */
 			if (pl > line_p)
 				p = 1;
+			if (p <= limit_p) {
+				double po = split_outliers(c, lim, a, s->k[i], b,
+							   limit_p);
+
+				if (po > p)
+					p = po;
+			}
 			if (p > wp) {
 				wp = p;
 				weakest = i;
@@ -779,11 +922,48 @@ void pv_cp_series_release(struct pv_cp_series *s)
 	s->ncp = 0;
 }
 
-static void describe(const struct psum *c, const double *y, size_t L,
-		     const struct cpset *s, double df, double alpha,
-		     double ntests, struct pv_cp *out)
+/*
+ * A segment's level as reported: the mean of its tested (clipped) values
+ * and its variance from the series' scale (df: the scale's) -- unless the
+ * clipping moved most of its points (a short level at an end, noisier
+ * than the series, whose points the median of five replaced by one of
+ * them: "taken from one point"), then the mean of its own points, with
+ * its own variance when larger (df: its points less one), so that its
+ * interval says how few they are.
+ */
+static void seg_level(const struct psum *c, const double *raw,
+		      const double *y, size_t a, size_t b, double sd2,
+		      double sdf, double *mean, double *var, double *df)
 {
-	double tq = pv_t_quantile(1 - alpha / 2, df);
+	double n = (double)(b - a), m = 0, ss = 0;
+	size_t moved = 0;
+
+	*mean = seg_mean(c, a, b);
+	*var = seg_var(c, a, b);
+	*df = sdf;
+	for (size_t j = a; j < b; j++)
+		moved += raw[j] != y[j];
+	if (2 * moved <= b - a || b - a < 2)
+		return;
+	for (size_t j = a; j < b; j++)
+		m += raw[j] - c->beta * (double)j;
+	m /= n;
+	for (size_t j = a; j < b; j++) {
+		double r = raw[j] - c->beta * (double)j - m;
+
+		ss += r * r;
+	}
+	*mean = m;
+	if (ss / (n - 1) > sd2) {
+		*var = ss / (n - 1) / n;
+		*df = n - 1;
+	}
+}
+
+static void describe(const struct psum *c, const double *raw, const double *y,
+		     size_t L, const struct cpset *s, double sd, double df,
+		     double alpha, double ntests, struct pv_cp *out)
+{
 	double chi = gsl_cdf_chisq_Pinv(1 - alpha, 1);
 
 	for (size_t i = 0; i < s->n; i++) {
@@ -791,18 +971,27 @@ static void describe(const struct psum *c, const double *y, size_t L,
 		size_t b = i + 1 < s->n ? s->k[i + 1] : L;
 		size_t k = s->k[i];
 		struct pv_cp *o = &out[i];
-		double se = sqrt(seg_var(c, a, k) + seg_var(c, k, b));
-		double t2, m0 = 0, m1 = 0;
+		double t2, m0, m1, v0, v1, d0, d1, se, dfw, tq, mb = 0;
 
-		/* the levels as a person sees them: the segments' means of
-		 * the values; the step and its test net of the slope */
+		/* the levels: each segment's own (seg_level()); the step
+		 * and its test net of the slope; the interval's df the
+		 * Welch-Satterthwaite df of the two levels' variances */
+		seg_level(c, raw, y, a, k, sd * sd, df, &m0, &v0, &d0);
+		seg_level(c, raw, y, k, b, sd * sd, df, &m1, &v1, &d1);
 		for (size_t j = a; j < k; j++)
-			m0 += y[j];
-		for (size_t j = k; j < b; j++)
-			m1 += y[j];
+			mb += y[j];
+		se = sqrt(v0 + v1);
+		dfw = v0 + v1 > 0 ? (v0 + v1) * (v0 + v1) /
+		      ((isinf(d0) ? 0 : v0 * v0 / d0) +
+		       (isinf(d1) ? 0 : v1 * v1 / d1)) : df;
+		/* both from the series' scale: one estimate, its df */
+		if (!(dfw > 0) || isnan(dfw) || (d0 == df && d1 == df))
+			dfw = df;
+		tq = pv_t_quantile(1 - alpha / 2, dfw);
 		o->index = k;
-		o->before = m0 / (double)(k - a);
-		o->delta = seg_mean(c, k, b) - seg_mean(c, a, k);
+		o->before = d0 == df && m0 == seg_mean(c, a, k) ?
+			    mb / (double)(k - a) : m0 + c->beta * 0.5 * (double)(a + k - 1);
+		o->delta = m1 - m0;
 		o->after = o->before + o->delta;
 		o->delta_low = o->delta - tq * se;
 		o->delta_high = o->delta + tq * se;
@@ -810,7 +999,6 @@ static void describe(const struct psum *c, const double *y, size_t L,
 		o->df = df;
 		o->p = two_sided_p(o->t, df);
 		o->q = o->p * ntests > 1 ? 1 : o->p * ntests;
-		(void)m1;
 		/* The location's profile interval: every split whose fit is
 		 * within the chi-square(1) quantile of the best one's. */
 		t2 = o->t * o->t;
@@ -896,6 +1084,52 @@ out:
 	return rc;
 }
 
+/*
+ * Each series' rate of gross points (noisy neighbours: ng[i] of L[i]),
+ * shrunk to the family's by a beta prior fitted by the method of moments
+ * (the beta-binomial's spread beyond the binomial's): a family whose
+ * series share one rate (cpsim's) gives every series that rate; one
+ * spiky series among clean ones keeps most of its own.  A series of
+ * fewer than 5 points (no median of 5) has no rate.
+ */
+static void outlier_rates(const struct pv_cp_series *s, size_t n,
+			  const size_t *ng, double *rate)
+{
+	double sg = 0, sl = 0, mu, ss = 0, inv = 0, tau2, w;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		rate[i] = 0;
+		if (s[i].L < 5)
+			continue;
+		sg += (double)ng[i];
+		sl += (double)s[i].L;
+		k++;
+	}
+	if (!k || !(sg > 0))
+		return;
+	mu = sg / sl;
+	for (size_t i = 0; i < n; i++) {
+		double d;
+
+		if (s[i].L < 5)
+			continue;
+		d = (double)ng[i] / (double)s[i].L - mu;
+		ss += d * d;
+		inv += 1.0 / (double)s[i].L;
+	}
+	tau2 = k > 1 ? ss / (double)(k - 1) - mu * (1 - mu) * inv / (double)k : 0;
+	/* the prior's weight in points: infinite when the rates spread no
+	 * more than binomially; a family of one series has only its own */
+	w = k < 2 ? 0 : tau2 > 0 ? mu * (1 - mu) / tau2 - 1 : INFINITY;
+	if (w < 0)
+		w = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i].L >= 5)
+			rate[i] = isinf(w) ? mu :
+				  ((double)ng[i] + w * mu) / ((double)s[i].L + w);
+}
+
 /* Segmentation and scale alternate this many times. */
 #define ROUNDS 3
 
@@ -908,6 +1142,9 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 	double *s2 = pv_calloc(n ? n : 1, sizeof(*s2));
 	double *d = pv_calloc(n ? n : 1, sizeof(*d));
 	double *beta = pv_calloc(n ? n : 1, sizeof(*beta));
+	double *gross = pv_calloc(n ? n : 1, sizeof(*gross));
+	double *rate = pv_calloc(n ? n : 1, sizeof(*rate));
+	size_t *ngross = pv_calloc(n ? n : 1, sizeof(*ngross));
 	struct cpset set = { NULL, 0, 0 };
 	double *rss = NULL;
 	size_t maxL = 0;
@@ -929,7 +1166,8 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		struct pv_cp_series *x = &s[i];
 
 		ALLOC_ARRAY(x->clipped, x->L ? x->L : 1);
-		x->nclipped = pv_cp_clip(x->y, x->L, x->clipped, &x->robust_sd);
+		x->nclipped = clip_series(x->y, x->L, x->clipped,
+					  &x->robust_sd, &gross[i], &ngross[i]);
 		ALLOC_ARRAY(csum[i].s, st_add(x->L, 1));
 		ALLOC_ARRAY(csum[i].v, st_add(x->L, 1));
 		ALLOC_ARRAY(csum[i].sx, st_add(x->L, 1));
@@ -941,6 +1179,7 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		s2[i] = x->robust_sd * x->robust_sd;
 		d[i] = x->L >= 3 ? (double)(x->L - 1) / 3 : 0;
 	}
+	outlier_rates(s, n, ngross, rate);
 	{
 		double *sd0 = pv_calloc(n ? n : 1, sizeof(*sd0));
 		double *df0 = pv_calloc(n ? n : 1, sizeof(*df0));
@@ -980,7 +1219,9 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 				continue;
 			}
 			{
-				struct limits lim = { x->df, limit_p, bump_p, line_p };
+				struct limits lim = { x->df, limit_p, bump_p,
+						      line_p, x->y, gross[i],
+						      rate[i] };
 
 				beta[i] = fit_steps(x->clipped, var[i], x->L,
 						    &csum[i], &lim, &set,
@@ -991,8 +1232,8 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 				x->trend.replaced = replaced;
 				x->cp = pv_calloc(set.n ? set.n : 1, sizeof(struct pv_cp));
 				x->ncp = set.n;
-				describe(&csum[i], x->clipped, x->L, &set, x->df,
-					 a, ntests, x->cp);
+				describe(&csum[i], x->y, x->clipped, x->L, &set,
+					 x->sd, x->df, a, ntests, x->cp);
 				continue;
 			}
 			tot = seg_rss(x->clipped, x->L, &set, beta[i], rss);
@@ -1038,6 +1279,9 @@ out:
 	free(s2);
 	free(d);
 	free(beta);
+	free(gross);
+	free(rate);
+	free(ngross);
 	free(rss);
 	free(set.k);
 	return rc;

@@ -13,7 +13,11 @@
  *      sds is pulled back to that distance.  The robust sd comes from the
  *      successive differences (their MAD or trimmed RMS, the larger; the
  *      RMS always leaves out at least one difference, so that one step's
- *      difference never sets the scale of a short series).  With no
+ *      difference never sets the scale of a short series), estimated
+ *      again without the points gross against a scale with a quarter
+ *      of the differences trimmed (each noisy neighbour makes two wild
+ *      differences: 5% of them made a tenth wild and the scale 6-15%
+ *      for 1% noise), never above the first estimate.  With no
  *      noise at all (sd 0) only a point gross against the median
  *      difference goes: constant levels stay levels.
  *   2. levels and one slope: binary segmentation of the values less a
@@ -23,7 +27,15 @@
  *      every series of the family (Bonferroni); when no split is, at the
  *      best bump (a level of 3 points or more inside the segment against
  *      the rest of it: a dip that is fixed again), if its p is at most
- *      alpha over every bump of the family.  Each split then moves to
+ *      alpha over every bump of the family.  A split or bump must also
+ *      not be explained by noisy neighbours: when a side's points
+ *      beyond the gross limit carry the difference (the side's other
+ *      points alone do not differ at that level), the chance of as
+ *      many gross points among the side's, at the series' rate of gross
+ *      points (shrunk to the family's by a beta prior fitted by
+ *      moments), must be at most that level too; in the refinement as
+ *      well.  Three 1.5x points close together are a family's daily
+ *      event at a 5% rate, not a level.  Each split then moves to
  *      its best place between its neighbours and the weakest goes while
  *      it is not significant, or while the step net of the slope within
  *      the segments has a p above alpha over the family's series.  The

@@ -93,7 +93,7 @@ static void write_metric(struct jw *w, const struct pv_history *h,
 		JW_INT(w, "n", ob->n);
 		JW_NUM(w, "mean", ob->mean);
 		JW_NUM(w, "sd", ob->sd);
-		JW_NUM(w, "value", m->logscale ? exp(ob->value) : ob->value);
+		JW_NUM(w, "value", pv_hist_value(m, ob));
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');

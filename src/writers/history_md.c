@@ -145,7 +145,7 @@ void pv_hist_levels(struct strbuf *sb, const struct pv_hist_metric *m,
 double pv_hist_value(const struct pv_hist_metric *m,
 		     const struct pv_hist_obs *ob)
 {
-	return m->logscale ? exp(ob->value) : ob->value;
+	return m->logscale ? exp(ob->tested) : ob->tested;
 }
 
 int pv_hist_trend(struct strbuf *sb, const struct pv_hist_metric *m,
