@@ -55,8 +55,10 @@ struct pv_read_ctx {
  * Bring v in unit `from` into unit `to`, as compare does for a metric
  * whose files differ in unit: unchanged when they agree or either is
  * unknown (NULL or ""), converted between two time units (ns, us, ms, s,
- * min: multiplying or dividing by an exact integer ratio, so 950 us is
- * exactly what 0.95 ms reads as); -1 when they cannot be converted.
+ * min) or two rates (ops/s under its spellings ops/sec, op/s ..., ops/ms,
+ * ops/us, ops/ns), multiplying or dividing by an exact integer ratio, so
+ * 950 us is exactly what 0.95 ms reads as; -1 when they cannot be
+ * converted (a time and a rate, or a unit of neither kind).
  */
 int pv_unit_convert(const char *from, const char *to, double *v);
 

@@ -171,33 +171,46 @@ static long intern(struct pv_read_ctx *ctx, const char *group,
 	return find(ctx, metric, err);
 }
 
-/* Nanoseconds per unit for the time units formats write (exact
- * integers, so their ratios are too); 0 if not a time unit. */
-static double time_scale(const char *unit)
-{
-	static const struct { const char *name; double s; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 },
-		{ "ms", 1e6 }, { "s", 1e9 }, { "sec", 1e9 }, { "second", 1e9 },
-		{ "seconds", 1e9 }, { "min", 6e10 },
-	};
+/*
+ * The units values can be converted between: a family (1 time, 2 a rate
+ * per time) and the unit's size in the family's smallest one (exact
+ * integers, so their ratios are too): nanoseconds for times, operations
+ * per second for rates, under the spellings harnesses write (benchmark.js
+ * "ops/sec", JMH "ops/ms", github-action-benchmark's "op/s" ...).
+ */
+static const struct unit_scale {
+	const char *name;
+	int family;
+	double scale;
+} unit_scales[] = {
+	{ "ns", 1, 1 }, { "us", 1, 1e3 }, { "\xc2\xb5s", 1, 1e3 },
+	{ "ms", 1, 1e6 }, { "s", 1, 1e9 }, { "sec", 1, 1e9 },
+	{ "second", 1, 1e9 }, { "seconds", 1, 1e9 }, { "min", 1, 6e10 },
+	{ "ops/s", 2, 1 }, { "op/s", 2, 1 }, { "ops/sec", 2, 1 },
+	{ "op/sec", 2, 1 }, { "ops/second", 2, 1 }, { "ops/ms", 2, 1e3 },
+	{ "ops/us", 2, 1e6 }, { "ops/ns", 2, 1e9 },
+};
 
-	for (size_t i = 0; i < sizeof(units) / sizeof(*units); i++)
-		if (!strcmp(unit, units[i].name))
-			return units[i].s;
-	return 0;
+static const struct unit_scale *unit_scale(const char *unit)
+{
+	for (size_t i = 0; i < sizeof(unit_scales) / sizeof(*unit_scales); i++)
+		if (!strcmp(unit, unit_scales[i].name))
+			return &unit_scales[i];
+	return NULL;
 }
 
 int pv_unit_convert(const char *from, const char *to, double *v)
 {
-	double a, b;
+	const struct unit_scale *a, *b;
 
 	if (!from || !*from || !to || !*to || !strcmp(from, to))
 		return 0;
-	a = time_scale(from);
-	b = time_scale(to);
-	if (!(a > 0 && b > 0))
+	a = unit_scale(from);
+	b = unit_scale(to);
+	if (!a || !b || a->family != b->family)
 		return -1;
-	*v = a >= b ? *v * (a / b) : *v / (b / a);
+	*v = a->scale >= b->scale ? *v * (a->scale / b->scale) :
+		*v / (b->scale / a->scale);
 	return 0;
 }
 

@@ -33,20 +33,34 @@ def load(d):
     return s
 
 
+# Spellings of one unit that github-action-benchmark's tools have used
+# in one series over time; perfverdict converts between them.
+SAME_UNIT = {"op/s": "ops/s", "ops/sec": "ops/s"}
+
+
+def metric_name(u, first):
+    """A series whose unit changed to another kind (replicache's 'write
+    single byte': tx/s, then MB/s) is two metrics to perfverdict, which
+    refuses to mix units it cannot convert; their flags are merged back
+    into the one labelled series."""
+    same = SAME_UNIT.get(u, u) == SAME_UNIT.get(first, first)
+    return "value" if same else "value in " + u
+
+
 def archive(d, s, out):
     npts = 1 + max(i for v in s.values() for i, _, _ in v)
     rows = [[] for _ in range(npts)]
     for n, v in s.items():
         for i, x, u in v:
-            rows[i].append((n, x, u))
+            rows[i].append((n, x, u, metric_name(u, v[0][2])))
     for i in range(npts):
         p = os.path.join(out, f"p{i:04d}")
         os.makedirs(p)
         with open(os.path.join(p, "results.csv"), "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(["group", "benchmark", "metric", "unit", "value"])
-            for n, x, u in rows[i]:
-                w.writerow(["corpus", n, "value", u, repr(x)])
+            for n, x, u, m in rows[i]:
+                w.writerow(["corpus", n, m, u, repr(x)])
     return npts
 
 
@@ -66,7 +80,8 @@ def perfverdict(pv, d, s, src):
         h = json.load(open(out))
     flags = {}
     for m in h["metrics"]:
-        flags[m["benchmark"]] = [c["index"] for c in m["change_points"]]
+        flags.setdefault(m["benchmark"], []).extend(
+            c["index"] for c in m["change_points"])
     return flags
 
 

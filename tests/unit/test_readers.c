@@ -850,6 +850,33 @@ static void csv_probe(void **state)
 	assert_ptr_equal(pv_reader_by_name("rhs"), &pv_reader_rhs);
 }
 
+/* Times convert among themselves, rates among their spellings and
+ * sizes, and never a time into a rate. */
+static void unit_convert(void **state)
+{
+	double v;
+
+	(void)state;
+	v = 950;
+	assert_int_equal(pv_unit_convert("us", "ms", &v), 0);
+	assert_true(v == 0.95);
+	v = 2;
+	assert_int_equal(pv_unit_convert("s", "ms", &v), 0);
+	assert_true(v == 2000);
+	v = 1234.5;
+	assert_int_equal(pv_unit_convert("ops/sec", "op/s", &v), 0);
+	assert_true(v == 1234.5);
+	v = 3;
+	assert_int_equal(pv_unit_convert("ops/ms", "ops/s", &v), 0);
+	assert_true(v == 3000);
+	v = 7;
+	assert_int_equal(pv_unit_convert("ms", "ops/s", &v), -1);
+	assert_int_equal(pv_unit_convert("ops/sec", "MB/s", &v), -1);
+	assert_true(v == 7);
+	assert_int_equal(pv_unit_convert("", "ops/s", &v), 0);
+	assert_true(v == 7);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -890,6 +917,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(csv_bad_quotes, setup, teardown),
 		cmocka_unit_test_setup_teardown(csv_blank_bom, setup, teardown),
 		cmocka_unit_test(csv_probe),
+		cmocka_unit_test(unit_convert),
 	};
 
 	(void)argc;
