@@ -1,5 +1,5 @@
 #!/bin/sh
-# The goldens' verdict checker (tests/check_verdicts.py, run from their
+# The goldens' verdict checker (tests/lib/check_verdicts.py, run from their
 # check files) can fail: run here by make check's glob, it passes the
 # reviewed netperf report against the planted expectations, and refuses
 # the same report with a planted regression called unchanged, an
@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 g=tests/golden/netperf
 bad=0
-"$PYTHON" tests/check_verdicts.py "$g/out/report.json" "$g/expected" >/dev/null 2>&1 ||
+"$PYTHON" tests/lib/check_verdicts.py "$g/out/report.json" "$g/expected" >/dev/null 2>&1 ||
 	{ echo "check_checkers: check_verdicts.py refuses the netperf golden"; bad=1; }
 "$PYTHON" - "$g/out/report.json" "$tmp" <<'PY'
 import json, sys
@@ -26,13 +26,13 @@ unc[0]["verdict"] = "regression"
 json.dump(r, open(out + "/extra.json", "w"))
 PY
 for case in missed extra; do
-	if "$PYTHON" tests/check_verdicts.py "$tmp/$case.json" "$g/expected" >/dev/null 2>&1; then
+	if "$PYTHON" tests/lib/check_verdicts.py "$tmp/$case.json" "$g/expected" >/dev/null 2>&1; then
 		echo "check_checkers: check_verdicts.py passes a report with a $case regression"
 		bad=1
 	fi
 done
 { cat "$g/expected"; echo "regression NOSUCH group metric"; } >"$tmp/expected"
-if "$PYTHON" tests/check_verdicts.py "$g/out/report.json" "$tmp/expected" >/dev/null 2>&1; then
+if "$PYTHON" tests/lib/check_verdicts.py "$g/out/report.json" "$tmp/expected" >/dev/null 2>&1; then
 	echo "check_checkers: check_verdicts.py passes an expectation no metric matches"
 	bad=1
 fi

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The HTML report of every sample pair: its structure, one figure per
 # regression and improvement, nothing loaded from anywhere
-# (tests/html_check.py: a Content-Security-Policy that allows only the
+# (tests/lib/html_check.py: a Content-Security-Policy that allows only the
 # page's script, by its sha256), and render --html from the archived
 # JSON gives the same page byte for byte; history's page has the same
 # head and stylesheet and no script.
@@ -27,7 +27,7 @@ for dir in samples/*/; do
 		st=1
 		continue
 	fi
-	"$PYTHON" tests/html_check.py "$tmp/$s.html" "$tmp/$s.json" || st=1
+	"$PYTHON" tests/lib/html_check.py "$tmp/$s.html" "$tmp/$s.json" || st=1
 	"$PV_BIN" render "$tmp/$s.json" --html "$tmp/$s.r.html" || st=1
 	cmp "$tmp/$s.html" "$tmp/$s.r.html" || st=1
 	n=$((n + 1))
@@ -39,7 +39,7 @@ sed 's/getElementById(.all.)/getElementById("al1")/' "$tmp/netperf.html" >"$tmp/
 if cmp -s "$tmp/netperf.html" "$tmp/tampered.html"; then
 	echo "check_html: could not change the script of netperf's page" >&2
 	st=1
-elif "$PYTHON" tests/html_check.py "$tmp/tampered.html" "$tmp/netperf.json" 2>/dev/null; then
+elif "$PYTHON" tests/lib/html_check.py "$tmp/tampered.html" "$tmp/netperf.json" 2>/dev/null; then
 	echo "check_html: a script that is not the hashed one passed the check" >&2
 	st=1
 fi
@@ -47,7 +47,7 @@ fi
 SOURCE_DATE_EPOCH=1764460800 "$PV_BIN" history -c samples/history/perf.conf \
 	--html "$tmp/history.html" samples/history/archive >/dev/null 2>&1
 [ $? -le 1 ] || { echo "check_html: history --html failed" >&2; st=1; }
-"$PYTHON" tests/html_check.py --history "$tmp/history.html" || st=1
+"$PYTHON" tests/lib/html_check.py --history "$tmp/history.html" || st=1
 # ... and it is compare's: the same <style>, byte for byte.
 style() { sed -n '/^<style>$/,/^<\/style>$/p' "$1"; }
 [ -n "$(style "$tmp/history.html")" ] &&

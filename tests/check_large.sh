@@ -41,5 +41,5 @@ if [ $st -gt 1 ]; then
 	cat "$tmp/err" >&2
 	exit 1
 fi
-"$PYTHON" tests/validate_json.py "$tmp/r.json" &&
-"$PYTHON" tests/writers_check.py "$tmp/r.json" "$tmp/r.xml" "$tmp/r.md"
+"$PYTHON" tests/lib/validate_json.py "$tmp/r.json" &&
+"$PYTHON" tests/lib/writers_check.py "$tmp/r.json" "$tmp/r.xml" "$tmp/r.md"

@@ -30,7 +30,7 @@ done
 "$PV_BIN" merge "$tmp/a.json" "$tmp/b.json" --json "$tmp/merged.json"
 st=$?
 [ $st -le 1 ] || exit 1
-"$PYTHON" tests/validate_json.py "$tmp/merged.json" || exit 1
+"$PYTHON" tests/lib/validate_json.py "$tmp/merged.json" || exit 1
 "$PYTHON" - "$tmp/all.json" "$tmp/merged.json" "$st" <<'PY' || exit 1
 import json, math, sys
 union = {m["id"]: m for m in json.load(open(sys.argv[1]))["metrics"]}

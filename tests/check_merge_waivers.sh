@@ -62,7 +62,7 @@ shards hold 2025-09-01 2025-12-31
 merged hold 2025-11-30; st=$?
 [ $st -eq 0 ] || { say "holding waiver: merge exits $st, not 0"; cat "$tmp/hold.err" >&2; }
 [ "$(verdict hold)" = "waived pass 1" ] || say "holding waiver: got '$(verdict hold)'"
-"$PYTHON" tests/validate_json.py "$tmp/hold.json" || say "holding waiver: invalid JSON"
+"$PYTHON" tests/lib/validate_json.py "$tmp/hold.json" || say "holding waiver: invalid JSON"
 # Merging the merged report again changes nothing (the waivers stay).
 SOURCE_DATE_EPOCH=$(date -u -d 2025-11-30 +%s) "$PV_BIN" merge "$tmp/hold.json" \
 	--json "$tmp/again.json" >/dev/null 2>&1 || say "merged report merged again fails"

@@ -25,7 +25,7 @@ f=$tmp/2026-12-01T201500Z-3f2a9c1.json.gz
 size=$(wc -c <"$f" 2>/dev/null || echo 999999)
 [ "$size" -le 40960 ] || say "netperf point is $size bytes compressed, over 40 KB"
 echo "check_points: the netperf candidate as a point: $size bytes gzipped"
-"$PYTHON" tests/validate_json.py "$f" || say "netperf point: invalid"
+"$PYTHON" tests/lib/validate_json.py "$f" || say "netperf point: invalid"
 "$PYTHON" - "$f" <<'PY' || say "netperf point: wrong content"
 import gzip, json, sys
 p = json.load(gzip.open(sys.argv[1], "rt"))
@@ -49,13 +49,13 @@ for d in samples/history/archive/*/; do
 		--save-point "$tmp/pts/$n.json.gz" >/dev/null 2>&1 ||
 		say "compare --save-point of $n failed"
 done
-"$PYTHON" tests/validate_json.py "$tmp"/pts/*.json.gz || say "sample points: invalid"
+"$PYTHON" tests/lib/validate_json.py "$tmp"/pts/*.json.gz || say "sample points: invalid"
 "$PV_BIN" history -c $conf samples/history/archive --json "$tmp/trees.json" >/dev/null 2>&1
 st1=$?
 "$PV_BIN" history -c $conf "$tmp/pts" --json "$tmp/points.json" >/dev/null 2>&1
 st2=$?
 [ $st1 -eq 1 ] && [ $st2 -eq 1 ] || say "history exit $st1 (trees), $st2 (points), expected 1 and 1"
-"$PYTHON" tests/validate_json.py "$tmp/points.json" || say "history over points: invalid JSON"
+"$PYTHON" tests/lib/validate_json.py "$tmp/points.json" || say "history over points: invalid JSON"
 # Mixed: trees, points and a plain .json point in one archive.
 for d in samples/history/archive/*/; do
 	n=$(basename "$d")

@@ -241,6 +241,6 @@ grep -q '^FAIL: 1 insufficient, first g b lat_flat' "$tmp/few.q" ||
 	say "insufficient = fail: closing line $(cat "$tmp/few.q")"
 
 for f in "$tmp"/*-history.json "$tmp"/*-compare.json "$tmp"/*-merge.json "$tmp/bh.json"; do
-	"$PYTHON" tests/validate_json.py "$f" || say "$f does not validate"
+	"$PYTHON" tests/lib/validate_json.py "$f" || say "$f does not validate"
 done
 exit $bad

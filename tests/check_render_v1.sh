@@ -35,7 +35,7 @@ for tc in ET.parse(sys.argv[2]).iter("testcase"):
             bad = 1
 sys.exit(bad)
 PY
-"$PYTHON" tests/html_check.py "$tmp/r.html" "$v1" || st=1
+"$PYTHON" tests/lib/html_check.py "$tmp/r.html" "$v1" || st=1
 # a version this build does not know is refused, naming the file
 sed 's/"schema_version": 1/"schema_version": 99/' "$v1" >"$tmp/v99.json"
 if "$PV_BIN" render "$tmp/v99.json" --markdown "$tmp/x.md" 2>"$tmp/err"; then

@@ -3,5 +3,5 @@
 # to 30, ties, integer data, scales 1e-3..1e8, zero variance) through the
 # pvstat driver, each test and alternative to 1e-9 relative.
 set -u
-exec "${PYTHON:-/usr/bin/python3}" tests/stats_vs_scipy.py \
+exec "${PYTHON:-/usr/bin/python3}" tests/lib/stats_vs_scipy.py \
 	"${PV_BUILD:-build}/tests/tools/pvstat"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The three reports of the netperf and kernbench samples, checked by their
 # consumers: JUnit against both schemas and junitparser's counts, Markdown
-# through cmark-gfm, and the size limit (tests/writers_check.py).
+# through cmark-gfm, and the size limit (tests/lib/writers_check.py).
 set -u
 PV_BIN=${PV_BIN:-build/perfverdict}
 PYTHON=${PYTHON:-/usr/bin/python3}
@@ -13,7 +13,7 @@ for s in netperf kernbench; do
 		samples/$s/candidate --json "$tmp/$s.json" --junit "$tmp/$s.xml" \
 		--markdown "$tmp/$s.md" -q >/dev/null
 	[ $? -le 1 ] || st=1
-	"$PYTHON" tests/writers_check.py "$tmp/$s.json" "$tmp/$s.xml" "$tmp/$s.md" || st=1
+	"$PYTHON" tests/lib/writers_check.py "$tmp/$s.json" "$tmp/$s.xml" "$tmp/$s.md" || st=1
 	# render must reproduce compare's reports byte for byte.
 	"$PV_BIN" render "$tmp/$s.json" --junit "$tmp/$s.r.xml" --markdown "$tmp/$s.r.md" || st=1
 	cmp "$tmp/$s.xml" "$tmp/$s.r.xml" || st=1

@@ -9,7 +9,7 @@
 #   - the trees rebuilt elsewhere with their files and directories created
 #     in reverse order (the runs use the same relative paths);
 #   - readdir order reversed and shuffled with three seeds by an LD_PRELOAD
-#     shim (tests/shuffle_readdir.c, built here).  On ext4, readdir order
+#     shim (tests/lib/shuffle_readdir.c, built here).  On ext4, readdir order
 #     is a hash of the name and creation order changes nothing, so the
 #     shim is what really varies it; the test checks it was in use;
 #   - LC_ALL=de_DE.UTF-8 (LANG and LC_NUMERIC too) with TZ=Asia/Tokyo.  The
@@ -123,7 +123,7 @@ run "$tmp/b" reverse-created
 same reverse-created
 
 # readdir order: reversed, then three shuffles.
-if $CC -shared -fPIC -o "$tmp/shuffle.so" "$ROOT/tests/shuffle_readdir.c" -ldl; then
+if $CC -shared -fPIC -o "$tmp/shuffle.so" "$ROOT/tests/lib/shuffle_readdir.c" -ldl; then
 	for seed in 0 1 2 3; do
 		: >"$tmp/shuffle.log"
 		run "$tmp/a" "readdir-$seed" LD_PRELOAD="$tmp/shuffle.so" \
@@ -133,7 +133,7 @@ if $CC -shared -fPIC -o "$tmp/shuffle.so" "$ROOT/tests/shuffle_readdir.c" -ldl; 
 		same "readdir-$seed"
 	done
 else
-	problem "cannot build tests/shuffle_readdir.c with $CC"
+	problem "cannot build tests/lib/shuffle_readdir.c with $CC"
 fi
 
 # de_DE.UTF-8: from the system, or generated into a private LOCPATH.

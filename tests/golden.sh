@@ -10,7 +10,7 @@
 #   out/     the expected report files, compared byte for byte with $OUT
 #   check    optional: a command run afterwards with $OUT set; it must
 #            exit 0 (independent checks: scipy, schemas, consumers)
-# Every JSON report written is validated (tests/validate_json.py) against
+# Every JSON report written is validated (tests/lib/validate_json.py) against
 # its schema: schemas/report.schema.json for compare's, render's and
 # merge's reports, schemas/history.schema.json for history's.
 # With PV_UPDATE=1 the expected files are rewritten: review the diff.
@@ -63,7 +63,7 @@ if [ -d "$case_dir/out" ] || [ -n "$(ls "$OUT")" ]; then
 fi
 for j in "$OUT"/*.json; do
 	[ -f "$j" ] || continue
-	if ! "$PYTHON" tests/validate_json.py "$j"; then
+	if ! "$PYTHON" tests/lib/validate_json.py "$j"; then
 		st=1
 	fi
 done

@@ -451,7 +451,8 @@ static size_t best_bump(const struct psum *c, size_t a, size_t b,
 	if (b - a < 3 * PV_CP_MIN_SEG)
 		return 0;
 	for (size_t i = a + PV_CP_MIN_SEG; i + 2 * PV_CP_MIN_SEG <= b; i++)
-		for (size_t j = i + PV_CP_MIN_SEG; j + PV_CP_MIN_SEG <= b; j++) {
+		for (size_t j = i + PV_CP_MIN_SEG;
+		     j + PV_CP_MIN_SEG <= b && j - i <= PV_CP_MAX_BUMP; j++) {
 			double nin = (double)(j - i), nout = (double)(b - a) - nin;
 			double sout = c->s[i] - c->s[a] + c->s[b] - c->s[j];
 			double vout = c->v[i] - c->v[a] + c->v[b] - c->v[j];
@@ -471,15 +472,24 @@ static size_t best_bump(const struct psum *c, size_t a, size_t b,
 	return ibest;
 }
 
-/* The number of bumps best_bump() weighs in a series of L points. */
+/* The number of bumps best_bump() weighs in a series of L points: for
+ * each start i, the ends j that leave PV_CP_MIN_SEG points on each side
+ * and a bump of at most PV_CP_MAX_BUMP (m(m+1)/2, m = L - 3 MIN_SEG + 1,
+ * when no bump reaches that length). */
 static double bump_positions(size_t L)
 {
-	double m;
+	double n = 0;
 
 	if (L < 3 * PV_CP_MIN_SEG)
 		return 0;
-	m = (double)(L - 3 * PV_CP_MIN_SEG + 1);
-	return m * (m + 1) / 2;
+	for (size_t i = PV_CP_MIN_SEG; i + 2 * PV_CP_MIN_SEG <= L; i++) {
+		size_t last = L - PV_CP_MIN_SEG;      /* the largest j */
+
+		if (last > i + PV_CP_MAX_BUMP)
+			last = i + PV_CP_MAX_BUMP;
+		n += (double)(last - (i + PV_CP_MIN_SEG) + 1);
+	}
+	return n;
 }
 
 struct limits {

@@ -73,6 +73,14 @@
 #ifndef PV_CP_MIN_SEG
 #define PV_CP_MIN_SEG 3
 #endif
+/* The longest bump (a level that came and went inside a segment) that is
+ * searched for: a longer one moves the segment's mean enough for single
+ * splits to find its edges, and the search is then linear in the points
+ * (O(L x PV_CP_MAX_BUMP) a segment, not O(L^2)).  Series up to
+ * PV_CP_MAX_BUMP + 2 x PV_CP_MIN_SEG points are searched in full. */
+#ifndef PV_CP_MAX_BUMP
+#define PV_CP_MAX_BUMP 100
+#endif
 #ifndef PV_CP_CLIP
 #define PV_CP_CLIP 3.0
 #endif

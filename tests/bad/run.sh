@@ -15,7 +15,7 @@
 #     after a failure they are byte for byte unchanged and no temporary
 #     file (".NAME.XXXXXX") is left anywhere in the case directory;
 #   - `runr` cases ask for all three reports; when they succeed, the JSON
-#     is valid JSON and valid against the schema (tests/validate_json.py),
+#     is valid JSON and valid against the schema (tests/lib/validate_json.py),
 #     the JUnit is well-formed (xmllint) and valid against
 #     schemas/junit.xsd, and the Markdown tables keep their cell counts.
 #
@@ -201,7 +201,7 @@ check() {
 }
 
 check_reports() {
-	out=$("$PYTHON" "$ROOT/tests/validate_json.py" out/r.json 2>&1) ||
+	out=$("$PYTHON" "$ROOT/tests/lib/validate_json.py" out/r.json 2>&1) ||
 		p="$p JSON report invalid: $(echo "$out" | head -n 3);"
 	out=$($CHECK text out/r.json) || p="$p $out;"
 	check_junit_markdown
@@ -1032,7 +1032,7 @@ SOURCE_DATE_EPOCH=1764460800
 t report-stdout 0 ""
 both
 post_stdout() {
-	"$PYTHON" "$ROOT/tests/validate_json.py" ../stdout >/dev/null 2>&1 ||
+	"$PYTHON" "$ROOT/tests/lib/validate_json.py" ../stdout >/dev/null 2>&1 ||
 		p="$p stdout is not a valid JSON report;"
 }
 post=post_stdout

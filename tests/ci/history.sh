@@ -28,7 +28,7 @@ group_benchdata() {
 	"$PY" "$BD" points s.js pts
 	"$PVREAL" history pts --json p.json >/dev/null 2>&1
 	check "data.js: the same change points, series and statuses as its directory of points" "$PY" "$BD" compare s.json p.json
-	check "data.js: history JSON is valid" "$PY" "$ROOT/tests/validate_json.py" s.json
+	check "data.js: history JSON is valid" "$PY" "$ROOT/tests/lib/validate_json.py" s.json
 	check "data.js: direction per tool (cargo lower, benchmarkjs and customBiggerIsBetter higher)" "$PY" -c '
 import json, sys
 h = json.load(open(sys.argv[1]))
@@ -204,7 +204,7 @@ group_history() {
 		eq "$(git --git-dir="$C/remote.git" rev-list --count perfverdict-history)" 12
 	check "history main: a point on the branch validates (schemas/point.schema.json)" sh -c '
 		git --git-dir="$1" show "perfverdict-history:$2" >"$3/pt.json.gz" && "$4" "$5" "$3/pt.json.gz"' \
-		sh "$C/remote.git" "$(printf '%s\n' "$pts" | tail -n 1)" "$C" "$PY" "$ROOT/tests/validate_json.py"
+		sh "$C/remote.git" "$(printf '%s\n' "$pts" | tail -n 1)" "$C" "$PY" "$ROOT/tests/lib/validate_json.py"
 	# The pull requests after push 6.
 	check "history PR after push 6: an unchanged candidate passes" eq "$rcgood" 0
 	check "history PR after push 6: a candidate carrying the -8% regression fails" eq "$rcbad" 1

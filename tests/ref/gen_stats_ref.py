@@ -2,7 +2,7 @@
 """gen_stats_ref.py - record reference values for src/stats/.
 
 Writes tests/ref/stats_ref.txt, which tests/unit/test_stats.c reads (and
-tests/stats_vs_scipy.py re-checks).  Nothing in it comes from perfverdict:
+tests/lib/stats_vs_scipy.py re-checks).  Nothing in it comes from perfverdict:
 every expected value is computed here by scipy/numpy or by R.
 
 How the committed file was made (Debian 12):

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """gen_summary_ref.py - reference values for comparisons from summaries.
 
-Writes tests/ref/summary_ref.txt, which tests/check_summaries.py reads to
+Writes tests/ref/summary_ref.txt, which tests/lib/check_summaries.py reads to
 check the Welch tests perfverdict computes from summary statistics
 (mean, sd, n) alone: Google Benchmark's --benchmark_report_aggregates_only
 files and the summary form of the CSV reader.  Nothing in it comes from

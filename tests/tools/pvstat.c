@@ -1,7 +1,7 @@
 /*
  * pvstat.c - a test driver that runs src/stats/ on cases read from
  * stdin, one per line, and prints one result line per case with %.17g,
- * so that tests/stats_vs_scipy.py can compare them with scipy and R.
+ * so that tests/lib/stats_vs_scipy.py can compare them with scipy and R.
  *
  *   ttest EQUAL_VAR ALT CONF NA a... NB b...
  *       -> ok t p df shift ci_low ci_high se

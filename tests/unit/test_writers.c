@@ -12,7 +12,7 @@
  *
  * With PV_WRITERS_OUT=DIR set, the hostile and the 10,000-metric models
  * are also written there as NAME.xml, NAME.md and a NAME.json carrying
- * the JSON contract's fields that tests/writers_check.py compares.
+ * the JSON contract's fields that tests/lib/writers_check.py compares.
  */
 #include "unit.h"
 

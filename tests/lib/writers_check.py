@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """writers_check.py - check a JUnit and a Markdown report against their JSON.
 
-usage: python3 tests/writers_check.py REPORT.json REPORT.xml REPORT.md
+usage: python3 tests/lib/writers_check.py REPORT.json REPORT.xml REPORT.md
 
 What consumers need, checked with the consumers' own tools:
   JUnit     validates (xmllint --schema) against schemas/junit.xsd and,
@@ -29,7 +29,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 MARKER = "<!-- perfverdict-report -->"
 DELIM_RE = re.compile(r"^\|(\s*:?-+:?\s*\|)+$")
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """stats_vs_scipy.py - live cross-check of src/stats/ against scipy.
 
-Usage: $PYTHON tests/stats_vs_scipy.py PVSTAT [--cases N] [--seed S] [-v]
+Usage: $PYTHON tests/lib/stats_vs_scipy.py PVSTAT [--cases N] [--seed S] [-v]
 
 PVSTAT is the test driver built from tests/tools/pvstat.c
 ($PV_BUILD/tests/tools/pvstat).  The script draws N random two-sample
@@ -40,7 +40,7 @@ TSF_TOL = 1e-13
 FLOOR = 1e-300
 # our alternative -> scipy's for test(a, b): "greater" = b is larger
 SCIPY_ALT = {"two": "two-sided", "greater": "less", "less": "greater"}
-REF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref",
+REF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ref",
                    "stats_ref.txt")
 
 

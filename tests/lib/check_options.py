@@ -25,7 +25,7 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OPT = re.compile(r"(?<![\w\-\\])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*|-[A-Za-z])(?![\w-])")
 HELP_LINE = re.compile(r"^\s+((?:-[A-Za-z0-9](?:,\s*|\s+|$))?(?:--[a-z][a-z0-9-]*)?)")
 

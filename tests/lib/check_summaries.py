@@ -15,7 +15,7 @@ import json
 import os
 import sys
 
-REF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref",
+REF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ref",
                    "summary_ref.txt")
 
 

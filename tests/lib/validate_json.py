@@ -11,9 +11,9 @@ import sys
 from jsonschema import Draft202012Validator
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCHEMA = os.path.join(HERE, "..", "schemas", "report.schema.json")
-HISTORY_SCHEMA = os.path.join(HERE, "..", "schemas", "history.schema.json")
-POINT_SCHEMA = os.path.join(HERE, "..", "schemas", "point.schema.json")
+SCHEMA = os.path.join(HERE, "..", "..", "schemas", "report.schema.json")
+HISTORY_SCHEMA = os.path.join(HERE, "..", "..", "schemas", "history.schema.json")
+POINT_SCHEMA = os.path.join(HERE, "..", "..", "schemas", "point.schema.json")
 
 
 def check_point(point, path):
