@@ -12,6 +12,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sort.h>
 #include "../stats.h"
+#include "internal.h"
 #include "../util/banned.h"
 
 /* MAD to sd, for normal data. */
@@ -30,35 +31,17 @@ static double med3(double a, double b, double c)
 	return c <= a ? a : c >= b ? b : c;
 }
 
-/* x[0..n) in ascending order: an insertion sort for the few values of
- * a window or a point's runs (gsl_sort's call and heap cost more than
- * the sort there: 11% of history's time at 10k metrics), else GSL's. */
-static void sort_values(double *x, size_t n)
-{
-	if (n > 16) {
-		gsl_sort(x, 1, n);
-		return;
-	}
-	for (size_t i = 1; i < n; i++) {
-		double v = x[i];
-		size_t j = i;
-
-		for (; j > 0 && x[j - 1] > v; j--)
-			x[j] = x[j - 1];
-		x[j] = v;
-	}
-}
 
 static double med5(double *x)
 {
-	sort_values(x, 5);
+	pvs_sort(x, 5);
 	return x[2];
 }
 
 /* The median of x[0..n), which is left sorted (callers use that). */
 static double median_sorted(double *x, size_t n)
 {
-	sort_values(x, n);
+	pvs_sort(x, n);
 	return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 

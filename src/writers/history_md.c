@@ -62,21 +62,6 @@ static void put_md_cell(struct strbuf *sb, const char *foreign)
 	md_text_in(sb, foreign, 3 * NAME_CHARS, 1);
 }
 
-/* The spaces of what was appended since from as no-break spaces: a
- * number never parts from its unit. */
-static void nbsp(struct strbuf *sb, size_t from)
-{
-	struct strbuf t = STRBUF_INIT;
-
-	for (size_t i = from; i < sb->len; i++)
-		if (sb->buf[i] == ' ')
-			strbuf_addstr(&t, NBSP);
-		else
-			strbuf_addch(&t, sb->buf[i]);
-	strbuf_setlen(sb, from);
-	strbuf_add(sb, t.buf, t.len);
-	strbuf_release(&t);
-}
 
 /* A factor of 10 or more: "707", "12.5", "70700", "7.07e+11". */
 static void factor(struct strbuf *sb, double f)
@@ -379,14 +364,14 @@ static void md_row(struct strbuf *sb, const struct pv_history *h,
 		strbuf_addstr(sb, " ");
 		from = sb->len;
 		pv_hist_change(sb, m, c, 0, put_md_cell);
-		nbsp(sb, from);
+		md_nowrap(sb, from);
 		strbuf_addstr(sb, " ");
 		from = sb->len;
 		strbuf_addstr(sb, "(");
 		pv_hist_levels(sb, m, c->before, c->after, "\xe2\x86\x92",
 			       put_md_cell);
 		strbuf_addch(sb, ')');
-		nbsp(sb, from);
+		md_nowrap(sb, from);
 		if (j + 1 == key) {
 			strbuf_addstr(sb, " ");
 			from = sb->len;
@@ -395,7 +380,7 @@ static void md_row(struct strbuf *sb, const struct pv_history *h,
 			strbuf_addstr(sb, ", ");
 			pv_hist_rel(sb, c->rel_high, 0);
 			strbuf_addch(sb, ']');
-			nbsp(sb, from);
+			md_nowrap(sb, from);
 		}
 		strbuf_addf(sb, " %s", cp_mark(c));
 	}
@@ -414,7 +399,7 @@ static void md_row(struct strbuf *sb, const struct pv_history *h,
 		pv_scale_pick(&sc, m->unit, v);
 		pv_fmt_scaled(sb, v, &sc);
 		pv_fmt_scale_unit(sb, &sc, m->unit, put_md_cell);
-		nbsp(sb, from);
+		md_nowrap(sb, from);
 	}
 	md_cell_next(sb);
 	pv_hist_sparkline(sb, m, MD_SPARK);

@@ -45,6 +45,9 @@ void md_text_in(struct strbuf *out, const char *s, size_t maxchars,
 		int in_table);
 void md_text(struct strbuf *out, const char *s, size_t maxchars);
 void md_unit(struct strbuf *out, const char *s);
+/* The text appended to sb since from, kept on one line: its spaces
+ * become no-break spaces, so a number never parts from its unit. */
+void md_nowrap(struct strbuf *sb, size_t from);
 int md_same(const char *a, const char *b);
 void md_join(struct strbuf *sb, int *first, const char *s);
 void md_label(struct md *d, struct strbuf *sb, const struct pv_result *m);

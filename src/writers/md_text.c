@@ -128,9 +128,7 @@ void md_text(struct strbuf *out, const char *s, size_t maxchars)
 	md_text_in(out, s, maxchars, 1);
 }
 
-/* The text appended to sb since from, kept on one line: its spaces
- * become no-break spaces, so a number never parts from its unit. */
-static void nowrap(struct strbuf *sb, size_t from)
+void md_nowrap(struct strbuf *sb, size_t from)
 {
 	struct strbuf t = STRBUF_INIT;
 
@@ -245,7 +243,7 @@ void md_move_cell(struct strbuf *sb, const struct pv_result *m)
 	size_t from = sb->len;
 
 	pv_fmt_move(sb, m, md_unit);
-	nowrap(sb, from);
+	md_nowrap(sb, from);
 }
 
 void md_interval_cell(struct strbuf *sb, const struct pv_result *m)
@@ -253,7 +251,7 @@ void md_interval_cell(struct strbuf *sb, const struct pv_result *m)
 	size_t from = sb->len;
 
 	pv_fmt_interval(sb, m);
-	nowrap(sb, from);
+	md_nowrap(sb, from);
 }
 
 void md_q_cell(struct strbuf *sb, const struct pv_result *m)
