@@ -25,6 +25,21 @@ export PV_BIN PV_BUILD PYTHON
 unset GITHUB_SHA GITHUB_BASE_REF CI_COMMIT_SHA CI_MERGE_REQUEST_DIFF_BASE_SHA \
 	GIT_COMMIT CHANGE_TARGET COLUMNS
 
+# summarised PATTERN N CMD...: a suite with a long transcript: its last
+# line (its tally), and on failure the first N lines that match PATTERN
+# (an extended regex, either case).
+summarised() {
+	pick=$1 n=$2
+	shift 2
+	log=$(mktemp)
+	"$@" >"$log" 2>&1
+	st=$?
+	tail -n 1 "$log"
+	[ $st -eq 0 ] || grep -iE "$pick" "$log" | head -n "$n"
+	rm -f "$log"
+	return $st
+}
+
 # part NAME: run one part; prints what a reader needs, returns its status.
 part() {
 	case $1 in
@@ -41,21 +56,11 @@ part() {
 		sh "tests/$1.sh"
 		return $? ;;
 	ci)	# The CI integrations (ci/): scripts, YAML, simulated pipelines.
-		log=$(mktemp)
-		sh tests/ci/run.sh >"$log" 2>&1
-		st=$?
-		tail -n 1 "$log"
-		[ $st -eq 0 ] || grep -i "fail" "$log" | head -n 20
-		rm -f "$log"
-		return $st ;;
+		summarised "fail" 20 sh tests/ci/run.sh
+		return $? ;;
 	bad)	# Hostile input (tests/bad/): broken files, trees, configs, paths.
-		log=$(mktemp)
-		sh tests/bad/run.sh >"$log" 2>&1
-		st=$?
-		tail -n 1 "$log"
-		[ $st -eq 0 ] || grep -E "^(FAIL|     stderr)" "$log" | head -n 40
-		rm -f "$log"
-		return $st ;;
+		summarised "^(FAIL|     stderr)" 40 sh tests/bad/run.sh
+		return $? ;;
 	determinism)	# Byte-identical output: reruns, readdir order, de_DE.UTF-8.
 		sh tests/determinism.sh
 		return $? ;;
