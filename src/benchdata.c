@@ -2,7 +2,6 @@
  * benchdata.c - github-action-benchmark's data.js as a history archive;
  * see benchdata.h.
  */
-#define _GNU_SOURCE 1   /* timegm */
 #include "benchdata.h"
 
 #include <math.h>
@@ -96,34 +95,6 @@ json_t *pv_benchdata_parse(const char *path, const char *buf, size_t len,
 	return root;
 }
 
-/* "2022-06-03T23:16:14+09:00", "...Z" or no zone (UTC): seconds. */
-static double parse_timestamp(const char *s)
-{
-	struct tm tm;
-	const char *p;
-	double t;
-
-	memset(&tm, 0, sizeof(tm));
-	p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (!p)
-		return NAN;
-	t = (double)timegm(&tm);
-	if (*p == '.')
-		while (*++p >= '0' && *p <= '9')
-			;
-	if (*p == 'Z' && !p[1])
-		return t;
-	if ((*p == '+' || *p == '-') && strlen(p) == 6 && p[3] == ':') {
-		int h = (p[1] - '0') * 10 + (p[2] - '0');
-		int m = (p[4] - '0') * 10 + (p[5] - '0');
-
-		if (h < 0 || h > 23 || m < 0 || m > 59)
-			return NAN;
-		return *p == '+' ? t - h * 3600 - m * 60 : t + h * 3600 + m * 60;
-	}
-	return *p ? NAN : t;
-}
-
 int pv_benchdata_entry(const char *path, const char *suite, size_t i,
 		       json_t *e, struct pv_bd_entry *out, struct pv_err *err)
 {
@@ -152,7 +123,7 @@ int pv_benchdata_entry(const char *path, const char *suite, size_t i,
 	out->id = json_string_value(id);
 	out->tool = json_string_value(tool);
 	out->benches = b;
-	out->time = ts ? parse_timestamp(json_string_value(ts)) :
+	out->time = ts ? pv_history_parse_time(json_string_value(ts)) :
 		    json_is_number(date) ? json_number_value(date) / 1000 : NAN;
 	if (isnan(out->time))
 		return pv_error(err, PV_M_BAD_STRUCTURE,

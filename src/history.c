@@ -31,6 +31,7 @@
 #include "table.h"
 #include "policy.h"
 #include "verdict.h"
+#include "util/text.h"
 #include "util/banned.h"
 
 
@@ -512,13 +513,6 @@ out:
 	return rc;
 }
 
-static int has_suffix(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-
-	return a >= b && !strcmp(s + a - b, suf);
-}
-
 /* Reorder the points by recorded time (stable: ties keep name order). */
 struct order_ent {
 	double t;
@@ -670,8 +664,8 @@ int pv_history_read(struct pv_history *h, const char *archive,
 			goto out;
 		}
 		if (!S_ISDIR(st.st_mode) &&
-		    !(S_ISREG(st.st_mode) && (has_suffix(names[i], ".json") ||
-					      has_suffix(names[i], ".json.gz")))) {
+		    !(S_ISREG(st.st_mode) && (pv_ends_with(names[i], ".json", 0) ||
+					      pv_ends_with(names[i], ".json.gz", 0)))) {
 			pv_diag_add(diag, PV_M_NOT_A_POINT, "archive '%s': '%s' is not a point (expected a result tree, or a compare report or history point ending in .json or .json.gz); left out",
 				    archive, names[i]);
 			strbuf_release(&path);
@@ -681,7 +675,7 @@ int pv_history_read(struct pv_history *h, const char *archive,
 		p->label = arena_strdup(&h->arena, names[i]);
 		p->path = arena_strdup(&h->arena, path.buf);
 		p->is_report = S_ISDIR(st.st_mode) ? PV_PK_TREE :
-			       has_suffix(names[i], ".json.gz") ? PV_PK_POINT :
+			       pv_ends_with(names[i], ".json.gz", 0) ? PV_PK_POINT :
 			       PV_PK_REPORT;
 		strbuf_release(&path);
 	}

@@ -16,14 +16,8 @@
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "writers/jw.h"
+#include "util/text.h"
 #include "util/banned.h"
-
-static int ends_with(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-
-	return a >= b && !strcmp(s + a - b, suf);
-}
 
 /* The point's fields before its metrics (jw.h: one metric a line). */
 static void head(struct jw *w, const char *version, const char *label,
@@ -142,7 +136,7 @@ static int commit_point(struct strbuf *sb, const char *path,
 		strbuf_release(sb);
 		return -1;
 	}
-	if (ends_with(path, ".gz"))
+	if (pv_ends_with(path, ".gz", 0))
 		rc = gzip_to(sb, a.fp, path, err);
 	else if (fwrite(sb->buf, 1, sb->len, a.fp) != sb->len)
 		rc = pv_error(err, PV_M_CANNOT_WRITE, "cannot write '%s'", path);
@@ -278,7 +272,7 @@ static json_t *load(const char *path, size_t max, struct pv_err *err)
 	sp.max = max;
 	if (pv_read_file_spec(path, &sp, &raw, err))
 		return NULL;
-	if (ends_with(path, ".gz")) {
+	if (pv_ends_with(path, ".gz", 0)) {
 		if (pv_gunzip(path, &raw, max, &text, err))
 			goto out;
 		in = &text;
