@@ -46,6 +46,22 @@ static double median_sorted(double *x, size_t n)
 	return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
+/*
+ * The median of x[0..n) (n >= 1), the value median_sorted() gives, by
+ * selection in O(n) (pvs_median_select(), x untouched, tmp[0..n)
+ * scratch); a NaN, which has no order, takes median_sorted()'s sort on
+ * tmp as before.
+ */
+static double median_of(const double *x, size_t n, double *tmp)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isnan(x[i])) {
+			memcpy(tmp, x, n * sizeof(*tmp));
+			return median_sorted(tmp, n);
+		}
+	return pvs_median_select(x, n, tmp);
+}
+
 /* Runs further than this many robust within-point sds from their
  * point's median are left out of the point's value. */
 #define RUN_REJECT 5.0
@@ -72,7 +88,7 @@ double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 				dev[nd++] = fabs(tmp[i] - med);
 	}
 	if (nd)
-		tau = RUN_REJECT * MAD_SD * median_sorted(dev, nd);
+		tau = RUN_REJECT * MAD_SD * median_of(dev, nd, tmp);
 	free(dev);
 	free(tmp);
 	return tau;
@@ -81,15 +97,17 @@ double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 double pv_cp_point_value(const double *x, size_t n, int logscale,
 			 double tau)
 {
-	double *l, *tmp, med, sum = 0;
+	/* a point's handful of runs on the stack */
+	double small[2 * SMALL_N], *l, *tmp, *buf = NULL, med, sum = 0;
 	size_t k = 0;
 
 	if (!n)
 		return NAN;
-	ALLOC_ARRAY(l, n);
+	l = n <= SMALL_N ? small : ALLOC_ARRAY(buf, st_mult(n, 2));
+	tmp = l + n;
 	for (size_t i = 0; i < n; i++) {
 		if (logscale && !(x[i] > 0 && isfinite(x[i]))) {
-			free(l);
+			free(buf);
 			return NAN;
 		}
 		l[i] = logscale ? log(x[i]) : x[i];
@@ -97,20 +115,55 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
 	if (n < 3) {
 		for (size_t i = 0; i < n; i++)
 			sum += l[i];
-		free(l);
+		free(buf);
 		return sum / (double)n;
 	}
-	ALLOC_ARRAY(tmp, n);
 	memcpy(tmp, l, n * sizeof(*tmp));
 	med = median_sorted(tmp, n);
-	free(tmp);
 	for (size_t i = 0; i < n; i++)
 		if (fabs(l[i] - med) <= tau) {
 			sum += l[i];
 			k++;
 		}
-	free(l);
+	free(buf);
 	return k ? sum / (double)k : med;
+}
+
+/*
+ * What the robust scales of y need of its L - 1 successive differences,
+ * found once for every fraction kept (diff_scale()): the absolute
+ * deviations from their median (a slow trend) sorted, the MAD's
+ * estimate, the median absolute difference and the largest |y|.
+ * d and tmp: L - 1 doubles each (d holds the deviations after).
+ */
+struct diffs {
+	const double *dev;      /* sorted */
+	size_t n;
+	double mad;             /* MAD_SD x their median */
+	double med_abs;         /* the median |y[i] - y[i - 1]| */
+	double big;             /* the largest |y[i]| */
+};
+
+static void diffs_of(const double *y, size_t L, double *d, double *tmp,
+		     struct diffs *o)
+{
+	double md;
+
+	o->big = 0;
+	for (size_t i = 0; i < L; i++)
+		if (fabs(y[i]) > o->big)
+			o->big = fabs(y[i]);
+	for (size_t i = 1; i < L; i++)
+		d[i - 1] = fabs(y[i] - y[i - 1]);
+	o->med_abs = median_of(d, L - 1, tmp);
+	for (size_t i = 1; i < L; i++)
+		d[i - 1] = y[i] - y[i - 1];
+	md = median_of(d, L - 1, tmp);
+	for (size_t i = 1; i < L; i++)
+		d[i - 1] = fabs(y[i] - y[i - 1] - md);
+	o->mad = MAD_SD * median_sorted(d, L - 1);
+	o->dev = d;
+	o->n = L - 1;
 }
 
 /*
@@ -121,48 +174,26 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
  * take few distinct levels (two CPU frequencies); the trimmed RMS alone
  * gives way sooner to heavy tails; steps fall in the trimmed tenth.
  */
-static double diff_scale(const double *y, size_t L, double kept)
+static double diff_scale(const struct diffs *x, double kept)
 {
-	double *d = pv_malloc(st_mult(L - 1, sizeof(*d)));
-	double md, mad, ss = 0, f, z, trim_sd;
-	size_t keep = (size_t)ceil(kept * (double)(L - 1));
+	double ss = 0, f, z, trim_sd;
+	size_t keep = (size_t)ceil(kept * (double)x->n);
 
 	/* at least one difference is left out, however short the series:
 	 * one step's difference must not set the scale (10 points with a
 	 * step at the fifth would otherwise trim nothing) */
-	if (keep > L - 2)
-		keep = L - 2;
-	for (size_t i = 1; i < L; i++)
-		d[i - 1] = y[i] - y[i - 1];
-	md = median_sorted(d, L - 1);
-	for (size_t i = 1; i < L; i++)
-		d[i - 1] = fabs(y[i] - y[i - 1] - md);
-	mad = MAD_SD * median_sorted(d, L - 1);
+	if (keep > x->n - 1)
+		keep = x->n - 1;
 	for (size_t i = 0; i < keep; i++)
-		ss += d[i] * d[i];
-	free(d);
+		ss += x->dev[i] * x->dev[i];
 	/* the trimmed RMS made consistent for normal data: the sd of a
 	 * standard normal within its central fraction f,
 	 * E[Z^2 | |Z| < z] = 1 - 2 z phi(z) / f, z = Phi^-1((1 + f) / 2) */
-	f = (double)keep / (double)(L - 1);
+	f = (double)keep / (double)x->n;
 	z = gsl_cdf_ugaussian_Pinv(0.5 + 0.5 * f);
 	trim_sd = sqrt(1 - 2 * z * gsl_ran_ugaussian_pdf(z) / f);
 	ss = keep && trim_sd > 0 ? sqrt(ss / (double)keep) / trim_sd : 0;
-	return (mad > ss ? mad : ss) / sqrt(2.0);
-}
-
-/* The median absolute successive difference: the clipping's scale when
- * the robust sd is 0 (a noiseless series). */
-static double diff_median(const double *y, size_t L)
-{
-	double *d = pv_malloc(st_mult(L - 1, sizeof(*d)));
-	double m;
-
-	for (size_t i = 1; i < L; i++)
-		d[i - 1] = fabs(y[i] - y[i - 1]);
-	m = median_sorted(d, L - 1);
-	free(d);
-	return m;
+	return (x->mad > ss ? x->mad : ss) / sqrt(2.0);
 }
 
 /* pv_cp_clip(), and the gross limit and how many points went as gross
@@ -181,21 +212,19 @@ static double local_median(const double *y, size_t L, size_t i)
 	return w == 5 ? med5(win) : med3(win[0], win[1], win[2]);
 }
 
-/* The robust sd of y (diff_scale()), never below the median absolute
- * difference's estimate (median |d| = 0.6745 sqrt(2) sd for normal
- * noise: a noiseless line's equal differences are its scale, and its
- * points are not pulled to a median); rounding's sd is none (0). */
-static double robust_scale(const double *y, size_t L, double kept)
+/* The robust sd of y's differences x (diff_scale()), never below the
+ * median absolute difference's estimate (median |d| = 0.6745 sqrt(2) sd
+ * for normal noise: a noiseless line's equal differences are its scale,
+ * and its points are not pulled to a median); rounding's sd is none
+ * (0). */
+static double robust_scale(const struct diffs *x, double kept)
 {
-	double sd = diff_scale(y, L, kept), big = 0;
-	double md = diff_median(y, L) / (0.6744897501960817 * M_SQRT2);
+	double sd = diff_scale(x, kept);
+	double md = x->med_abs / (0.6744897501960817 * M_SQRT2);
 
 	if (md > sd)
 		sd = md;
-	for (size_t i = 0; i < L; i++)
-		if (fabs(y[i]) > big)
-			big = fabs(y[i]);
-	return sd <= 1e-9 * (big + 1) ? 0 : sd;
+	return sd <= 1e-9 * (x->big + 1) ? 0 : sd;
 }
 
 /* The fractions of the differences the trimmed RMS keeps: for the scale,
@@ -208,7 +237,8 @@ static double robust_scale(const double *y, size_t L, double kept)
 static size_t clip_series(const double *y, size_t L, double *out, double *sd,
 			  double *gross_out, size_t *ngross)
 {
-	double lim, gross;
+	double lim, gross, *d, *tmp, *ref;
+	struct diffs dy;
 	size_t nclip = 0;
 
 	memcpy(out, y, L * sizeof(*y));
@@ -217,7 +247,15 @@ static size_t clip_series(const double *y, size_t L, double *out, double *sd,
 	*ngross = 0;
 	if (L < 3)
 		return 0;
-	*sd = robust_scale(y, L, SCALE_KEPT);
+	/* the differences' scratch, and each point's local median (the
+	 * same in both passes below) */
+	d = pv_malloc(st_mult(st_mult(L, 3), sizeof(*d)));
+	tmp = d + L;
+	ref = tmp + L;
+	for (size_t i = 0; i < L; i++)
+		ref[i] = local_median(y, L, i);
+	diffs_of(y, L, d, tmp, &dy);
+	*sd = robust_scale(&dy, SCALE_KEPT);
 	/*
 	 * Noisy neighbours' differences inflate that scale: each makes two
 	 * wild differences, so 5% of 1.5x points make a tenth of them wild,
@@ -231,19 +269,22 @@ static size_t clip_series(const double *y, size_t L, double *out, double *sd,
 	 * Normal noise has no gross point: the same scale.
 	 */
 	if (*sd > 0) {
-		double find = robust_scale(y, L, FIND_KEPT), sd2;
+		double find = robust_scale(&dy, FIND_KEPT), sd2 = *sd;
 		size_t k = 0;
 
 		for (size_t i = 0; i < L; i++) {
-			double ref = local_median(y, L, i);
-
 			out[i] = y[i];
-			if (fabs(y[i] - ref) > PV_CP_GROSS * find) {
-				out[i] = ref;
+			if (fabs(y[i] - ref[i]) > PV_CP_GROSS * find) {
+				out[i] = ref[i];
 				k++;
 			}
 		}
-		sd2 = k ? robust_scale(out, L, SCALE_KEPT) : *sd;
+		if (k) {
+			struct diffs dout;
+
+			diffs_of(out, L, d, tmp, &dout);
+			sd2 = robust_scale(&dout, SCALE_KEPT);
+		}
 		if (sd2 < *sd)
 			*sd = sd2;
 	}
@@ -252,23 +293,24 @@ static size_t clip_series(const double *y, size_t L, double *out, double *sd,
 	/* No noise: only a gross point goes, judged by the differences
 	 * themselves (a line's ends, one difference off a median anchored
 	 * inside, stay; a spike in constant levels goes). */
-	gross = *sd > 0 ? PV_CP_GROSS * *sd : PV_CP_GROSS * diff_median(y, L);
+	gross = *sd > 0 ? PV_CP_GROSS * *sd : PV_CP_GROSS * dy.med_abs;
 	if (!(*sd > 0))
 		lim = gross;
 	*gross_out = gross;
 	for (size_t i = 0; i < L; i++) {
-		double ref = local_median(y, L, i), d = y[i] - ref;
+		double dv = y[i] - ref[i];
 
-		if (fabs(d) > gross) {
+		if (fabs(dv) > gross) {
 			/* gross: a noisy neighbour, not a value */
-			out[i] = ref;
+			out[i] = ref[i];
 			nclip++;
 			++*ngross;
-		} else if (fabs(d) > lim) {
-			out[i] = ref + (d > 0 ? lim : -lim);
+		} else if (fabs(dv) > lim) {
+			out[i] = ref[i] + (dv > 0 ? lim : -lim);
 			nclip++;
 		}
 	}
+	free(d);
 	return nclip;
 }
 
