@@ -283,14 +283,86 @@ static int cell_num(struct csv *c, const long *idx, int k, double *v)
 	return 0;
 }
 
+/* The key of a record's (group, benchmark, metric) in the unit map. */
+static void unit_key(struct strbuf *key, const char *group,
+		     const char *benchmark, const char *metric)
+{
+	strbuf_reset(key);
+	strbuf_addstr(key, group);
+	strbuf_addch(key, '\0');
+	strbuf_addstr(key, benchmark);
+	strbuf_addch(key, '\0');
+	strbuf_addstr(key, metric);
+}
+
+/* A record's metric name: an empty or missing cell is "value". */
+static const char *metric_of(const struct csv *c, const long *idx)
+{
+	const char *m = idx[COL_METRIC] >= 0 ? fld(c, (size_t)idx[COL_METRIC]) : "";
+
+	return *m ? m : "value";
+}
+
+static const char *unit_of(const struct csv *c, const long *idx)
+{
+	return idx[COL_UNIT] >= 0 ? fld(c, (size_t)idx[COL_UNIT]) : "";
+}
+
+static const char *group_of(const struct csv *c, const long *idx)
+{
+	return idx[COL_GROUP] >= 0 ? fld(c, (size_t)idx[COL_GROUP]) : "";
+}
+
+/*
+ * The unit map of the records from data (line `line`) up to stop, which
+ * were read before without error: each (group, benchmark, metric)'s
+ * unit and the line that gave it first.  read_records() needs the map
+ * only once two records differ in unit; until then no record can
+ * contradict another, and the map is built from the records read so far
+ * when the first one differs, the same map as if it had been kept all
+ * along.
+ */
+static void replay_units(const struct csv *c, const long *idx,
+			 const char *data, unsigned long line, const char *stop,
+			 struct pv_strmap *units, struct strbuf *key)
+{
+	struct csv r = {
+		.err = c->err, .path = c->path, .p = data, .end = c->end,
+		.lstart = data, .line = line, .fields = STRBUF_INIT,
+	};
+	int blank;
+
+	while (r.p < stop && next_record(&r, &blank) > 0) {
+		struct pv_strmap_ent *e;
+		int isnew;
+
+		if (blank)
+			continue;
+		unit_key(key, group_of(&r, idx),
+			 fld(&r, (size_t)idx[COL_BENCHMARK]), metric_of(&r, idx));
+		e = pv_strmap_put(units, key->buf, key->len, &isnew);
+		if (isnew) {
+			e->val[1] = r.f[0].line;
+			e->str = pv_strmap_keep(units, unit_of(&r, idx));
+		}
+	}
+	strbuf_release(&r.fields);
+	free(r.f);
+}
+
 static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 			struct pv_strmap *units, struct strbuf *key)
 {
 	long idx[NCOLS];
 	size_t ncols = 0, records = 0;
 	int header = 0, summary = 0, blank, r;
+	/* where the records begin, and the unit all records so far agree
+	 * on (NULL once two differ: then units is kept, replay_units()) */
+	const char *data = NULL, *rec, *unit0 = NULL;
+	unsigned long data_line = 0;
+	int mapped = 0;
 
-	while ((r = next_record(c, &blank)) > 0) {
+	while ((rec = c->p, r = next_record(c, &blank)) > 0) {
 		struct pv_sample s;
 		struct pv_strmap_ent *e;
 		double mean = 0, sd = 0, n = 0;
@@ -303,6 +375,8 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 				return -1;
 			ncols = c->nf;
 			header = 1;
+			data = c->p;
+			data_line = c->line;
 			continue;
 		}
 		if (c->nf != ncols)
@@ -335,35 +409,35 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 					"%s:%lu:%zu: empty 'benchmark' field",
 					c->path, c->f[idx[COL_BENCHMARK]].line,
 					c->f[idx[COL_BENCHMARK]].col);
-		s.metric = idx[COL_METRIC] >= 0 ?
-			fld(c, (size_t)idx[COL_METRIC]) : "";
-		if (!*s.metric)
-			s.metric = "value";
-		s.unit = idx[COL_UNIT] >= 0 ? fld(c, (size_t)idx[COL_UNIT]) : "";
-		s.group = idx[COL_GROUP] >= 0 ?
-			fld(c, (size_t)idx[COL_GROUP]) : "";
+		s.metric = metric_of(c, idx);
+		s.unit = unit_of(c, idx);
+		s.group = group_of(c, idx);
 		s.dir = PV_DIR_UNSET;
 
-		strbuf_reset(key);
-		strbuf_addstr(key, s.group);
-		strbuf_addch(key, '\0');
-		strbuf_addstr(key, s.benchmark);
-		strbuf_addch(key, '\0');
-		strbuf_addstr(key, s.metric);
-		/* A metric's unit and where it was first given. */
-		e = pv_strmap_put(units, key->buf, key->len, &isnew);
-		if (isnew) {
-			e->val[1] = c->f[0].line;
-			e->str = pv_strmap_keep(units, s.unit);
-		} else if (strcmp(e->str, s.unit)) {
-			const struct field *uf = &c->f[idx[COL_UNIT]];
+		/* A metric's unit and where it was first given: needed only
+		 * once two records differ in unit. */
+		if (!mapped && !unit0) {
+			unit0 = pv_strmap_keep(units, s.unit);
+		} else if (!mapped && strcmp(unit0, s.unit)) {
+			replay_units(c, idx, data, data_line, rec, units, key);
+			mapped = 1;
+		}
+		if (mapped) {
+			unit_key(key, s.group, s.benchmark, s.metric);
+			e = pv_strmap_put(units, key->buf, key->len, &isnew);
+			if (isnew) {
+				e->val[1] = c->f[0].line;
+				e->str = pv_strmap_keep(units, s.unit);
+			} else if (strcmp(e->str, s.unit)) {
+				const struct field *uf = &c->f[idx[COL_UNIT]];
 
-			return pv_error(c->err, PV_M_UNIT_MISMATCH,
-					"%s:%lu:%zu: unit '%.*s' of metric "
-					"'%s' differs from '%s' at line %lu",
-					c->path, uf->line, uf->col,
-					quote_len(uf->len), s.unit, s.metric,
-					e->str, e->val[1]);
+				return pv_error(c->err, PV_M_UNIT_MISMATCH,
+						"%s:%lu:%zu: unit '%.*s' of metric "
+						"'%s' differs from '%s' at line %lu",
+						c->path, uf->line, uf->col,
+						quote_len(uf->len), s.unit, s.metric,
+						e->str, e->val[1]);
+			}
 		}
 		if (summary ? pv_emit_summary(ctx, &s, (size_t)n, mean, sd,
 					      c->err) : pv_emit(ctx, &s, c->err))

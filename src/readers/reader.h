@@ -49,6 +49,8 @@ struct pv_read_ctx {
 	const char *h_suite, *h_test, *h_group_s, *h_bench_s;
 	const char *h_suite_of, *h_test_of;  /* what h_suite, h_test are of */
 	size_t h_next;          /* the metric the next cell probably is */
+	const char *h_metric_s; /* the last metric name the table gave */
+	const char *h_unit_s;   /* the last unit copied into the table */
 };
 
 /*

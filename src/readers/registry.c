@@ -156,18 +156,30 @@ static long intern(struct pv_read_ctx *ctx, const char *group,
 	struct pv_table *t = ctx->table;
 	size_t next = ctx->h_next;
 
+	const struct pv_key *nk = next < t->n ? &t->m[next].key : NULL;
+
 	group = group ? group : "";
 	benchmark = benchmark ? benchmark : "";
 	metric = metric ? metric : "value";
 	file_key(ctx);
+	/* The strings are the table's already, most of the time: the last
+	 * row's, the next metric's (a repeat file), or the last metric's
+	 * name (a row per metric of one name, the first file); looking
+	 * them up is for the rest. */
 	if (!ctx->h_row_ok || !same(group, ctx->h_group_s) ||
 	    !same(benchmark, ctx->h_bench_s))
-		set_row(ctx, pv_table_str(t, group),
+		set_row(ctx, ctx->h_row_ok && same(group, ctx->h_group_s) ?
+			ctx->h_group_s : nk && same(group, nk->group) ?
+			nk->group : pv_table_str(t, group),
+			nk && same(benchmark, nk->benchmark) ? nk->benchmark :
 			pv_table_str(t, benchmark));
-	if (next < t->n && same(metric, t->m[next].key.metric))
-		metric = t->m[next].key.metric;
+	if (nk && same(metric, nk->metric))
+		metric = nk->metric;
+	else if (ctx->h_metric_s && same(metric, ctx->h_metric_s))
+		metric = ctx->h_metric_s;
 	else
 		metric = pv_table_str(t, metric);
+	ctx->h_metric_s = metric;
 	return find(ctx, metric, err);
 }
 
@@ -235,8 +247,12 @@ static long intern_sample(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	if (i < 0)
 		return -1;
 	m = &ctx->table->m[i];
-	if (s->unit && *s->unit && !*m->unit)
-		m->unit = arena_strdup(&ctx->table->arena, s->unit);
+	if (s->unit && *s->unit && !*m->unit) {
+		/* the metrics of a file mostly share one unit: one copy */
+		if (!ctx->h_unit_s || strcmp(ctx->h_unit_s, s->unit))
+			ctx->h_unit_s = arena_strdup(&ctx->table->arena, s->unit);
+		m->unit = ctx->h_unit_s;
+	}
 	if (s->dir != PV_DIR_UNSET)
 		m->dir_hint = s->dir;
 	m->seen[ctx->side] = 1;

@@ -770,6 +770,27 @@ static void csv_unit_mismatch(void **state)
 			     "b,time,ms,1000\n"),
 		     "u.csv:4:8: unit 'ms' of metric 'time' differs from 's' "
 		     "at line 2");
+	/* The map of units is built only when a unit first differs, from
+	 * the records before: the line each key was first given is the
+	 * same past blank lines and quoted line breaks, and the record that
+	 * differs may itself be the one in conflict. */
+	expect_error_prefix(f, feed(f, &pv_reader_csv, "u.csv",
+			     "benchmark,metric,unit,value\n"
+			     "\n"
+			     "b,time,s,1\n"
+			     "\"c\nd\",time,s,2\n"
+			     "b,time,s,3\n"
+			     "b,other,ms,1\n"
+			     "\"c\nd\",time,ms,5\n"),
+		     "u.csv:9:9: unit 'ms' of metric 'time' differs from 's' "
+		     "at line 4");
+	expect_error_prefix(f, feed(f, &pv_reader_csv, "u.csv",
+			     "benchmark,metric,unit,value\n"
+			     "b,time,s,1\n"
+			     "a,time,s,1\n"
+			     "b,time,ms,2\n"),
+		     "u.csv:4:8: unit 'ms' of metric 'time' differs from 's' "
+		     "at line 2");
 }
 
 static void csv_field_count(void **state)
