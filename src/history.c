@@ -32,6 +32,9 @@
 #include "policy.h"
 #include "verdict.h"
 #include "util/text.h"
+#ifdef __GLIBC__
+#include <malloc.h>     /* mallopt */
+#endif
 #include "util/banned.h"
 
 
@@ -604,6 +607,23 @@ static int no_metrics(const struct pv_history *h, struct pv_err *err)
 			h->archive);
 }
 
+/*
+ * Each point's file buffer, table and sample arrays are freed and the
+ * next point's, of about the same sizes, allocated again.  glibc hands
+ * blocks of 128 KiB and more back to the kernel when they are freed
+ * (mmap, or trimming the heap's top), and the next point faults the
+ * same pages in again, zeroed: two thirds of the page faults at 100
+ * points x 10,000 metrics (95,900 faults, 0.15 s).  Freed memory stays
+ * in the heap instead, for the next point (peak RSS unchanged).
+ */
+static void keep_freed_memory(void)
+{
+#if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 512 << 20);
+#endif
+}
+
 int pv_history_read(struct pv_history *h, const char *archive,
 		    const struct pv_history_opts *o, struct pv_diag *diag,
 		    struct pv_err *err)
@@ -681,6 +701,7 @@ int pv_history_read(struct pv_history *h, const char *archive,
 	}
 	if (too_few_points(h, err))
 		goto out;
+	keep_freed_memory();
 	for (size_t i = 0; i < h->np; i++)
 		if (h->p[i].is_report == PV_PK_POINT ? pv_point_read(h, i, o, err) :
 		    h->p[i].is_report ? read_report(h, i, o, err) :
