@@ -332,6 +332,8 @@ struct psum {
 	double ref, beta;
 	double bvar;    /* the variance of beta (0: no slope in the model) */
 	double tol2;    /* a variance of rounding: the floor of every se^2 */
+	double cvar;    /* the variance of every point when they are one
+			 * (finite), else NAN: best_bump()'s bound */
 };
 
 static void psum_build(struct psum *c, const double *y, const double *var,
@@ -350,6 +352,10 @@ static void psum_build(struct psum *c, const double *y, const double *var,
 	 * (a line taken out of a noiseless series leaves them) */
 	c->tol2 = 1e-9 * (big + 1);
 	c->tol2 *= c->tol2;
+	c->cvar = L && isfinite(var[0]) && var[0] >= 0 ? var[0] : NAN;
+	for (size_t j = 1; j < L && !isnan(c->cvar); j++)
+		if (var[j] != c->cvar)
+			c->cvar = NAN;
 	for (size_t j = 0; j < L; j++) {
 		double z = y[j] - beta * (double)j - c->ref;
 
@@ -469,30 +475,55 @@ static void cpset_remove(struct cpset *s, size_t i)
  *
  * Each bump's t^2 is first bounded from above with reciprocals of its
  * lengths, multiplied (no division); only a bump whose bound reaches
- * the best so far is computed exactly, with the same operations in the
- * same order as always, so the bump chosen and its t are exactly those
- * of the full search.  Why the bound holds: |d| is at most the
- * products' difference plus 1e-14 of their sizes (90 units in the last
- * place; the reciprocals' and products' rounding is 4) plus 1e-300 (a
- * subnormal's rounding); the variance at least the products' sum less
- * 1e-14 of it, or tol2, which is 1e-18 or more (so a subnormal variance
- * is tol2 both ways); rounding is monotone, so d^2 / se2 rounds to no
- * more than the bound's; and the bound is compared with the best t^2
- * times the variance only where that product is a normal number (its
- * rounding relative, no overflow).  A NaN fails the test and takes the
- * exact path.  (Checked against the full search on 10^6 random
- * segments: constant levels, ties, subnormal and 1e300 values.)
+ * the best so far is computed exactly (bump_t2(), the same operations
+ * in the same order as always), so the bump chosen and its t are
+ * exactly those of the full search.  Why the bound holds: |d| is at
+ * most the products' difference plus 1e-14 of their sizes (90 units in
+ * the last place; the reciprocals' and products' rounding is 4) plus
+ * 1e-300 (a subnormal's rounding); the variance is at least the
+ * products' sum less 1e-14 of it -- or, when every point has one
+ * variance c (the family's scale, psum.cvar), c (1/n_in + 1/n_out) less
+ * the prefix sums' rounding (8 b^2 units; used up to b = 30,000), so
+ * that the sums of variances need not be read -- or tol2, which is
+ * 1e-18 or more (a subnormal variance is tol2 both ways); rounding is
+ * monotone, so d^2 / se2 rounds to no more than the bound's; and the
+ * bound is compared with the best t^2 times the variance only where
+ * both lie within 1e+-150 (no overflow, no subnormal: rounding
+ * relative).  A NaN fails the test and takes the exact path.  (Checked
+ * against the full search on 10^6 random segments: constant levels,
+ * ties, subnormal and 1e300 values.)
  */
+static double bump_t2(const struct psum *c, size_t a, size_t i, size_t j,
+		      size_t b, double s0, double v0)
+{
+	double nin = (double)(j - i), nout = (double)(b - a) - nin;
+	double sout = s0 - c->s[j], vout = v0 - c->v[j];
+	double d = (c->s[j] - c->s[i]) / nin - sout / nout;
+	double se2 = (c->v[j] - c->v[i]) / (nin * nin) + vout / (nout * nout);
+
+	return d * d / (se2 > c->tol2 ? se2 : c->tol2);
+}
+
+/* The best t^2 so far as the bound uses it: NAN (no skipping) outside
+ * 1e+-150. */
+static double bump_scale(double best)
+{
+	return best >= 1e-150 && best <= 1e150 ? best : NAN;
+}
+
 static size_t best_bump(const struct psum *c, size_t a, size_t b,
 			size_t *jbest, double *tbest)
 {
 	/* 1/n and 1/n^2 of the bump's points and of the rest's, by the
-	 * bump's length */
+	 * bump's length; with one variance, the bound's variance */
 	double rin[PV_CP_MAX_BUMP + 1], rin2[PV_CP_MAX_BUMP + 1];
 	double rout[PV_CP_MAX_BUMP + 1], rout2[PV_CP_MAX_BUMP + 1];
+	double lbc[PV_CP_MAX_BUMP + 1];
 	const double *cs = c->s, *cv = c->v, tol2 = c->tol2;
+	double eps = 8 * (double)b * (double)b * DBL_EPSILON / 2 + 1e-14;
+	int one_var = c->cvar >= 0 && c->cvar < 1e250 && eps <= 1e-6;
 	size_t ibest = 0, jb = 0, maxlen;
-	double best = 0;        /* t^2, the square root taken at the end */
+	double best = 0, bs = NAN;
 
 	*tbest = 0;
 	*jbest = 0;
@@ -502,47 +533,53 @@ static size_t best_bump(const struct psum *c, size_t a, size_t b,
 	if (maxlen > PV_CP_MAX_BUMP)
 		maxlen = PV_CP_MAX_BUMP;
 	for (size_t len = PV_CP_MIN_SEG; len <= maxlen; len++) {
-		double nin = (double)len, nout = (double)(b - a) - nin;
+		double nin = (double)len, nout = (double)(b - a) - nin, lb;
 
 		rin[len] = 1 / nin;
 		rin2[len] = 1 / (nin * nin);
 		rout[len] = 1 / nout;
 		rout2[len] = 1 / (nout * nout);
+		lb = c->cvar * (rin[len] + rout[len]) * (1 - eps);
+		if (!(lb > tol2))
+			lb = tol2;
+		lb *= 1 - 1e-13;
+		lbc[len] = lb <= 1e150 ? lb : NAN;
 	}
 	for (size_t i = a + PV_CP_MIN_SEG; i + 2 * PV_CP_MIN_SEG <= b; i++) {
 		/* the first terms of the rest's sums, in their order */
 		double s0 = cs[i] - cs[a] + cs[b];
 		double v0 = cv[i] - cv[a] + cv[b];
+		size_t jend = i + PV_CP_MAX_BUMP < b - PV_CP_MIN_SEG ?
+			      i + PV_CP_MAX_BUMP : b - PV_CP_MIN_SEG;
 
-		for (size_t j = i + PV_CP_MIN_SEG;
-		     j + PV_CP_MIN_SEG <= b && j - i <= PV_CP_MAX_BUMP; j++) {
+		for (size_t j = i + PV_CP_MIN_SEG; j <= jend; j++) {
 			size_t len = j - i;
-			double sum_in = cs[j] - cs[i], sout = s0 - cs[j];
-			double vin = cv[j] - cv[i], vout = v0 - cv[j];
-			double nin, nout, d, se2, t2;
+			double d1 = (cs[j] - cs[i]) * rin[len];
+			double d2 = (s0 - cs[j]) * rout[len];
+			double ub = fabs(d1 - d2) +
+				    (1e-14 * (fabs(d1) + fabs(d2)) + 1e-300);
+			double rhs, t2;
 
-			if (ibest) {
-				double d1 = sum_in * rin[len], d2 = sout * rout[len];
-				double ub = fabs(d1 - d2) +
-					    (1e-14 * (fabs(d1) + fabs(d2)) + 1e-300);
-				double lb = (vin * rin2[len] + vout * rout2[len]) *
-					    (1 - 1e-14), rhs;
+			if (one_var) {
+				rhs = bs * lbc[len];
+			} else {
+				double lb = ((cv[j] - cv[i]) * rin2[len] +
+					     (v0 - cv[j]) * rout2[len]) * (1 - 1e-14);
 
 				if (!(lb > tol2))
 					lb = tol2;
-				rhs = best * lb * (1 - 1e-13);
-				if (rhs > DBL_MIN && rhs < DBL_MAX && ub * ub <= rhs)
-					continue;
+				rhs = bs * (lb * (1 - 1e-13));
+				if (!(rhs < 1e300))
+					rhs = NAN;
 			}
-			nin = (double)len;
-			nout = (double)(b - a) - nin;
-			d = sum_in / nin - sout / nout;
-			se2 = vin / (nin * nin) + vout / (nout * nout);
-			t2 = d * d / (se2 > tol2 ? se2 : tol2);
+			if (ub * ub <= rhs)
+				continue;
+			t2 = bump_t2(c, a, i, j, b, s0, v0);
 			if (!ibest || t2 > best) {
 				ibest = i;
 				jb = j;
 				best = t2;
+				bs = bump_scale(best);
 			}
 		}
 	}
