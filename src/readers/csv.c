@@ -152,17 +152,80 @@ static int quoted(struct csv *c)
 }
 
 /*
+ * next_record() for a record that is one line without a quote, the line
+ * ending at eol ('\n' or the end): the same fields, cut the same way,
+ * but the line copied in one piece and each field ended in the copy
+ * (its end is never past the comma or the line end that follows it).
+ */
+static int plain_record(struct csv *c, const char *eol, int *blank)
+{
+	const char *line = c->p, *p = line;
+	char *copy;
+
+	strbuf_grow(&c->fields, (size_t)(eol - line) + 1);
+	copy = c->fields.buf;
+	memcpy(copy, line, (size_t)(eol - line));
+	for (;;) {
+		const char *start, *stop;
+		struct field *f;
+
+		while (p < eol && is_blank(*p))
+			p++;
+		start = p;
+		while (p < eol && *p != ',')
+			p++;
+		stop = p;
+		if (p == eol && stop > start && stop[-1] == '\r')
+			stop--;
+		while (stop > start && is_blank(stop[-1]))
+			stop--;
+		if (stop > start || p < eol)
+			*blank = 0;
+		if (c->nf == c->alloc) {
+			c->alloc = c->alloc ? 2 * c->alloc : 16;
+			c->f = pv_reallocarray(c->f, c->alloc, sizeof(*c->f));
+		}
+		f = &c->f[c->nf++];
+		f->off = (size_t)(start - line);
+		f->len = (size_t)(stop - start);
+		f->line = c->line;
+		f->col = col_of(c, start);
+		copy[stop - line] = '\0';
+		if (p == eol)
+			break;
+		p++;
+	}
+	c->fields.len = (size_t)(eol - line);
+	copy[c->fields.len] = '\0';
+	if (eol < c->end) {
+		c->p = eol + 1;
+		c->line++;
+		c->lstart = c->p;
+	} else {
+		c->p = eol;
+	}
+	return 1;
+}
+
+/*
  * Read one record into c->fields and c->f.  Returns 1 when a record was
  * read, 0 at the end of input, -1 on error.  *blank is set when the
  * record is a blank line.
  */
 static int next_record(struct csv *c, int *blank)
 {
+	const char *eol;
+
 	if (c->p >= c->end)
 		return 0;
 	strbuf_reset(&c->fields);
 	c->nf = 0;
 	*blank = 1;
+	eol = memchr(c->p, '\n', (size_t)(c->end - c->p));
+	if (!eol)
+		eol = c->end;
+	if (!memchr(c->p, '"', (size_t)(eol - c->p)))
+		return plain_record(c, eol, blank);
 	for (;;) {
 		while (c->p < c->end && is_blank(*c->p))
 			c->p++;
