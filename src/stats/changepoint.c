@@ -479,7 +479,8 @@ static void cpset_remove(struct cpset *s, size_t i)
  * in the same order as always), so the bump chosen and its t are
  * exactly those of the full search.  Why the bound holds: |d| is at
  * most the products' difference plus 1e-14 of their sizes (90 units in
- * the last place; the reciprocals' and products' rounding is 4) plus
+ * the last place; the reciprocals' and products' rounding is 4; the
+ * sizes bounded once a segment, from its prefix sums' range) plus
  * 1e-300 (a subnormal's rounding); the variance is at least the
  * products' sum less 1e-14 of it -- or, when every point has one
  * variance c (the family's scale, psum.cvar), c (1/n_in + 1/n_out) less
@@ -523,7 +524,7 @@ static size_t best_bump(const struct psum *c, size_t a, size_t b,
 	double eps = 8 * (double)b * (double)b * DBL_EPSILON / 2 + 1e-14;
 	int one_var = c->cvar >= 0 && c->cvar < 1e250 && eps <= 1e-6;
 	size_t ibest = 0, jb = 0, maxlen;
-	double best = 0, bs = NAN;
+	double best = 0, bs = NAN, margin;
 
 	*tbest = 0;
 	*jbest = 0;
@@ -532,6 +533,24 @@ static size_t best_bump(const struct psum *c, size_t a, size_t b,
 	maxlen = b - a - 2 * PV_CP_MIN_SEG;
 	if (maxlen > PV_CP_MAX_BUMP)
 		maxlen = PV_CP_MAX_BUMP;
+	{
+		/* |d1| + |d2| <= 2/3 w: the bump's sum is at most the range
+		 * of the prefix sums, the rest's twice that, and the rest's
+		 * rounding (shared by both paths) a few units of the sums'
+		 * size; divided by n_in >= 3 and n_out >= 6 */
+		double lo = cs[a], hi = cs[a], big = 0, w;
+
+		for (size_t k = a; k <= b; k++) {
+			if (cs[k] < lo)
+				lo = cs[k];
+			if (cs[k] > hi)
+				hi = cs[k];
+			if (fabs(cs[k]) > big)
+				big = fabs(cs[k]);
+		}
+		w = (hi - lo) * (1 + 1e-12) + big * 1e-12;
+		margin = 1e-14 * w + 1e-300;
+	}
 	for (size_t len = PV_CP_MIN_SEG; len <= maxlen; len++) {
 		double nin = (double)len, nout = (double)(b - a) - nin, lb;
 
@@ -556,8 +575,7 @@ static size_t best_bump(const struct psum *c, size_t a, size_t b,
 			size_t len = j - i;
 			double d1 = (cs[j] - cs[i]) * rin[len];
 			double d2 = (s0 - cs[j]) * rout[len];
-			double ub = fabs(d1 - d2) +
-				    (1e-14 * (fabs(d1) + fabs(d2)) + 1e-300);
+			double ub = fabs(d1 - d2) + margin;
 			double rhs, t2;
 
 			if (one_var) {
