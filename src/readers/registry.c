@@ -157,6 +157,7 @@ static long intern(struct pv_read_ctx *ctx, const char *group,
 	size_t next = ctx->h_next;
 
 	const struct pv_key *nk = next < t->n ? &t->m[next].key : NULL;
+	int same_group;
 
 	group = group ? group : "";
 	benchmark = benchmark ? benchmark : "";
@@ -166,10 +167,10 @@ static long intern(struct pv_read_ctx *ctx, const char *group,
 	 * row's, the next metric's (a repeat file), or the last metric's
 	 * name (a row per metric of one name, the first file); looking
 	 * them up is for the rest. */
-	if (!ctx->h_row_ok || !same(group, ctx->h_group_s) ||
-	    !same(benchmark, ctx->h_bench_s))
-		set_row(ctx, ctx->h_row_ok && same(group, ctx->h_group_s) ?
-			ctx->h_group_s : nk && same(group, nk->group) ?
+	same_group = ctx->h_row_ok && same(group, ctx->h_group_s);
+	if (!same_group || !same(benchmark, ctx->h_bench_s))
+		set_row(ctx, same_group ? ctx->h_group_s :
+			nk && same(group, nk->group) ?
 			nk->group : pv_table_str(t, group),
 			nk && same(benchmark, nk->benchmark) ? nk->benchmark :
 			pv_table_str(t, benchmark));

@@ -75,7 +75,11 @@ if [ "${BENCH_HISTORY:-1}" = 1 ]; then
 		printf "| strtod floor of the archive | %.2f | 1.0 | %.0f | %.0f |\n", $1, $2 / 1024, $1 * 1e9 / 3e6
 		printf "| compare, 2 points (60,000 samples) | %.2f | | %.0f | %.0f |\n", $3, $4 / 1024, $3 * 1e9 / 60000
 		printf "| history -q | %.2f | %.1f | %.0f | %.0f |\n", $5, $5 / $1, $6 / 1024, $5 * 1e9 / 3e6
-		printf "| history --json | %.2f | %.1f | %.0f | %.0f |\n", $7, $7 / $1, $8 / 1024, $7 * 1e9 / 3e6 }'
+		printf "| history --json | %.2f | %.1f | %.0f | %.0f |\n", $7, $7 / $1, $8 / 1024, $7 * 1e9 / 3e6
+		# the target (issue 22): history -q within 5x the floor
+		r = $5 / $1
+		printf "\nhistory -q is %.1fx the strtod floor (%.2f s / %.2f s): target 5x, %s (%.2f s allowed)\n",
+			r, $5, $1, r <= 5 ? "met" : sprintf("not met by %.0f%%", (r / 5 - 1) * 100), 5 * $1 }'
 	printf '\n| history -q, points x 1,000 metrics x 3 runs | s | s per point | peak RSS MiB |\n|---:|---:|---:|---:|\n'
 	for np in 100 300 1000; do
 		hp=build/bench/history-$np
