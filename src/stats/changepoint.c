@@ -505,11 +505,26 @@ static double bump_t2(const struct psum *c, size_t a, size_t i, size_t j,
 	return d * d / (se2 > c->tol2 ? se2 : c->tol2);
 }
 
-/* The best t^2 so far as the bound uses it: NAN (no skipping) outside
- * 1e+-150. */
-static double bump_scale(double best)
+/* Two doubles, for the bound of two bumps at once (GCC's and Clang's
+ * vector extension: SSE2 on x86-64, plain code elsewhere). */
+typedef double v2d __attribute__((vector_size(16)));
+typedef long long v2i __attribute__((vector_size(16)));
+
+/* Bump [i, j) computed exactly, and taken when it is the first or beats
+ * the best; *bs the best as the bound uses it: NAN (no skipping)
+ * outside 1e+-150. */
+static void bump_take(const struct psum *c, size_t a, size_t i, size_t j,
+		      size_t b, double s0, double v0, size_t *ibest,
+		      size_t *jb, double *best, v2d *bs)
 {
-	return best >= 1e-150 && best <= 1e150 ? best : NAN;
+	double t2 = bump_t2(c, a, i, j, b, s0, v0);
+
+	if (!*ibest || t2 > *best) {
+		*ibest = i;
+		*jb = j;
+		*best = t2;
+		(*bs)[0] = (*bs)[1] = t2 >= 1e-150 && t2 <= 1e150 ? t2 : NAN;
+	}
 }
 
 static size_t best_bump(const struct psum *c, size_t a, size_t b,
@@ -524,7 +539,9 @@ static size_t best_bump(const struct psum *c, size_t a, size_t b,
 	double eps = 8 * (double)b * (double)b * DBL_EPSILON / 2 + 1e-14;
 	int one_var = c->cvar >= 0 && c->cvar < 1e250 && eps <= 1e-6;
 	size_t ibest = 0, jb = 0, maxlen;
-	double best = 0, bs = NAN, margin;
+	double best = 0, margin;
+	v2d vbs = { NAN, NAN }, vmargin;
+	v2i vabs = { INT64_MAX, INT64_MAX };
 
 	*tbest = 0;
 	*jbest = 0;
@@ -550,6 +567,7 @@ static size_t best_bump(const struct psum *c, size_t a, size_t b,
 		}
 		w = (hi - lo) * (1 + 1e-12) + big * 1e-12;
 		margin = 1e-14 * w + 1e-300;
+		vmargin[0] = vmargin[1] = margin;
 	}
 	for (size_t len = PV_CP_MIN_SEG; len <= maxlen; len++) {
 		double nin = (double)len, nout = (double)(b - a) - nin, lb;
@@ -571,34 +589,59 @@ static size_t best_bump(const struct psum *c, size_t a, size_t b,
 		size_t jend = i + PV_CP_MAX_BUMP < b - PV_CP_MIN_SEG ?
 			      i + PV_CP_MAX_BUMP : b - PV_CP_MIN_SEG;
 
-		for (size_t j = i + PV_CP_MIN_SEG; j <= jend; j++) {
+		size_t j = i + PV_CP_MIN_SEG;
+
+		/* one variance: two bumps at a time (the same bound, lane by
+		 * lane; a bound passed with the best before the pair's first
+		 * bump is still one, the best only grows) */
+		if (one_var) {
+			v2d vi = { cs[i], cs[i] }, vs0 = { s0, s0 };
+
+			for (; j < jend; j += 2) {
+				size_t len = j - i;
+				v2d x, ri, ro, lb, d, ub;
+				v2i bits, skip;
+
+				memcpy(&x, cs + j, sizeof(x));
+				memcpy(&ri, rin + len, sizeof(ri));
+				memcpy(&ro, rout + len, sizeof(ro));
+				memcpy(&lb, lbc + len, sizeof(lb));
+				d = (x - vi) * ri - (vs0 - x) * ro;
+				memcpy(&bits, &d, sizeof(bits));
+				bits &= vabs;
+				memcpy(&d, &bits, sizeof(d));
+				ub = d + vmargin;
+				skip = ub * ub <= vbs * lb;
+				if (skip[0] && skip[1])
+					continue;
+				for (size_t q = 0; q < 2; q++)
+					if (!skip[q])
+						bump_take(c, a, i, j + q, b, s0, v0,
+							  &ibest, &jb, &best, &vbs);
+			}
+		}
+		for (; j <= jend; j++) {
 			size_t len = j - i;
 			double d1 = (cs[j] - cs[i]) * rin[len];
 			double d2 = (s0 - cs[j]) * rout[len];
 			double ub = fabs(d1 - d2) + margin;
-			double rhs, t2;
+			double rhs;
 
 			if (one_var) {
-				rhs = bs * lbc[len];
+				rhs = vbs[0] * lbc[len];
 			} else {
 				double lb = ((cv[j] - cv[i]) * rin2[len] +
 					     (v0 - cv[j]) * rout2[len]) * (1 - 1e-14);
 
 				if (!(lb > tol2))
 					lb = tol2;
-				rhs = bs * (lb * (1 - 1e-13));
+				rhs = vbs[0] * (lb * (1 - 1e-13));
 				if (!(rhs < 1e300))
 					rhs = NAN;
 			}
 			if (ub * ub <= rhs)
 				continue;
-			t2 = bump_t2(c, a, i, j, b, s0, v0);
-			if (!ibest || t2 > best) {
-				ibest = i;
-				jb = j;
-				best = t2;
-				bs = bump_scale(best);
-			}
+			bump_take(c, a, i, j, b, s0, v0, &ibest, &jb, &best, &vbs);
 		}
 	}
 	*jbest = jb;
