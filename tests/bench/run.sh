@@ -54,7 +54,7 @@ for n in $SIZES; do
 	echo "$n $(echo "$j" | cut -d' ' -f1)" >>"$out/scale"
 done
 # The scaling the target names: the last two sizes (100k -> 1M).
-tail -n 2 "$out/scale" | awk 'NR == 1 { n0 = $1; t0 = $2 } { n = $1; t = $2 }
+[ -f "$out/scale" ] && tail -n 2 "$out/scale" | awk 'NR == 1 { n0 = $1; t0 = $2 } { n = $1; t = $2 }
      END { if (NR > 1) printf "\nscaling %d -> %d metrics (with --json): %.1fx time for %.0fx metrics\n",
 			n0, n, t / t0, n / n0 }'
 
