@@ -747,6 +747,7 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 {
 	struct pv_cp_series *s = pv_calloc(h->nm ? h->nm : 1, sizeof(*s));
 	double **y = pv_calloc(h->nm ? h->nm : 1, sizeof(*y));
+	size_t **pt = pv_calloc(h->nm ? h->nm : 1, sizeof(*pt));
 	int rc = -1;
 
 	h->alpha = o->cfg->gate.alpha;
@@ -755,11 +756,17 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 
 		point_values(m);
 		ALLOC_ARRAY(y[i], m->nobs ? m->nobs : 1);
-		for (size_t j = 0; j < m->nobs; j++)
+		ALLOC_ARRAY(pt[i], m->nobs ? m->nobs : 1);
+		for (size_t j = 0; j < m->nobs; j++) {
 			y[i][j] = m->obs[j].value;
+			pt[i][j] = m->obs[j].point;
+		}
 		s[i].y = y[i];
 		s[i].L = m->nobs;
 		s[i].alone = !m->logscale;
+		/* a slow machine makes times go up and rates down */
+		s[i].point = pt[i];
+		s[i].sign = m->rule.direction == PV_DIR_HIGHER ? -1 : 1;
 		s[i].alpha = m->rule.alpha;
 		s[i].ungated = !m->rule.gated;
 	}
@@ -771,6 +778,7 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		m->sd = s[i].sd;
 		m->df = s[i].df;
 		m->nclipped = s[i].nclipped;
+		m->shared_weight = s[i].shared_beta;
 		for (size_t j = 0; j < m->nobs; j++)
 			m->obs[j].tested = s[i].clipped ? s[i].clipped[j] :
 					   m->obs[j].value;
@@ -805,9 +813,11 @@ out:
 	for (size_t i = 0; i < h->nm; i++) {
 		pv_cp_series_release(&s[i]);
 		free(y[i]);
+		free(pt[i]);
 	}
 	free(s);
 	free(y);
+	free(pt);
 	return rc;
 }
 

@@ -96,6 +96,7 @@ struct pv_hist_metric {
 	size_t ncp;
 	double sd, df;          /* between-point sd used (value scale) */
 	size_t nclipped;
+	double shared_weight;   /* of the shared point effect (0: none) */
 	struct pv_cp_trend trend;  /* the slope beyond the steps */
 	double trend_rel;       /* trend.slope as a relative change a point */
 	enum pv_hist_status status;
