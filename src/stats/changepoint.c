@@ -861,8 +861,15 @@ static double fit_steps(const double *y, const double *var, size_t L,
 					weak = 1;
 			}
 		}
-		if (weak || fit_cost(y, var, L, &alt, beta2, pc * pc, pl * pl) <
-		    fit_cost(y, var, L, s, beta, pc * pc, pl * pl)) {
+		double ca = fit_cost(y, var, L, &alt, beta2, pc * pc, pl * pl);
+		double cs = fit_cost(y, var, L, s, beta, pc * pc, pl * pl);
+
+		/* a step that only the steps-first fit needs (weak net of
+		 * the slope) goes when the line costs at most a fraction
+		 * of a step more: a slow drift cut into a staircase; a
+		 * staircase or a bump that the line fits clearly worse
+		 * stays, however short its segments */
+		if ((weak && ca < cs + PV_CP_TREND_MARGIN * pc * pc) || ca < cs) {
 			struct cpset tmp = *s;
 
 			*replaced = s->n > alt.n;

@@ -56,9 +56,11 @@
  *      fixed point, from no slope (steps first) and, when the line
  *      through the whole series is significant, from that line; the
  *      steps-first fit is kept unless the line's start has the smaller
- *      penalised cost or one of its steps is not significant net of the
- *      joint slope at PV_CP_TREND_STRICT times the split level (a slow
- *      drift is a trend, not a staircase).  With a slope in the model a
+ *      penalised cost, or one of its steps is not significant net of the
+ *      joint slope at PV_CP_TREND_STRICT times the split level and the
+ *      line costs less than PV_CP_TREND_MARGIN of a split's penalty more
+ *      (a slow drift is a trend, not a staircase; a staircase or a bump
+ *      the line fits clearly worse stays steps).  With a slope in the model a
  *      step's t carries the slope's own error.
  *   3. the sd of the t is the residual sd of the point values around
  *      their levels (and slope): the between-point variance, which more
@@ -107,6 +109,11 @@
 #endif
 #ifndef PV_CP_TREND_STRICT
 #define PV_CP_TREND_STRICT 3.0
+#endif
+/* A weak step gives way to the line only when the line's penalised cost
+ * is below the steps' plus this fraction of a split's penalty. */
+#ifndef PV_CP_TREND_MARGIN
+#define PV_CP_TREND_MARGIN 0.5
 #endif
 
 struct pv_cp {
