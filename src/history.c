@@ -73,6 +73,7 @@ void pv_history_release(struct pv_history *h)
 	free(h->m);
 	free(h->p);
 	free(h->guess);
+	pv_cp_shared_release(&h->shared);
 	pv_strmap_release(&h->keys);
 	pv_strmap_release(&h->strs);
 	arena_release(&h->arena);
@@ -770,8 +771,10 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		s[i].alpha = m->rule.alpha;
 		s[i].ungated = !m->rule.gated;
 	}
-	if (pv_cp_family(s, h->nm, h->alpha, err))
+	pv_cp_shared_release(&h->shared);
+	if (pv_cp_family_shared(s, h->nm, h->alpha, &h->shared, err))
 		goto out;
+	h->shared_metrics = 0;
 	for (size_t i = 0; i < h->nm; i++) {
 		struct pv_hist_metric *m = &h->m[i];
 
@@ -779,6 +782,7 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		m->df = s[i].df;
 		m->nclipped = s[i].nclipped;
 		m->shared_weight = s[i].shared_beta;
+		h->shared_metrics += m->shared_weight != 0;
 		for (size_t j = 0; j < m->nobs; j++)
 			m->obs[j].tested = s[i].clipped ? s[i].clipped[j] :
 					   m->obs[j].value;
@@ -911,6 +915,16 @@ void pv_history_decide(struct pv_history *h, const struct pv_history_opts *o,
 		h->count[m->status]++;
 	}
 	h->fail = h->fail_cp > 0;
+	if (h->shared.applied) {
+		size_t top = 0;
+
+		for (size_t p = 1; p < h->shared.np && p < h->np; p++)
+			if (!(fabs(h->shared.effect[top]) >= fabs(h->shared.effect[p])))
+				top = p;
+		pv_diag_add(diag, PV_M_SHARED_EFFECT, "the points shared a machine effect (sd %.1f%% a point, %+.1f%% at '%s'): taken out of %zu metrics' values before the tests",
+			    100 * h->shared.sd, 100 * expm1(h->shared.effect[top]),
+			    h->p[top].label, h->shared_metrics);
+	}
 	pv_policy_note_assumed(diag, assumed.n, pv_names_end(&assumed));
 	strbuf_release(&assumed.sb);
 }

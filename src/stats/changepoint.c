@@ -1404,7 +1404,8 @@ static int entry_cmp(const void *a, const void *b)
  * when not, -1 on error.
  */
 static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
-			 double **fit, struct pv_err *err)
+			 double **fit, struct pv_cp_shared *out,
+			 struct pv_err *err)
 {
 	size_t np = 0, ne = 0, *cnt, *start, nc = 0;
 	struct share_entry *e;
@@ -1558,6 +1559,29 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 		}
 		rc = 1;
 	}
+	if (rc == 1 && out) {
+		double ss = 0;
+		size_t k = 0;
+
+		out->applied = 1;
+		out->np = np;
+		ALLOC_ARRAY(out->effect, np);
+		for (size_t p = 0; p < np; p++) {
+			out->effect[p] = NAN;
+			if (start[p + 1] - start[p] >= PV_CP_SHARED_MIN + 1 &&
+			    isfinite(c[p])) {
+				size_t m = start[p + 1] - start[p];
+				const struct share_entry *x = e + start[p];
+				double med = m % 2 ? x[m / 2].v :
+					     0.5 * (x[m / 2 - 1].v + x[m / 2].v);
+
+				out->effect[p] = med - c[p];
+				ss += out->effect[p] * out->effect[p];
+				k++;
+			}
+		}
+		out->sd = k > 1 ? sqrt(ss / (double)(k - 1)) : NAN;
+	}
 	for (size_t i = 0; i < n; i++)
 		free(z[i]);
 	free(z);
@@ -1571,12 +1595,27 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 	return rc;
 }
 
+void pv_cp_shared_release(struct pv_cp_shared *out)
+{
+	free(out->effect);
+	memset(out, 0, sizeof(*out));
+}
+
 int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		 struct pv_err *err)
+{
+	return pv_cp_family_shared(s, n, alpha, NULL, err);
+}
+
+int pv_cp_family_shared(struct pv_cp_series *s, size_t n, double alpha,
+			struct pv_cp_shared *out, struct pv_err *err)
 {
 	double **fit = pv_calloc(n ? n : 1, sizeof(*fit));
 	size_t nshare = 0;
 	int rc;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
 
 	for (size_t i = 0; i < n; i++) {
 		s[i].adjusted = NULL;
@@ -1588,7 +1627,7 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		ALLOC_ARRAY(fit[i], s[i].L ? s[i].L : 1);
 	rc = detect(s, n, alpha, nshare > PV_CP_SHARED_MIN ? fit : NULL, err);
 	if (!rc && nshare > PV_CP_SHARED_MIN) {
-		rc = shared_effect(s, n, alpha, fit, err);
+		rc = shared_effect(s, n, alpha, fit, out, err);
 		if (rc == 1) {
 			for (size_t i = 0; i < n; i++) {
 				free(s[i].clipped);

@@ -172,6 +172,22 @@ struct pv_cp_series {
  * (each series' own alpha where it has one). */
 int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		 struct pv_err *err);
+
+/* The shared point effect of a family (step 0), for the reports. */
+struct pv_cp_shared {
+	int applied;            /* the series' values were adjusted */
+	size_t np;              /* points: 1 + the largest point index */
+	double *effect;         /* np: each point's effect on the values'
+				 * scale less the effect's own levels, NAN
+				 * where too few series had the point (owned) */
+	double sd;              /* the effect's sd over the points */
+};
+
+/* pv_cp_family(), and the shared effect into *out (when out is not
+ * NULL; release it with pv_cp_shared_release()). */
+int pv_cp_family_shared(struct pv_cp_series *s, size_t n, double alpha,
+			struct pv_cp_shared *out, struct pv_err *err);
+void pv_cp_shared_release(struct pv_cp_shared *out);
 void pv_cp_series_release(struct pv_cp_series *s);
 
 /* Step 1 alone, for tests: clipped values into out, the robust sd into

@@ -133,6 +133,9 @@ static void points_json(struct jw *w, const struct pv_history *h)
 			JW_STR(w, "commit", p->commit);
 		JW_STR(w, "time", p->time);
 		JW_INT(w, "metrics", p->metrics);
+		if (h->shared.applied)
+			JW_NUM(w, "shared_effect", i < h->shared.np ?
+			       expm1(h->shared.effect[i]) : NAN);
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');
