@@ -76,6 +76,7 @@ void pv_history_release(struct pv_history *h)
 	free(h->m);
 	free(h->p);
 	free(h->guess);
+	pv_cp_shared_release(&h->shared);
 	pv_strmap_release(&h->keys);
 	pv_strmap_release(&h->strs);
 	arena_release(&h->arena);
@@ -768,6 +769,7 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 {
 	struct pv_cp_series *s = pv_calloc(h->nm ? h->nm : 1, sizeof(*s));
 	double **y = pv_calloc(h->nm ? h->nm : 1, sizeof(*y));
+	size_t **pt = pv_calloc(h->nm ? h->nm : 1, sizeof(*pt));
 	int rc = -1;
 
 	h->alpha = o->cfg->gate.alpha;
@@ -776,22 +778,32 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 
 		point_values(m);
 		ALLOC_ARRAY(y[i], m->nobs ? m->nobs : 1);
-		for (size_t j = 0; j < m->nobs; j++)
+		ALLOC_ARRAY(pt[i], m->nobs ? m->nobs : 1);
+		for (size_t j = 0; j < m->nobs; j++) {
 			y[i][j] = m->obs[j].value;
+			pt[i][j] = m->obs[j].point;
+		}
 		s[i].y = y[i];
 		s[i].L = m->nobs;
 		s[i].alone = !m->logscale;
+		/* a slow machine makes times go up and rates down */
+		s[i].point = pt[i];
+		s[i].sign = m->rule.direction == PV_DIR_HIGHER ? -1 : 1;
 		s[i].alpha = m->rule.alpha;
 		s[i].ungated = !m->rule.gated;
 	}
-	if (pv_cp_family(s, h->nm, h->alpha, err))
+	pv_cp_shared_release(&h->shared);
+	if (pv_cp_family_shared(s, h->nm, h->alpha, &h->shared, err))
 		goto out;
+	h->shared_metrics = 0;
 	for (size_t i = 0; i < h->nm; i++) {
 		struct pv_hist_metric *m = &h->m[i];
 
 		m->sd = s[i].sd;
 		m->df = s[i].df;
 		m->nclipped = s[i].nclipped;
+		m->shared_weight = s[i].shared_beta;
+		h->shared_metrics += m->shared_weight != 0;
 		for (size_t j = 0; j < m->nobs; j++)
 			m->obs[j].tested = s[i].clipped ? s[i].clipped[j] :
 					   m->obs[j].value;
@@ -826,9 +838,11 @@ out:
 	for (size_t i = 0; i < h->nm; i++) {
 		pv_cp_series_release(&s[i]);
 		free(y[i]);
+		free(pt[i]);
 	}
 	free(s);
 	free(y);
+	free(pt);
 	return rc;
 }
 
@@ -922,6 +936,16 @@ void pv_history_decide(struct pv_history *h, const struct pv_history_opts *o,
 		h->count[m->status]++;
 	}
 	h->fail = h->fail_cp > 0;
+	if (h->shared.applied) {
+		size_t top = 0;
+
+		for (size_t p = 1; p < h->shared.np && p < h->np; p++)
+			if (!(fabs(h->shared.effect[top]) >= fabs(h->shared.effect[p])))
+				top = p;
+		pv_diag_add(diag, PV_M_SHARED_EFFECT, "the points shared a machine effect (sd %.1f%% a point, %+.1f%% at '%s'): taken out of %zu metrics' values before the tests",
+			    100 * h->shared.sd, 100 * expm1(h->shared.effect[top]),
+			    h->p[top].label, h->shared_metrics);
+	}
 	pv_policy_note_assumed(diag, assumed.n, pv_names_end(&assumed));
 	strbuf_release(&assumed.sb);
 }

@@ -96,6 +96,7 @@ struct pv_hist_metric {
 	size_t ncp;
 	double sd, df;          /* between-point sd used (value scale) */
 	size_t nclipped;
+	double shared_weight;   /* of the shared point effect (0: none) */
 	struct pv_cp_trend trend;  /* the slope beyond the steps */
 	double trend_rel;       /* trend.slope as a relative change a point */
 	enum pv_hist_status status;
@@ -130,6 +131,8 @@ struct pv_history {
 	size_t *guess, nguess;  /* private: see history.c's same_metric() */
 	struct pv_strmap strs;  /* private: the trees' key strings */
 	size_t tree_metrics;    /* private: the last tree's table size */
+	struct pv_cp_shared shared;     /* the points' shared effect */
+	size_t shared_metrics;  /* metrics that took part of it */
 	size_t count[PV_HS_COUNT];
 	size_t fail_cp;         /* regressions in the recent window */
 	int fail;

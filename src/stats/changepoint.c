@@ -1055,8 +1055,15 @@ static double fit_steps(const double *y, const double *var, size_t L,
 					weak = 1;
 			}
 		}
-		if (weak || fit_cost(y, var, L, &alt, beta2, pc * pc, pl * pl) <
-		    fit_cost(y, var, L, s, beta, pc * pc, pl * pl)) {
+		double ca = fit_cost(y, var, L, &alt, beta2, pc * pc, pl * pl);
+		double cs = fit_cost(y, var, L, s, beta, pc * pc, pl * pl);
+
+		/* a step that only the steps-first fit needs (weak net of
+		 * the slope) goes when the line costs at most a fraction
+		 * of a step more: a slow drift cut into a staircase; a
+		 * staircase or a bump that the line fits clearly worse
+		 * stays, however short its segments */
+		if ((weak && ca < cs + PV_CP_TREND_MARGIN * pc * pc) || ca < cs) {
 			struct cpset tmp = *s;
 
 			*replaced = s->n > alt.n;
@@ -1100,10 +1107,37 @@ static double seg_rss(const double *y, size_t L, const struct cpset *s,
 	return tot;
 }
 
+/* The fitted values of s's levels and slope beta on y, into fit[0 .. L). */
+static void seg_fit(const double *y, size_t L, const struct cpset *s,
+		    double beta, double *fit)
+{
+	size_t a = 0;
+
+	for (size_t i = 0; i <= s->n; i++) {
+		size_t b = i < s->n ? s->k[i] : L;
+		double m = 0;
+
+		for (size_t j = a; j < b; j++)
+			m += y[j] - beta * (double)j;
+		m /= (double)(b - a);
+		for (size_t j = a; j < b; j++)
+			fit[j] = m + beta * (double)j;
+		a = b;
+	}
+}
+
+/* The values a series' tests see. */
+static const double *values(const struct pv_cp_series *x)
+{
+	return x->adjusted ? x->adjusted : x->y;
+}
+
 void pv_cp_series_release(struct pv_cp_series *s)
 {
+	free(s->adjusted);
 	free(s->clipped);
 	free(s->cp);
+	s->adjusted = NULL;
 	s->clipped = NULL;
 	s->cp = NULL;
 	s->ncp = 0;
@@ -1320,8 +1354,12 @@ static void outlier_rates(const struct pv_cp_series *s, size_t n,
 /* Segmentation and scale alternate this many times. */
 #define ROUNDS 3
 
-int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
-		 struct pv_err *err)
+/*
+ * Steps 1-4 on the family; with fit, each series' fitted values (its
+ * levels and slope, L of them) into fit[i].
+ */
+static int detect(struct pv_cp_series *s, size_t n, double alpha,
+		  double **fit, struct pv_err *err)
 {
 	double ntests = 0, nbumps = 0, ntrend = 0;
 	struct psum *csum = pv_calloc(n ? n : 1, sizeof(*csum));
@@ -1353,7 +1391,7 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		struct pv_cp_series *x = &s[i];
 
 		ALLOC_ARRAY(x->clipped, x->L ? x->L : 1);
-		x->nclipped = clip_series(x->y, x->L, x->clipped,
+		x->nclipped = clip_series(values(x), x->L, x->clipped,
 					  &x->robust_sd, &gross[i], &ngross[i]);
 		ALLOC_ARRAY(csum[i].s, st_add(x->L, 1));
 		ALLOC_ARRAY(csum[i].v, st_add(x->L, 1));
@@ -1401,13 +1439,16 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 			int replaced = 0;
 
 			if (x->L < 3 || !(x->sd >= 0)) {
+				if (fit)
+					for (size_t j = 0; j < x->L; j++)
+						fit[i][j] = NAN;
 				s2[i] = NAN;
 				d[i] = 0;
 				continue;
 			}
 			{
 				struct limits lim = { x->df, limit_p, bump_p,
-						      line_p, x->y, gross[i],
+						      line_p, values(x), gross[i],
 						      rate[i] };
 
 				beta[i] = fit_steps(x->clipped, var[i], x->L,
@@ -1419,8 +1460,11 @@ int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 				x->trend.replaced = replaced;
 				x->cp = pv_calloc(set.n ? set.n : 1, sizeof(struct pv_cp));
 				x->ncp = set.n;
-				describe(&csum[i], x->y, x->clipped, x->L, &set,
-					 x->sd, x->df, a, ntests, x->cp);
+				describe(&csum[i], values(x), x->clipped, x->L,
+					 &set, x->sd, x->df, a, ntests, x->cp);
+				if (fit)
+					seg_fit(x->clipped, x->L, &set, beta[i],
+						fit[i]);
 				continue;
 			}
 			tot = seg_rss(x->clipped, x->L, &set, beta[i], rss);
@@ -1471,5 +1515,326 @@ out:
 	free(ngross);
 	free(rss);
 	free(set.k);
+	return rc;
+}
+
+/* A series takes part in the shared point effect. */
+static int sharing(const struct pv_cp_series *x)
+{
+	return x->sign && !x->alone && x->L >= 2 * PV_CP_MIN_SEG;
+}
+
+static size_t point_of(const struct pv_cp_series *x, size_t j)
+{
+	return x->point ? x->point[j] : j;
+}
+
+/* The median of the sorted v[0 .. m) without its element r. */
+static double median_without(const double *v, size_t m, size_t r)
+{
+	size_t h = (m - 1) / 2;
+#define OTHER(k) v[(k) < r ? (k) : (k) + 1]
+	return (m - 1) % 2 ? OTHER(h) : 0.5 * (OTHER(h - 1) + OTHER(h));
+#undef OTHER
+}
+
+/*
+ * A series' weight on the shared effect z (NAN where it has none):
+ * least squares of its residuals r on z, Huber-weighted twice; its t
+ * into *t.
+ */
+static double shared_weight(const double *r, const double *z, size_t L,
+			    double *t)
+{
+	double beta = 0, se = INFINITY, *e = pv_malloc(st_mult(L, sizeof(*e)));
+
+	for (int it = 0; it < 3; it++) {
+		double szz = 0, srz = 0, sc = INFINITY;
+		size_t ne = 0;
+
+		if (it) {
+			for (size_t j = 0; j < L; j++)
+				if (isfinite(z[j]))
+					e[ne++] = fabs(r[j] - beta * z[j]);
+			sc = ne ? MAD_SD * median_sorted(e, ne) : 0;
+		}
+		for (size_t j = 0; j < L; j++) {
+			double d, w = 1;
+
+			if (!isfinite(z[j]))
+				continue;
+			d = fabs(r[j] - beta * z[j]);
+			if (it && d > 1.345 * sc)
+				w = 1.345 * sc / d;
+			szz += w * z[j] * z[j];
+			srz += w * r[j] * z[j];
+		}
+		if (!(szz > 0))
+			break;
+		beta = srz / szz;
+		se = it ? sc / sqrt(szz) : INFINITY;
+	}
+	free(e);
+	*t = se > 0 ? beta / se : beta ? INFINITY : 0;
+	return beta;
+}
+
+struct share_entry {
+	double v;               /* sign x residual */
+	size_t series, j;
+};
+
+static int entry_cmp(const void *a, const void *b)
+{
+	double x = ((const struct share_entry *)a)->v;
+	double y = ((const struct share_entry *)b)->v;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Step 0: the shared point effect, from the first run's fits.  Returns 1
+ * when it is significant and the series' adjusted values are set, 0
+ * when not, -1 on error.
+ */
+static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
+			 double **fit, struct pv_cp_shared *out,
+			 struct pv_err *err)
+{
+	size_t np = 0, ne = 0, *cnt, *start, nc = 0;
+	struct share_entry *e;
+	double *c, *loo, **z, chi = 0, *tt, *bb;
+	size_t nchi = 0, nshare = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (sharing(&s[i]))
+			nshare++;
+	for (size_t i = 0; i < n; i++)
+		if (sharing(&s[i]))
+			for (size_t j = 0; j < s[i].L; j++) {
+				size_t p = point_of(&s[i], j);
+
+				if (isfinite(fit[i][j])) {
+					ne++;
+					if (p + 1 > np)
+						np = p + 1;
+				}
+			}
+	if (!ne)
+		return 0;
+	cnt = pv_calloc(np + 1, sizeof(*cnt));
+	start = pv_calloc(np + 1, sizeof(*start));
+	ALLOC_ARRAY(e, ne);
+	ALLOC_ARRAY(loo, ne);
+	ALLOC_ARRAY(c, np);
+	for (size_t i = 0; i < n; i++)
+		if (sharing(&s[i]))
+			for (size_t j = 0; j < s[i].L; j++)
+				if (isfinite(fit[i][j]))
+					cnt[point_of(&s[i], j) + 1]++;
+	for (size_t p = 0; p < np; p++)
+		start[p + 1] = start[p] + cnt[p + 1];
+	memcpy(cnt, start, np * sizeof(*cnt));
+	for (size_t i = 0; i < n; i++)
+		if (sharing(&s[i]))
+			for (size_t j = 0; j < s[i].L; j++)
+				if (isfinite(fit[i][j])) {
+					struct share_entry *x =
+						&e[cnt[point_of(&s[i], j)]++];
+
+					x->v = s[i].sign * (s[i].y[j] - fit[i][j]);
+					x->series = i;
+					x->j = j;
+				}
+	/* each point's effect (all its series) and each value's (the
+	 * other series'), when the point has enough others */
+	for (size_t p = 0; p < np; p++) {
+		size_t m = start[p + 1] - start[p];
+		struct share_entry *x = e + start[p];
+		double *v;
+
+		c[p] = NAN;
+		if (m < PV_CP_SHARED_MIN + 1) {
+			for (size_t k = 0; k < m; k++)
+				loo[start[p] + k] = NAN;
+			continue;
+		}
+		qsort(x, m, sizeof(*x), entry_cmp);
+		ALLOC_ARRAY(v, m);
+		for (size_t k = 0; k < m; k++)
+			v[k] = x[k].v;
+		c[p] = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+		for (size_t k = 0; k < m; k++)
+			loo[start[p] + k] = median_without(v, m, k);
+		free(v);
+		nc++;
+	}
+	/* the effect's own levels stay: a step every series took at once */
+	{
+		struct pv_cp_series cs;
+		double *cy, *cf, *cfit[1];
+		size_t *cp, k = 0;
+
+		memset(&cs, 0, sizeof(cs));
+		ALLOC_ARRAY(cy, nc ? nc : 1);
+		ALLOC_ARRAY(cf, nc ? nc : 1);
+		ALLOC_ARRAY(cp, nc ? nc : 1);
+		for (size_t p = 0; p < np; p++)
+			if (isfinite(c[p])) {
+				cy[k] = c[p];
+				cp[k++] = p;
+			}
+		cs.y = cy;
+		cs.L = nc;
+		cs.alone = 1;
+		cfit[0] = cf;
+		/* at the family's level: a step of the effect that is
+		 * kept puts a step into every series */
+		if (nc >= 2 * PV_CP_MIN_SEG)
+			rc = detect(&cs, 1, alpha / (double)nshare, cfit, err);
+		else
+			for (size_t q = 0; q < nc; q++)
+				cf[q] = 0;
+		pv_cp_series_release(&cs);
+		for (size_t p = 0; p < np; p++)
+			c[p] = NAN;
+		for (size_t q = 0; q < nc && !rc; q++)
+			c[cp[q]] = isfinite(cf[q]) ? cf[q] : 0;
+		free(cy);
+		free(cf);
+		free(cp);
+	}
+	/* c is now the effect's fitted levels; each value's transient
+	 * effect is its others' median less them */
+	z = pv_calloc(n ? n : 1, sizeof(*z));
+	tt = pv_calloc(n ? n : 1, sizeof(*tt));
+	bb = pv_calloc(n ? n : 1, sizeof(*bb));
+	for (size_t i = 0; i < n && !rc; i++)
+		if (sharing(&s[i])) {
+			ALLOC_ARRAY(z[i], s[i].L);
+			for (size_t j = 0; j < s[i].L; j++)
+				z[i][j] = NAN;
+		}
+	for (size_t k = 0; k < ne && !rc; k++) {
+		const struct share_entry *x = &e[k];
+		double lv = c[point_of(&s[x->series], x->j)];
+
+		z[x->series][x->j] = isfinite(loo[k]) && isfinite(lv) ?
+				     loo[k] - lv : NAN;
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		double *r;
+
+		if (!z[i])
+			continue;
+		ALLOC_ARRAY(r, s[i].L);
+		for (size_t j = 0; j < s[i].L; j++)
+			r[j] = s[i].sign * (s[i].y[j] - fit[i][j]);
+		bb[i] = shared_weight(r, z[i], s[i].L, &tt[i]);
+		free(r);
+		if (isfinite(tt[i])) {
+			chi += tt[i] * tt[i];
+			nchi++;
+		}
+	}
+	if (!rc && nchi && gsl_cdf_chisq_Q(chi, (double)nchi) <= PV_CP_SHARED_P) {
+		for (size_t i = 0; i < n; i++) {
+			double w;
+
+			if (!z[i] || !isfinite(tt[i]))
+				continue;
+			w = tt[i] * tt[i] > 1 ? bb[i] * (1 - 1 / (tt[i] * tt[i])) : 0;
+			s[i].shared_beta = w;
+			ALLOC_ARRAY(s[i].adjusted, s[i].L);
+			for (size_t j = 0; j < s[i].L; j++)
+				s[i].adjusted[j] = s[i].y[j] -
+					(isfinite(z[i][j]) ? s[i].sign * w * z[i][j] : 0);
+		}
+		rc = 1;
+	}
+	if (rc == 1 && out) {
+		double ss = 0;
+		size_t k = 0;
+
+		out->applied = 1;
+		out->np = np;
+		ALLOC_ARRAY(out->effect, np);
+		for (size_t p = 0; p < np; p++) {
+			out->effect[p] = NAN;
+			if (start[p + 1] - start[p] >= PV_CP_SHARED_MIN + 1 &&
+			    isfinite(c[p])) {
+				size_t m = start[p + 1] - start[p];
+				const struct share_entry *x = e + start[p];
+				double med = m % 2 ? x[m / 2].v :
+					     0.5 * (x[m / 2 - 1].v + x[m / 2].v);
+
+				out->effect[p] = med - c[p];
+				ss += out->effect[p] * out->effect[p];
+				k++;
+			}
+		}
+		out->sd = k > 1 ? sqrt(ss / (double)(k - 1)) : NAN;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(z[i]);
+	free(z);
+	free(tt);
+	free(bb);
+	free(cnt);
+	free(start);
+	free(e);
+	free(loo);
+	free(c);
+	return rc;
+}
+
+void pv_cp_shared_release(struct pv_cp_shared *out)
+{
+	free(out->effect);
+	memset(out, 0, sizeof(*out));
+}
+
+int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
+		 struct pv_err *err)
+{
+	return pv_cp_family_shared(s, n, alpha, NULL, err);
+}
+
+int pv_cp_family_shared(struct pv_cp_series *s, size_t n, double alpha,
+			struct pv_cp_shared *out, struct pv_err *err)
+{
+	double **fit = pv_calloc(n ? n : 1, sizeof(*fit));
+	size_t nshare = 0;
+	int rc;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+
+	for (size_t i = 0; i < n; i++) {
+		s[i].adjusted = NULL;
+		s[i].shared_beta = 0;
+		if (sharing(&s[i]))
+			nshare++;
+	}
+	for (size_t i = 0; i < n && nshare > PV_CP_SHARED_MIN; i++)
+		ALLOC_ARRAY(fit[i], s[i].L ? s[i].L : 1);
+	rc = detect(s, n, alpha, nshare > PV_CP_SHARED_MIN ? fit : NULL, err);
+	if (!rc && nshare > PV_CP_SHARED_MIN) {
+		rc = shared_effect(s, n, alpha, fit, out, err);
+		if (rc == 1) {
+			for (size_t i = 0; i < n; i++) {
+				free(s[i].clipped);
+				free(s[i].cp);
+				s[i].clipped = NULL;
+				s[i].cp = NULL;
+				s[i].ncp = 0;
+			}
+			rc = detect(s, n, alpha, NULL, err);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(fit[i]);
+	free(fit);
 	return rc;
 }

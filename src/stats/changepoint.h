@@ -7,6 +7,18 @@
  * ../shared/sim/cpsim.py and a labelled corpus of real histories
  * (tests/data/cp-corpus, docs/history.md):
  *
+ *   0. the shared point effect: when a point ran on a slower or faster
+ *      machine, every series of the point moves together.  Steps 1-4 are
+ *      run once; the effect at each point is the median, over the other
+ *      series (leave one out), of their residuals about their fitted
+ *      levels, less the effect series' own levels (a step that every
+ *      series took at once stays a step); each series takes it with its
+ *      own weight (least squares with Huber weights, shrunk by its
+ *      t: 1 - 1/t^2).  When the weights' sum of t^2 is significant
+ *      (chi-square p <= PV_CP_SHARED_P) the series less their effect are
+ *      run through steps 1-4 again, and the tests see those values; else
+ *      the first run stands.  Needs PV_CP_SHARED_MIN other series at a
+ *      point.
  *   1. spikes: a value more than PV_CP_GROSS robust sds from the median
  *      of itself and its four nearest neighbours is replaced by that
  *      median (a noisy neighbour, not a value); one more than PV_CP_CLIP
@@ -44,9 +56,11 @@
  *      fixed point, from no slope (steps first) and, when the line
  *      through the whole series is significant, from that line; the
  *      steps-first fit is kept unless the line's start has the smaller
- *      penalised cost or one of its steps is not significant net of the
- *      joint slope at PV_CP_TREND_STRICT times the split level (a slow
- *      drift is a trend, not a staircase).  With a slope in the model a
+ *      penalised cost, or one of its steps is not significant net of the
+ *      joint slope at PV_CP_TREND_STRICT times the split level and the
+ *      line costs less than PV_CP_TREND_MARGIN of a split's penalty more
+ *      (a slow drift is a trend, not a staircase; a staircase or a bump
+ *      the line fits clearly worse stays steps).  With a slope in the model a
  *      step's t carries the slope's own error.
  *   3. the sd of the t is the residual sd of the point values around
  *      their levels (and slope): the between-point variance, which more
@@ -87,8 +101,19 @@
 #ifndef PV_CP_GROSS
 #define PV_CP_GROSS 6.0
 #endif
+#ifndef PV_CP_SHARED_P
+#define PV_CP_SHARED_P 1e-3
+#endif
+#ifndef PV_CP_SHARED_MIN
+#define PV_CP_SHARED_MIN 4
+#endif
 #ifndef PV_CP_TREND_STRICT
 #define PV_CP_TREND_STRICT 3.0
+#endif
+/* A weak step gives way to the line only when the line's penalised cost
+ * is below the steps' plus this fraction of a split's penalty. */
+#ifndef PV_CP_TREND_MARGIN
+#define PV_CP_TREND_MARGIN 0.5
 #endif
 
 struct pv_cp {
@@ -122,7 +147,18 @@ struct pv_cp_series {
 	int ungated;            /* not counted in the family's Bonferroni
 				 * counts (compare corrects over the gated
 				 * metrics only); it still shares the prior */
+	/* The shared point effect (step 0): which point each value is
+	 * (NULL: value j is point j), and which way the series moves when
+	 * a point runs slow (+1: up, as times do; -1: down, as rates do;
+	 * 0: the series takes no part, neither estimating nor corrected). */
+	const size_t *point;
+	int sign;
 	/* filled by pv_cp_family() */
+	double *adjusted;       /* L values less the shared point effect,
+				 * the values steps 1-4 saw; NULL when the
+				 * family had none (owned) */
+	double shared_beta;     /* how much of the shared effect the
+				 * series takes (0: none) */
 	double *clipped;        /* L values after step 1 (owned) */
 	size_t nclipped;        /* values changed by the clipping */
 	double robust_sd;       /* step 1's sd */
@@ -136,6 +172,22 @@ struct pv_cp_series {
  * (each series' own alpha where it has one). */
 int pv_cp_family(struct pv_cp_series *s, size_t n, double alpha,
 		 struct pv_err *err);
+
+/* The shared point effect of a family (step 0), for the reports. */
+struct pv_cp_shared {
+	int applied;            /* the series' values were adjusted */
+	size_t np;              /* points: 1 + the largest point index */
+	double *effect;         /* np: each point's effect on the values'
+				 * scale less the effect's own levels, NAN
+				 * where too few series had the point (owned) */
+	double sd;              /* the effect's sd over the points */
+};
+
+/* pv_cp_family(), and the shared effect into *out (when out is not
+ * NULL; release it with pv_cp_shared_release()). */
+int pv_cp_family_shared(struct pv_cp_series *s, size_t n, double alpha,
+			struct pv_cp_shared *out, struct pv_err *err);
+void pv_cp_shared_release(struct pv_cp_shared *out);
 void pv_cp_series_release(struct pv_cp_series *s);
 
 /* Step 1 alone, for tests: clipped values into out, the robust sd into

@@ -27,6 +27,8 @@ static const struct pv_msg_info table[PV_M_MAX] = {
 		"metrics with fewer than 2 comparable baseline points were not tested" },
 	[PV_M_TIME_TIE] = { "time-tie", W,
 		"points of a history archive have the same recorded time: --order time keeps their name order" },
+	[PV_M_SHARED_EFFECT] = { "shared-point-effect", N,
+		"the points of a history had an effect shared by their metrics (the machine each ran on); it was taken out before the tests" },
 	[PV_M_NO_DIRECTION] = { "no-direction", W,
 		"a metric has no configured direction; it was inferred from its name and unit" },
 	[PV_M_TOO_NOISY] = { "too-noisy", W,

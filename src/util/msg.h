@@ -53,6 +53,7 @@ enum pv_msg {
 	PV_M_POOLED_BASELINE,
 	PV_M_FEW_BASELINE_POINTS,
 	PV_M_TIME_TIE,
+	PV_M_SHARED_EFFECT,
 	PV_M_UNCODED,
 
 	/* usage errors (exit 2) */

@@ -69,6 +69,8 @@ static void write_metric(struct jw *w, const struct pv_history *h,
 	JW_NUM(w, "between_point_sd", m->sd);
 	JW_NUM(w, "df", m->df);
 	JW_INT(w, "clipped", m->nclipped);
+	if (m->shared_weight != 0)
+		JW_NUM(w, "shared_weight", m->shared_weight);
 	JW_OPEN(w, "trend", '{');
 	JW_NUM(w, "slope", m->trend.slope);
 	JW_NUM(w, "rel_per_point", m->trend_rel);
@@ -131,6 +133,9 @@ static void points_json(struct jw *w, const struct pv_history *h)
 			JW_STR(w, "commit", p->commit);
 		JW_STR(w, "time", p->time);
 		JW_INT(w, "metrics", p->metrics);
+		if (h->shared.applied)
+			JW_NUM(w, "shared_effect", i < h->shared.np ?
+			       expm1(h->shared.effect[i]) : NAN);
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');

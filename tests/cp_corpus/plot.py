@@ -26,6 +26,7 @@ def load(d):
 def main(argv):
     d, out = argv[0], argv[1]
     labels = json.load(open(argv[2])) if len(argv) > 2 else {}
+    labels = labels.get("series", labels)   # labels.json nests them
     flags = json.load(open(argv[3])) if len(argv) > 3 else {}
     s = load(d)
     names = sorted(s)

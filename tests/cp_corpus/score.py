@@ -2,6 +2,7 @@
 """Score perfverdict history and Apache Otava on the labelled corpus.
 
     score.py PERFVERDICT [OTAVA_SRC] [--project NAME] [--flags OUT.json]
+             [--labels a|b|consensus]
 
 For each project under tests/data/cp-corpus/ it writes the project's
 series as an archive (one point per commit, one run per point: the value
@@ -12,6 +13,13 @@ Debian's numpy and scipy), Otava's compute_change_points with its defaults
 when it is within 2 points of a labelled shift (each shift takes the
 closest flag, at most one); a flag within 1 point of an `unsure` window
 counts neither way; every other flag is on noise.
+
+Each project has two raters' labels: labels.json and labels-b.json (the
+second rater blind to every rule's output and to the first's labels).
+--labels a or b scores one rater's; the default, consensus, counts as a
+shift what both raters marked (within 2 points of each other, at the
+first's index) and as an unsure window (2 points either side) a shift
+only one of them marked, with both raters' unsure windows.
 """
 import csv
 import json
@@ -129,11 +137,44 @@ def score(labels, flags):
     return real, found, nflags, noise
 
 
+def consensus(a, b):
+    """The shifts both raters marked; the others and both raters' unsure
+    windows are unsure."""
+    out = {}
+    for n in a:
+        la, lb = a[n], b.get(n, {"shifts": [], "unsure": []})
+        sa, sb = sorted(la["shifts"]), sorted(lb["shifts"])
+        used, both, unsure = set(), [], list(la["unsure"]) + list(lb["unsure"])
+        for k in sa:
+            m = [j for j, x in enumerate(sb) if j not in used and abs(x - k) <= 2]
+            if m:
+                j = min(m, key=lambda j: abs(sb[j] - k))
+                used.add(j)
+                both.append(k)
+            else:
+                unsure.append([k - 2, k + 2])
+        unsure += [[x - 2, x + 2] for j, x in enumerate(sb) if j not in used]
+        out[n] = {"shifts": both, "unsure": unsure}
+    return out
+
+
+def read_labels(d, which):
+    a = json.load(open(os.path.join(d, "labels.json")))["series"]
+    pb = os.path.join(d, "labels-b.json")
+    b = json.load(open(pb))["series"] if os.path.exists(pb) else None
+    if which == "a":
+        return a
+    if b is None:
+        sys.exit(f"{d}: no labels-b.json")
+    return b if which == "b" else consensus(a, b)
+
+
 def main(argv):
     pv = argv[0]
     osrc = argv[1] if len(argv) > 1 and not argv[1].startswith("--") else None
     only = argv[argv.index("--project") + 1] if "--project" in argv else None
     dump = argv[argv.index("--flags") + 1] if "--flags" in argv else None
+    which = argv[argv.index("--labels") + 1] if "--labels" in argv else "consensus"
     tot = {"perfverdict": [0, 0, 0, 0], "otava": [0, 0, 0, 0]}
     allflags = {}
     print("| project | tool | series | shifts | rule | found | flags | on noise |")
@@ -143,7 +184,7 @@ def main(argv):
             continue
         d = os.path.join(CORPUS, proj)
         src = json.load(open(os.path.join(d, "source.json")))
-        labels = json.load(open(os.path.join(d, "labels.json")))["series"]
+        labels = read_labels(d, which)
         s = load(d)
         rules = {"perfverdict": perfverdict(pv, d, s, src)}
         if osrc:
