@@ -1546,7 +1546,8 @@ static double median_without(const double *v, size_t m, size_t r)
 static double shared_weight(const double *r, const double *z, size_t L,
 			    double *t)
 {
-	double beta = 0, se = INFINITY, *e = pv_malloc(st_mult(L, sizeof(*e)));
+	double beta = 0, se = INFINITY;
+	double *e = pv_malloc(st_mult(st_mult(L, 2), sizeof(*e))); /* + tmp */
 
 	for (int it = 0; it < 3; it++) {
 		double szz = 0, srz = 0, sc = INFINITY;
@@ -1556,7 +1557,7 @@ static double shared_weight(const double *r, const double *z, size_t L,
 			for (size_t j = 0; j < L; j++)
 				if (isfinite(z[j]))
 					e[ne++] = fabs(r[j] - beta * z[j]);
-			sc = ne ? MAD_SD * median_sorted(e, ne) : 0;
+			sc = ne ? MAD_SD * median_of(e, ne, e + L) : 0;
 		}
 		for (size_t j = 0; j < L; j++) {
 			double d, w = 1;
