@@ -921,6 +921,7 @@ void pv_history_decide(struct pv_history *h, const struct pv_history_opts *o,
 		for (size_t p = 1; p < h->shared.np && p < h->np; p++)
 			if (!(fabs(h->shared.effect[top]) >= fabs(h->shared.effect[p])))
 				top = p;
+		h->shared_top = top;
 		pv_diag_add(diag, PV_M_SHARED_EFFECT, "the points shared a machine effect (sd %.1f%% a point, at most %.1f%% %s at '%s'): taken out of %zu metrics' values before the tests",
 			    100 * h->shared.sd,
 			    100 * fabs(expm1(h->shared.effect[top])),
