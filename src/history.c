@@ -942,8 +942,11 @@ void pv_history_decide(struct pv_history *h, const struct pv_history_opts *o,
 		for (size_t p = 1; p < h->shared.np && p < h->np; p++)
 			if (!(fabs(h->shared.effect[top]) >= fabs(h->shared.effect[p])))
 				top = p;
-		pv_diag_add(diag, PV_M_SHARED_EFFECT, "the points shared a machine effect (sd %.1f%% a point, %+.1f%% at '%s'): taken out of %zu metrics' values before the tests",
-			    100 * h->shared.sd, 100 * expm1(h->shared.effect[top]),
+		h->shared_top = top;
+		pv_diag_add(diag, PV_M_SHARED_EFFECT, "the points shared a machine effect (sd %.1f%% a point, at most %.1f%% %s at '%s'): taken out of %zu metrics' values before the tests",
+			    100 * h->shared.sd,
+			    100 * fabs(expm1(h->shared.effect[top])),
+			    h->shared.effect[top] > 0 ? "slower" : "faster",
 			    h->p[top].label, h->shared_metrics);
 	}
 	pv_policy_note_assumed(diag, assumed.n, pv_names_end(&assumed));

@@ -133,6 +133,7 @@ struct pv_history {
 	size_t tree_metrics;    /* private: the last tree's table size */
 	struct pv_cp_shared shared;     /* the points' shared effect */
 	size_t shared_metrics;  /* metrics that took part of it */
+	size_t shared_top;      /* the point where it was largest */
 	size_t count[PV_HS_COUNT];
 	size_t fail_cp;         /* regressions in the recent window */
 	int fail;

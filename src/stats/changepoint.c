@@ -1810,7 +1810,6 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 		rc = 1;
 	}
 	if (rc == 1 && out) {
-		double ss = 0;
 		size_t k = 0;
 
 		out->applied = 1;
@@ -1826,11 +1825,22 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 					     0.5 * (x[m / 2 - 1].v + x[m / 2].v);
 
 				out->effect[p] = med - c[p];
-				ss += out->effect[p] * out->effect[p];
 				k++;
 			}
 		}
-		out->sd = k > 1 ? sqrt(ss / (double)(k - 1)) : NAN;
+		/* robust: a few wild points (a runner twice as fast) are
+		 * not the effect's size */
+		{
+			double *a = pv_malloc(st_mult(k ? k : 1, sizeof(*a)));
+			size_t q = 0;
+
+			for (size_t p = 0; p < np; p++)
+				if (isfinite(out->effect[p]))
+					a[q++] = fabs(out->effect[p]);
+			out->sd = q > 1 ? MAD_SD * median_sorted(a, q) : NAN;
+			free(a);
+		}
+
 	}
 	for (size_t i = 0; i < n; i++)
 		free(z[i]);

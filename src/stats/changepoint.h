@@ -180,7 +180,8 @@ struct pv_cp_shared {
 	double *effect;         /* np: each point's effect on the values'
 				 * scale less the effect's own levels, NAN
 				 * where too few series had the point (owned) */
-	double sd;              /* the effect's sd over the points */
+	double sd;              /* the effect's robust sd over the points
+				 * (its MAD about 0, as an sd) */
 };
 
 /* pv_cp_family(), and the shared effect into *out (when out is not

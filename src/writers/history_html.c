@@ -167,6 +167,15 @@ int pv_write_history_html(const struct pv_history *h,
 	esc(&sb, h->p[h->np - 1].label);
 	strbuf_addf(&sb, "), %zu metrics; the newest %zu points are recent.</p>\n",
 		    h->nm, h->recent);
+	if (h->shared.applied) {
+		double e = h->shared.effect[h->shared_top];
+
+		strbuf_addf(&sb, "<p>The values are taken less a machine effect that every metric of a point shared (sd %.1f%% a point; at most %.1f%% %s at ",
+			    100 * h->shared.sd, 100 * fabs(expm1(e)),
+			    e > 0 ? "slower" : "faster");
+		esc(&sb, h->p[h->shared_top].label);
+		strbuf_addstr(&sb, ").</p>\n");
+	}
 	strbuf_addstr(&sb, "<table>\n<tr><th>status at the newest point</th><th>metrics</th></tr>\n");
 	for (int s = 0; s < PV_HS_COUNT; s++)
 		if (h->count[s])

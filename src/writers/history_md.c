@@ -495,7 +495,17 @@ static void headline(struct strbuf *sb, const struct pv_history *h,
 			    earlier);
 	if (trends)
 		strbuf_addf(sb, "; %zu with a trend", trends);
-	strbuf_addstr(sb, ".\n\n");
+	strbuf_addstr(sb, ".");
+	if (h->shared.applied) {
+		double e = h->shared.effect[h->shared_top];
+
+		strbuf_addf(sb, " The values are taken less a machine effect that every metric of a point shared (sd %.1f%% a point; at most %.1f%% %s at ",
+			    100 * h->shared.sd, 100 * fabs(expm1(e)),
+			    e > 0 ? "slower" : "faster");
+		put_md(sb, h->p[h->shared_top].label);
+		strbuf_addstr(sb, ").");
+	}
+	strbuf_addstr(sb, "\n\n");
 }
 
 static const char method[] =
