@@ -76,6 +76,10 @@ void pv_history_release(struct pv_history *h)
 	free(h->m);
 	free(h->p);
 	free(h->guess);
+	if (h->last_tree) {
+		pv_table_release(h->last_tree);
+		free(h->last_tree);
+	}
 	pv_cp_shared_release(&h->shared);
 	pv_strmap_release(&h->keys);
 	pv_strmap_release(&h->strs);
@@ -368,18 +372,22 @@ static int read_tree(struct pv_history *h, size_t pi,
 {
 	struct pv_hist_point *p = &h->p[pi];
 	struct pv_scan sc = { 0 };
-	struct pv_table t;
+	struct pv_table *t = pv_malloc(sizeof(*t));
 	struct pv_diag d = PV_DIAG_INIT;
 	double newest = 0;
 	char iso[32];
 	int rc = -1;
 
-	pv_table_init_shared(&t, o->cfg->limits.max_metrics, &h->strs);
-	pv_table_reserve(&t, h->tree_metrics);       /* as the tree before */
+	pv_table_init_shared(t, o->cfg->limits.max_metrics, &h->strs);
+	pv_table_reserve(t, h->tree_metrics);       /* as the tree before */
+	if (h->last_tree) {
+		t->like = h->last_tree->m;
+		t->nlike = h->last_tree->n;
+	}
 	if (pv_scan_tree(p->path, o->suite, &o->cfg->limits, &sc, err) ||
-	    pv_load_side(&t, PV_CAND, &sc, o->suite, o->format, o->cfg, &d, err))
+	    pv_load_side(t, PV_CAND, &sc, o->suite, o->format, o->cfg, &d, err))
 		goto out;
-	if (!t.n) {
+	if (!t->n) {
 		pv_error(err, PV_M_BAD_POINT,
 			 "point '%s' of archive '%s': no samples found%s",
 			 p->label, h->archive,
@@ -387,8 +395,8 @@ static int read_tree(struct pv_history *h, size_t pi,
 			 ": expected result files of a known format (see 'perfverdict formats')");
 		goto out;
 	}
-	pv_table_finish(&t);
-	h->tree_metrics = t.n;
+	pv_table_finish(t);
+	h->tree_metrics = t->n;
 	for (size_t i = 0; i < sc.n; i++) {
 		struct strbuf f = STRBUF_INIT;
 		struct stat st;
@@ -398,12 +406,12 @@ static int read_tree(struct pv_history *h, size_t pi,
 			newest = (double)st.st_mtime;
 		strbuf_release(&f);
 	}
-	p->ncontext = t.side[PV_CAND].ncontext;
+	p->ncontext = t->side[PV_CAND].ncontext;
 	if (p->ncontext) {
 		p->context = arena_alloc(&h->arena, st_mult(p->ncontext, sizeof(*p->context)));
 		for (size_t i = 0; i < p->ncontext; i++) {
-			p->context[i].key = arena_strdup(&h->arena, t.side[PV_CAND].context[i].key);
-			p->context[i].value = arena_strdup(&h->arena, t.side[PV_CAND].context[i].value);
+			p->context[i].key = arena_strdup(&h->arena, t->side[PV_CAND].context[i].key);
+			p->context[i].value = arena_strdup(&h->arena, t->side[PV_CAND].context[i].value);
 		}
 	}
 	p->mtime = newest;
@@ -413,8 +421,8 @@ static int read_tree(struct pv_history *h, size_t pi,
 		iso_of(newest, iso, sizeof(iso));
 		p->time = arena_strdup(&h->arena, iso);
 	}
-	for (size_t i = 0; i < t.n; i++) {
-		const struct pv_metric *tm = &t.m[i];
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pv_metric *tm = &t->m[i];
 		struct pv_hist_metric *m;
 
 		if (!tm->n[PV_CAND])
@@ -437,7 +445,14 @@ static int read_tree(struct pv_history *h, size_t pi,
 	rc = 0;
 out:
 	point_warnings(&d, diag);
-	pv_table_release(&t);
+	/* kept for the next tree's names (t->like); the one before goes */
+	if (h->last_tree) {
+		pv_table_release(h->last_tree);
+		free(h->last_tree);
+	}
+	t->like = NULL;
+	t->nlike = 0;
+	h->last_tree = t;
 	pv_scan_release(&sc);
 	return rc;
 }

@@ -131,6 +131,8 @@ struct pv_history {
 	size_t *guess, nguess;  /* private: see history.c's same_metric() */
 	struct pv_strmap strs;  /* private: the trees' key strings */
 	size_t tree_metrics;    /* private: the last tree's table size */
+	struct pv_table *last_tree;  /* private: the last tree's table, whose
+				 * keys the next tree's rows try first */
 	struct pv_cp_shared shared;     /* the points' shared effect */
 	size_t shared_metrics;  /* metrics that took part of it */
 	size_t shared_top;      /* the point where it was largest */

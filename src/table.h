@@ -145,6 +145,11 @@ struct pv_table {
 	size_t nmulti, alloc_multi;
 	struct pv_pool_block *pool; /* the sample arrays */
 	uint32_t cap_hint;          /* files of the current test and side */
+	/* A table read before with the same string set (history's point
+	 * before), or NULL: a row's names are compared with its metric at
+	 * the same position before the string set is probed. */
+	const struct pv_metric *like;
+	size_t nlike;
 	int finished;
 };
 

@@ -156,7 +156,8 @@ static long intern(struct pv_read_ctx *ctx, const char *group,
 	struct pv_table *t = ctx->table;
 	size_t next = ctx->h_next;
 
-	const struct pv_key *nk = next < t->n ? &t->m[next].key : NULL;
+	const struct pv_key *nk = next < t->n ? &t->m[next].key :
+				  next < t->nlike ? &t->like[next].key : NULL;
 	int same_group;
 
 	group = group ? group : "";
@@ -164,9 +165,10 @@ static long intern(struct pv_read_ctx *ctx, const char *group,
 	metric = metric ? metric : "value";
 	file_key(ctx);
 	/* The strings are the table's already, most of the time: the last
-	 * row's, the next metric's (a repeat file), or the last metric's
-	 * name (a row per metric of one name, the first file); looking
-	 * them up is for the rest. */
+	 * row's, the next metric's (a repeat file) or the metric at the
+	 * same place in the table read before (t->like: the same strings),
+	 * or the last metric's name (a row per metric of one name, the
+	 * first file); looking them up is for the rest. */
 	same_group = ctx->h_row_ok && same(group, ctx->h_group_s);
 	if (!same_group || !same(benchmark, ctx->h_bench_s))
 		set_row(ctx, same_group ? ctx->h_group_s :
