@@ -19,6 +19,7 @@
 /* MAD to sd, for normal data. */
 #define MAD_SD 1.482602218505602
 
+
 size_t pv_cp_positions(size_t L)
 {
 	return L >= 2 * PV_CP_MIN_SEG ? L - 2 * PV_CP_MIN_SEG + 1 : 0;
@@ -1079,7 +1080,7 @@ static double fit_steps(const double *y, const double *var, size_t L,
 	double df = lim->df, limit_p = lim->split_p, line_p = lim->line_p;
 	struct cpset alt = { NULL, 0, 0 };
 	struct cpset none = { NULL, 0, 0 };
-	double beta, beta2, slope, sxx, rss, sd = 0, t, bv = 0, bv2;
+	double beta, beta2, slope, sxx, rss, sd = 0, bv = 0, bv2;
 
 	*replaced = 0;
 	beta = fixed_point(y, var, L, c, lim, 0, &bv, s);
@@ -1087,13 +1088,20 @@ static double fit_steps(const double *y, const double *var, size_t L,
 		sd += var[j];
 	sd = L ? sqrt(sd / (double)L) : 0;
 	seg_slope(y, L, &none, &slope, &sxx, &rss);
-	t = slope_t(slope, sxx, sd);
-	if (s->n && beta == 0 && sxx > 0 && two_sided_p(t, df) <= line_p) {
+	/* the line's start is tried whenever the steps came without a
+	 * slope, and keeps its slope at PV_CP_LINE_KEEP_P: a drift of 2%
+	 * over 40 points in 1% noise is too weak for the trend test (alpha
+	 * over the series) more often than not, while a split of it is
+	 * often significant (the halves' means do differ) */
+	if (s->n && beta == 0 && sxx > 0) {
 		double pc = pv_t_quantile(1 - limit_p / 2, df);
 		double pl = pv_t_quantile(1 - line_p / 2, df);
+		struct limits alim = *lim;
 
+		if (PV_CP_LINE_KEEP_P > alim.line_p)
+			alim.line_p = PV_CP_LINE_KEEP_P;
 		bv2 = sd * sd / sxx;
-		beta2 = fixed_point(y, var, L, c, lim, slope, &bv2, &alt);
+		beta2 = fixed_point(y, var, L, c, &alim, slope, &bv2, &alt);
 		int weak = 0;
 
 		{

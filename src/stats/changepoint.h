@@ -53,8 +53,9 @@
  *      the segments has a p above alpha over the family's series.  The
  *      slope is fitted within the segments found and kept when it is
  *      significant at that level; segmentation and slope alternate to a
- *      fixed point, from no slope (steps first) and, when the line
- *      through the whole series is significant, from that line; the
+ *      fixed point, from no slope (steps first) and, when that found
+ *      steps and no slope, from the line through the whole series
+ *      (whose slope is kept at PV_CP_LINE_KEEP_P); the
  *      steps-first fit is kept unless the line's start has the smaller
  *      penalised cost, or one of its steps is not significant net of the
  *      joint slope at PV_CP_TREND_STRICT times the split level and the
@@ -109,6 +110,11 @@
 #endif
 #ifndef PV_CP_TREND_STRICT
 #define PV_CP_TREND_STRICT 3.0
+#endif
+/* The line's start keeps its slope at this p (the steps-first start at
+ * the trend test's level, alpha over the series). */
+#ifndef PV_CP_LINE_KEEP_P
+#define PV_CP_LINE_KEEP_P 0.01
 #endif
 /* A weak step gives way to the line only when the line's penalised cost
  * is below the steps' plus this fraction of a split's penalty. */
