@@ -15,7 +15,8 @@
  *      series took at once stays a step); each series takes it with its
  *      own weight (least squares with Huber weights, shrunk by its
  *      t: 1 - 1/t^2).  When the weights' sum of t^2 is significant
- *      (chi-square p <= PV_CP_SHARED_P) the series less their effect are
+ *      (chi-square p <= PV_CP_SHARED_P) and it takes PV_CP_SHARED_GAIN of
+ *      the median series' residual sum of squares, the series less it are
  *      run through steps 1-4 again, and the tests see those values; else
  *      the first run stands.  Needs PV_CP_SHARED_MIN other series at a
  *      point.
@@ -104,6 +105,11 @@
 #endif
 #ifndef PV_CP_SHARED_P
 #define PV_CP_SHARED_P 1e-3
+#endif
+/* ... and when it takes at least this fraction of the median series'
+ * residual sum of squares. */
+#ifndef PV_CP_SHARED_GAIN
+#define PV_CP_SHARED_GAIN 0.05
 #endif
 #ifndef PV_CP_SHARED_MIN
 #define PV_CP_SHARED_MIN 4
