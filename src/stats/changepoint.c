@@ -1592,13 +1592,19 @@ static size_t point_of(const struct pv_cp_series *x, size_t j)
 	return x->point ? x->point[j] : j;
 }
 
-/* The median of the sorted v[0 .. m) without its element r. */
-static double median_without(const double *v, size_t m, size_t r)
+/*
+ * The median of m values without one of them, x, from their middle order
+ * statistics mid[] = s[q - 1], s[q], s[q + 1] (q = (m - 1) / 2 for odd
+ * m, m / 2 - 1 for even): whether x stands below, at or above the middle
+ * is all that matters (ties give the same values either way).
+ */
+static double median_without(const double *mid, size_t m, double x)
 {
-	size_t h = (m - 1) / 2;
-#define OTHER(k) v[(k) < r ? (k) : (k) + 1]
-	return (m - 1) % 2 ? OTHER(h) : 0.5 * (OTHER(h - 1) + OTHER(h));
-#undef OTHER
+	if (m % 2)      /* m - 1 even: two middle values of the others */
+		return x < mid[1] ? 0.5 * (mid[1] + mid[2]) :
+		       x > mid[1] ? 0.5 * (mid[0] + mid[1]) :
+				    0.5 * (mid[0] + mid[2]);
+	return x <= mid[1] ? mid[2] : mid[1];
 }
 
 /*
@@ -1648,13 +1654,6 @@ struct share_entry {
 	size_t series, j;
 };
 
-static int entry_cmp(const void *a, const void *b)
-{
-	double x = ((const struct share_entry *)a)->v;
-	double y = ((const struct share_entry *)b)->v;
-
-	return (x > y) - (x < y);
-}
 
 /*
  * Step 0: the shared point effect, from the first run's fits.  Returns 1
@@ -1667,7 +1666,7 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 {
 	size_t np = 0, ne = 0, *cnt, *start, nc = 0;
 	struct share_entry *e;
-	double *c, *loo, **z, chi = 0, *tt, *bb, *gain;
+	double *c, *full, *loo, **z, chi = 0, *tt, *bb, *gain;
 	size_t nchi = 0, nshare = 0;
 	int rc = 0;
 
@@ -1692,6 +1691,7 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 	ALLOC_ARRAY(e, ne);
 	ALLOC_ARRAY(loo, ne);
 	ALLOC_ARRAY(c, np);
+	ALLOC_ARRAY(full, np);
 	for (size_t i = 0; i < n; i++)
 		if (sharing(&s[i]))
 			for (size_t j = 0; j < s[i].L; j++)
@@ -1718,19 +1718,27 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 		struct share_entry *x = e + start[p];
 		double *v;
 
-		c[p] = NAN;
+		c[p] = full[p] = NAN;
 		if (m < PV_CP_SHARED_MIN + 1) {
 			for (size_t k = 0; k < m; k++)
 				loo[start[p] + k] = NAN;
 			continue;
 		}
-		qsort(x, m, sizeof(*x), entry_cmp);
-		ALLOC_ARRAY(v, m);
+		/* the medians without one value need only the middle
+		 * order statistics, found by selection, and where the value
+		 * stands against them */
+		ALLOC_ARRAY(v, 2 * m);
 		for (size_t k = 0; k < m; k++)
 			v[k] = x[k].v;
-		c[p] = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
-		for (size_t k = 0; k < m; k++)
-			loo[start[p] + k] = median_without(v, m, k);
+		{
+			size_t q = m % 2 ? (m - 1) / 2 : m / 2 - 1;
+			double mid[3];
+
+			pvs_middle3(v, m, v + m, q, mid);
+			c[p] = full[p] = m % 2 ? mid[1] : 0.5 * (mid[1] + mid[2]);
+			for (size_t k = 0; k < m; k++)
+				loo[start[p] + k] = median_without(mid, m, x[k].v);
+		}
 		free(v);
 		nc++;
 	}
@@ -1842,12 +1850,7 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 			out->effect[p] = NAN;
 			if (start[p + 1] - start[p] >= PV_CP_SHARED_MIN + 1 &&
 			    isfinite(c[p])) {
-				size_t m = start[p + 1] - start[p];
-				const struct share_entry *x = e + start[p];
-				double med = m % 2 ? x[m / 2].v :
-					     0.5 * (x[m / 2 - 1].v + x[m / 2].v);
-
-				out->effect[p] = med - c[p];
+				out->effect[p] = full[p] - c[p];
 				k++;
 			}
 		}
@@ -1876,6 +1879,7 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 	free(e);
 	free(loo);
 	free(c);
+	free(full);
 	return rc;
 }
 

@@ -32,6 +32,12 @@ int pvs_all_finite(const double *x, size_t n);
  * gsl_stats_median_from_sorted_data. */
 double pvs_median_select(const double *x, size_t n, double *tmp);
 
+/* The order statistics q - 1, q and q + 1 (0-based; NAN where there is
+ * none) of x[0..n) (n >= 1, no NaN, x untouched) into mid[0..3), by
+ * selection, tmp[0..n) scratch. */
+void pvs_middle3(const double *x, size_t n, double *tmp, size_t q,
+		 double mid[3]);
+
 /* 0 when 0 < conf < 1 and alt is known, else -1 with err filled
  * (PV_EUSAGE). */
 int pvs_check_level(double conf, enum pv_alt alt, struct pv_err *err);

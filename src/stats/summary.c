@@ -188,6 +188,21 @@ double pvs_median_select(const double *x, size_t n, double *tmp)
 	return (lo + hi) / 2;
 }
 
+void pvs_middle3(const double *x, size_t n, double *tmp, size_t q,
+		 double mid[3])
+{
+	memcpy(tmp, x, n * sizeof(*tmp));
+	select_kth(tmp, n, q);
+	mid[1] = tmp[q];
+	mid[0] = mid[2] = NAN;
+	for (size_t i = 0; i < q; i++)
+		if (!(tmp[i] <= mid[0]))
+			mid[0] = tmp[i];
+	for (size_t i = q + 1; i < n; i++)
+		if (!(tmp[i] >= mid[2]))
+			mid[2] = tmp[i];
+}
+
 /* Median of x[0..n), n >= 1, using tmp[0..n) as scratch. */
 static double median_of(const double *x, size_t n, double *tmp)
 {
