@@ -1418,6 +1418,58 @@ static void outlier_rates(const struct pv_cp_series *s, size_t n,
 #define ROUNDS 3
 
 /*
+ * A series with one variance for all its points is tested by statistics
+ * that scale as 1 / sd: its best split's t, its best bump's and its
+ * line's, each at sd 1.  When none of them, at a round's sd and df, is
+ * significant, fit_steps() would find no step, no bump and no slope (the
+ * gross-point tests only take splits away, the line's start is tried only
+ * after a step), so the round need not search: most series of an archive
+ * have no change point, and the bump search was a fifth of history's
+ * time.  The margin keeps the rounding of the two computations apart.
+ */
+struct quiet {
+	int ok;
+	double split, bump, line;
+};
+
+static void quiet_stats(const struct pv_cp_series *x, struct psum *c,
+			struct quiet *q)
+{
+	size_t k, j;
+	double sxx, rss, slope, *one;
+
+	q->ok = 0;
+	if (x->L < 3 || !(x->robust_sd > 0))
+		return;
+	ALLOC_ARRAY(one, x->L);
+	for (size_t i = 0; i < x->L; i++)
+		one[i] = 1;
+	psum_build(c, x->clipped, one, x->L, 0, 0);
+	free(one);
+	k = best_split(c, 0, x->L, &q->split);
+	if (!k)
+		q->split = 0;
+	k = best_bump(c, 0, x->L, &j, &q->bump);
+	if (!k)
+		q->bump = 0;
+	seg_slope(x->clipped, x->L, &(struct cpset){ NULL, 0, 0 }, &slope,
+		  &sxx, &rss);
+	q->line = sxx > 0 ? slope * sqrt(sxx) : 0;
+	q->ok = isfinite(q->split) && isfinite(q->bump) && isfinite(q->line);
+}
+
+static int quiet_at(const struct quiet *q, double sd, double df,
+		    double split_p, double bump_p, double line_p)
+{
+	const double margin = 1 + 1e-6;
+
+	return q->ok && sd > 0 && isfinite(sd) &&
+	       two_sided_p(margin * fabs(q->split) / sd, df) > split_p &&
+	       two_sided_p(margin * fabs(q->bump) / sd, df) > bump_p &&
+	       two_sided_p(margin * fabs(q->line) / sd, df) > line_p;
+}
+
+/*
  * Steps 1-4 on the family; with fit, each series' fitted values (its
  * levels and slope, L of them) into fit[i].
  */
@@ -1427,6 +1479,7 @@ static int detect(struct pv_cp_series *s, size_t n, double alpha,
 	double ntests = 0, nbumps = 0, ntrend = 0;
 	struct psum *csum = pv_calloc(n ? n : 1, sizeof(*csum));
 	double **var = pv_calloc(n ? n : 1, sizeof(*var));
+	struct quiet *quiet = pv_calloc(n ? n : 1, sizeof(*quiet));
 	double *s2 = pv_calloc(n ? n : 1, sizeof(*s2));
 	double *d = pv_calloc(n ? n : 1, sizeof(*d));
 	double *beta = pv_calloc(n ? n : 1, sizeof(*beta));
@@ -1487,6 +1540,8 @@ static int detect(struct pv_cp_series *s, size_t n, double alpha,
 		if (rc)
 			goto out;
 	}
+	for (size_t i = 0; i < n; i++)
+		quiet_stats(&s[i], &csum[i], &quiet[i]);
 	for (int round = 0; round < ROUNDS; round++) {
 		for (size_t i = 0; i < n; i++) {
 			struct pv_cp_series *x = &s[i];
@@ -1509,7 +1564,13 @@ static int detect(struct pv_cp_series *s, size_t n, double alpha,
 				d[i] = 0;
 				continue;
 			}
-			{
+			if (quiet_at(&quiet[i], x->sd, x->df, limit_p, bump_p,
+				     line_p)) {
+				/* what fit_steps() finds, without the search */
+				set.n = 0;
+				beta[i] = 0;
+				psum_build(&csum[i], x->clipped, var[i], x->L, 0, 0);
+			} else {
 				struct limits lim = { x->df, limit_p, bump_p,
 						      line_p, values(x), gross[i],
 						      rate[i] };
@@ -1570,6 +1631,7 @@ out:
 	}
 	free(csum);
 	free(var);
+	free(quiet);
 	free(s2);
 	free(d);
 	free(beta);
