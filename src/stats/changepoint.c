@@ -140,26 +140,13 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
 static void sort_abs(double *x, size_t n, int depth)
 {
 	while (n > 32) {
-		double a = x[0], b = x[n / 2], c = x[n - 1], piv, t;
-		size_t i = 0, j = n - 1;
+		size_t i, j;
 
 		if (depth-- <= 0) {
 			pvs_sort(x, n);
 			return;
 		}
-		piv = a < b ? (b < c ? b : a < c ? c : a) :
-			      (a < c ? a : b < c ? c : b);
-		while (i <= j) {
-			while (x[i] < piv)
-				i++;
-			while (x[j] > piv)
-				j--;
-			if (i <= j) {
-				t = x[i];
-				x[i++] = x[j];
-				x[j--] = t;
-			}
-		}
+		pvs_partition(x, n, &i, &j);
 		/* x[0..j] <= piv <= x[i..n): the shorter part first */
 		if (j + 1 < n - i) {
 			sort_abs(x, j + 1, depth);
@@ -1023,6 +1010,16 @@ static double fixed_point(const double *y, const double *var, size_t L,
 	return beta;
 }
 
+/* The mean of y[a, b) less the slope beta (a segment's level at 0). */
+static double level_of(const double *y, size_t a, size_t b, double beta)
+{
+	double m = 0;
+
+	for (size_t j = a; j < b; j++)
+		m += y[j] - beta * (double)j;
+	return m / (double)(b - a);
+}
+
 /* The fit's penalised cost: the residuals in units of their variances,
  * plus the squared critical t of each parameter beyond one level (a
  * split's, the slope's), the same thresholds the tests use. */
@@ -1048,11 +1045,7 @@ static double fit_cost(const double *y, const double *var, size_t L,
 
 	for (size_t i = 0; i <= s->n; i++) {
 		size_t b = i < s->n ? s->k[i] : L;
-		double m = 0;
-
-		for (size_t j = a; j < b; j++)
-			m += y[j] - beta * (double)j;
-		m /= (double)(b - a);
+		double m = level_of(y, a, b, beta);
 		for (size_t j = a; j < b; j++) {
 			double r = y[j] - beta * (double)j - m;
 
@@ -1153,11 +1146,7 @@ static double seg_rss(const double *y, size_t L, const struct cpset *s,
 
 	for (size_t i = 0; i <= s->n; i++) {
 		size_t b = i < s->n ? s->k[i] : L;
-		double m = 0, ss = 0;
-
-		for (size_t j = a; j < b; j++)
-			m += y[j] - beta * (double)j;
-		m /= (double)(b - a);
+		double m = level_of(y, a, b, beta), ss = 0;
 		for (size_t j = a; j < b; j++) {
 			double r = y[j] - beta * (double)j - m;
 
@@ -1178,11 +1167,7 @@ static void seg_fit(const double *y, size_t L, const struct cpset *s,
 
 	for (size_t i = 0; i <= s->n; i++) {
 		size_t b = i < s->n ? s->k[i] : L;
-		double m = 0;
-
-		for (size_t j = a; j < b; j++)
-			m += y[j] - beta * (double)j;
-		m /= (double)(b - a);
+		double m = level_of(y, a, b, beta);
 		for (size_t j = a; j < b; j++)
 			fit[j] = m + beta * (double)j;
 		a = b;

@@ -32,6 +32,11 @@ int pvs_all_finite(const double *x, size_t n);
  * gsl_stats_median_from_sorted_data. */
 double pvs_median_select(const double *x, size_t n, double *tmp);
 
+/* One Hoare partition of x[0..n) (n >= 3, no NaN) around the median of
+ * its first, middle and last values: afterwards x[0..*j] <= pivot <=
+ * x[*i..n) and *j < *i (what lies between equals the pivot). */
+void pvs_partition(double *x, size_t n, size_t *i, size_t *j);
+
 /* The order statistics q - 1, q and q + 1 (0-based; NAN where there is
  * none) of x[0..n) (n >= 1, no NaN, x untouched) into mid[0..3), by
  * selection, tmp[0..n) scratch. */

@@ -130,27 +130,38 @@ int pvs_all_finite(const double *x, size_t n)
  * before it no larger and those after it no smaller (Hoare's find with
  * a median-of-3 pivot).  No NaN in x.
  */
+void pvs_partition(double *x, size_t n, size_t *pi, size_t *pj)
+{
+	double a = x[0], b = x[n / 2], c = x[n - 1], piv, t;
+	size_t i = 0, j = n - 1;
+
+	piv = a < b ? (b < c ? b : a < c ? c : a) :
+		      (a < c ? a : b < c ? c : b);
+	while (i <= j) {
+		while (x[i] < piv)
+			i++;
+		while (x[j] > piv)
+			j--;
+		if (i <= j) {
+			t = x[i];
+			x[i++] = x[j];
+			x[j--] = t;
+		}
+	}
+	*pi = i;
+	*pj = j;
+}
+
 static void select_kth(double *x, size_t n, size_t k)
 {
 	size_t lo = 0, hi = n - 1;
 
 	while (hi > lo + 16) {
-		size_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
-		double a = x[lo], b = x[mid], c = x[hi], piv, t;
+		size_t i, j;
 
-		piv = a < b ? (b < c ? b : a < c ? c : a) :
-			      (a < c ? a : b < c ? c : b);
-		while (i <= j) {
-			while (x[i] < piv)
-				i++;
-			while (x[j] > piv)
-				j--;
-			if (i <= j) {
-				t = x[i];
-				x[i++] = x[j];
-				x[j--] = t;
-			}
-		}
+		pvs_partition(x + lo, hi - lo + 1, &i, &j);
+		i += lo;
+		j += lo;
 		/* now x[lo..j] <= piv <= x[i..hi], and j < i */
 		if (k <= j)
 			hi = j;
