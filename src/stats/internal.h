@@ -43,6 +43,13 @@ void pvs_partition(double *x, size_t n, size_t *i, size_t *j);
 void pvs_middle3(const double *x, size_t n, double *tmp, size_t q,
 		 double mid[3]);
 
+/* changepoint.c's steps 1-4 on a family of series (changepoint.h); with
+ * fit, each series' fitted values (its levels and slope) into fit[i].
+ * pointeffect.c runs them around step 0. */
+struct pv_cp_series;
+int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
+		  double **fit, struct pv_err *err);
+
 /* 0 when 0 < conf < 1 and alt is known, else -1 with err filled
  * (PV_EUSAGE). */
 int pvs_check_level(double conf, enum pv_alt alt, struct pv_err *err);
