@@ -952,20 +952,29 @@ void pv_history_decide(struct pv_history *h, const struct pv_history_opts *o,
 	}
 	h->fail = h->fail_cp > 0;
 	if (h->shared.applied) {
+		struct strbuf size = STRBUF_INIT;
 		size_t top = 0;
 
 		for (size_t p = 1; p < h->shared.np && p < h->np; p++)
 			if (!(fabs(h->shared.effect[top]) >= fabs(h->shared.effect[p])))
 				top = p;
 		h->shared_top = top;
-		pv_diag_add(diag, PV_M_SHARED_EFFECT, "the points shared a machine effect (sd %.1f%% a point, at most %.1f%% %s at '%s'): taken out of %zu metrics' values before the tests",
-			    100 * h->shared.sd,
-			    100 * fabs(expm1(h->shared.effect[top])),
-			    h->shared.effect[top] > 0 ? "slower" : "faster",
-			    h->p[top].label, h->shared_metrics);
+		pv_history_shared_size(h, &size);
+		pv_diag_add(diag, PV_M_SHARED_EFFECT, "the points shared a machine effect (%s'%s'): taken out of %zu metrics' values before the tests",
+			    size.buf, h->p[top].label, h->shared_metrics);
+		strbuf_release(&size);
 	}
 	pv_policy_note_assumed(diag, assumed.n, pv_names_end(&assumed));
 	strbuf_release(&assumed.sb);
+}
+
+void pv_history_shared_size(const struct pv_history *h, struct strbuf *sb)
+{
+	double e = h->shared.effect[h->shared_top];
+
+	strbuf_addf(sb, "sd %.1f%% a point; at most %.1f%% %s at ",
+		    100 * h->shared.sd, 100 * fabs(expm1(e)),
+		    e > 0 ? "slower" : "faster");
 }
 
 double pv_history_value(const struct pv_hist_metric *m, const double *x,

@@ -168,11 +168,8 @@ int pv_write_history_html(const struct pv_history *h,
 	strbuf_addf(&sb, "), %zu metrics; the newest %zu points are recent.</p>\n",
 		    h->nm, h->recent);
 	if (h->shared.applied) {
-		double e = h->shared.effect[h->shared_top];
-
-		strbuf_addf(&sb, "<p>The values are taken less a machine effect that every metric of a point shared (sd %.1f%% a point; at most %.1f%% %s at ",
-			    100 * h->shared.sd, 100 * fabs(expm1(e)),
-			    e > 0 ? "slower" : "faster");
+		strbuf_addstr(&sb, "<p>The values are taken less a machine effect that every metric of a point shared (");
+		pv_history_shared_size(h, &sb);
 		esc(&sb, h->p[h->shared_top].label);
 		strbuf_addstr(&sb, ").</p>\n");
 	}

@@ -497,11 +497,8 @@ static void headline(struct strbuf *sb, const struct pv_history *h,
 		strbuf_addf(sb, "; %zu with a trend", trends);
 	strbuf_addstr(sb, ".");
 	if (h->shared.applied) {
-		double e = h->shared.effect[h->shared_top];
-
-		strbuf_addf(sb, " The values are taken less a machine effect that every metric of a point shared (sd %.1f%% a point; at most %.1f%% %s at ",
-			    100 * h->shared.sd, 100 * fabs(expm1(e)),
-			    e > 0 ? "slower" : "faster");
+		strbuf_addstr(sb, " The values are taken less a machine effect that every metric of a point shared (");
+		pv_history_shared_size(h, sb);
 		put_md(sb, h->p[h->shared_top].label);
 		strbuf_addstr(sb, ").");
 	}
