@@ -12,7 +12,8 @@
  *      run once; the effect at each point is the median, over the other
  *      series (leave one out), of their residuals about their fitted
  *      levels, less the effect series' own levels (a step that every
- *      series took at once stays a step); each series takes it with its
+ *      series took at once stays a step; found at alpha over the
+ *      square root of the series' count); each series takes it with its
  *      own weight (least squares with Huber weights, shrunk by its
  *      t: 1 - 1/t^2).  When the weights' sum of t^2 is significant
  *      (chi-square p <= PV_CP_SHARED_P) and it takes PV_CP_SHARED_GAIN of

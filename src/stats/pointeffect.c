@@ -204,10 +204,20 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 		cs.L = nc;
 		cs.alone = 1;
 		cfit[0] = cf;
-		/* at the family's level: a step of the effect that is
-		 * kept puts a step into every series */
+		/*
+		 * A level of the effect that is kept stays in every series
+		 * (a false one is a false step in each); one that is not is
+		 * taken out of every series (a real one is a step missed
+		 * in each).  At alpha over the k series, a 3-point level
+		 * that most of sfdx's series took (short levels after a
+		 * x20 step, which the first run had not found) went as
+		 * machine noise; at alpha over sqrt(k) it stays, and
+		 * cpsim's A/A FWER under shared machine noise is as it was
+		 * (docs/history.md).
+		 */
 		if (nc >= 2 * PV_CP_MIN_SEG)
-			rc = pvs_cp_detect(&cs, 1, alpha / (double)nshare, cfit, err);
+			rc = pvs_cp_detect(&cs, 1, alpha / sqrt((double)nshare),
+					   cfit, err);
 		else
 			for (size_t q = 0; q < nc; q++)
 				cf[q] = 0;

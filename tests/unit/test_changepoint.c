@@ -80,6 +80,57 @@ static void test_shared_effect(void **state)
 	free(y);
 }
 
+/*
+ * Short levels that most series took after a step they all took (sfdx's
+ * real history: x20 at point 7, then +10% at 10 in a third of the series
+ * and at 13 in another): the first run's levels miss them, so the
+ * residuals of points 7-12 share them, and the effect must keep them as
+ * its own levels, not take them out of every series as machine noise.
+ */
+static void test_shared_short_levels(void **state)
+{
+	enum { M = 30, L = 41 };
+	double *y = malloc(M * L * sizeof(*y)), u[L];
+	struct pv_cp_series s[M];
+	struct pv_err err;
+	uint64_t seed = 5;
+	size_t found = 0, took = 0;
+
+	(void)state;
+	for (int i = 0; i < L; i++)
+		u[i] = 0.03 * gauss(&seed) - (i == 12 || i == 25 || i == 39 ? 0.25 : 0);
+	memset(s, 0, sizeof(s));
+	for (int m = 0; m < M; m++) {
+		int at = m % 3 == 0 ? 10 : m % 3 == 1 ? 13 : 0;
+
+		for (int i = 0; i < L; i++)
+			y[m * L + i] = u[i] + (i >= 7 ? log(20.0) : 0) +
+				       (at && i >= at ? log(1.10) : 0) +
+				       0.01 * gauss(&seed);
+		s[m].y = y + m * L;
+		s[m].L = L;
+		s[m].sign = 1;
+	}
+	assert_int_equal(pv_cp_family(s, M, 0.05, &err), 0);
+	for (int m = 0; m < M; m++) {
+		int at = m % 3 == 0 ? 10 : m % 3 == 1 ? 13 : 0;
+
+		assert_non_null(s[m].adjusted);
+		assert_true(s[m].ncp >= 1);
+		assert_int_equal(s[m].cp[0].index, 7);
+		if (!at)
+			continue;
+		took++;
+		for (size_t k = 1; k < s[m].ncp; k++)
+			if (s[m].cp[k].index == (size_t)at)
+				found++;
+	}
+	assert_true(found >= 9 * took / 10);
+	for (int m = 0; m < M; m++)
+		pv_cp_series_release(&s[m]);
+	free(y);
+}
+
 /* The series of a family without a shared effect are left as they are
  * (the first run stands), whatever their signs; also among 10,000
  * series, where the chi-square alone (the t's a little wider than normal
@@ -569,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_constant_levels),
 		cmocka_unit_test(test_own_alpha),
 		cmocka_unit_test(test_shared_effect),
+		cmocka_unit_test(test_shared_short_levels),
 		cmocka_unit_test(test_short_bump),
 		cmocka_unit_test(test_weak_drift),
 		cmocka_unit_test(test_no_shared_effect),
