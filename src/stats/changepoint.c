@@ -279,7 +279,7 @@ static double robust_scale(const struct diffs *x, double kept)
 /* pv_cp_clip(), and the gross limit and how many points went as gross
  * (a noisy neighbour's rate, see outlier_rates()). */
 static size_t clip_series(const double *y, size_t L, double *out, double *sd,
-			  double *gross_out, size_t *ngross)
+			  double *gross_out, size_t *ngross, unsigned char *flag)
 {
 	double lim, gross, *d, *tmp, *ref;
 	struct diffs dy;
@@ -349,6 +349,8 @@ static size_t clip_series(const double *y, size_t L, double *out, double *sd,
 			out[i] = ref[i];
 			nclip++;
 			++*ngross;
+			if (flag)
+				flag[i] = 1;
 		} else if (fabs(dv) > lim) {
 			out[i] = ref[i] + (dv > 0 ? lim : -lim);
 			nclip++;
@@ -363,7 +365,7 @@ size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
 	double gross;
 	size_t ngross;
 
-	return clip_series(y, L, out, sd, &gross, &ngross);
+	return clip_series(y, L, out, sd, &gross, &ngross, NULL);
 }
 
 /*
@@ -713,6 +715,19 @@ static double bump_positions(size_t L)
 	return n;
 }
 
+/*
+ * A series' gross points (the clipping's) and the family's beta prior on
+ * their rate (outlier_rates()): a side's chance of its gross points is
+ * taken at the rate of the series' other points, so that a cluster does
+ * not explain itself.
+ */
+struct gross_rate {
+	const unsigned char *flag;      /* L: the point went as gross */
+	double count;           /* the series' gross points */
+	double len;             /* its points */
+	double w, mu;           /* the prior: weight in points, mean */
+};
+
 struct limits {
 	double df;
 	double split_p;         /* a split's p at most this: alpha over all
@@ -722,6 +737,7 @@ struct limits {
 	const double *raw;      /* the values before the clipping */
 	double gross;           /* the clipping's gross limit */
 	double rate;            /* the series' rate of gross points */
+	const struct gross_rate *gr;    /* how it was estimated */
 };
 
 /*
@@ -741,7 +757,9 @@ static double side_outliers(const struct psum *c, const struct limits *lim,
 	double n = (double)(b - a + b2 - a2);
 	double mean = (c->s[b] - c->s[a] + c->s[b2] - c->s[a2]) / n + c->ref;
 	double dir = mean >= m0 ? 1 : -1, sum = 0;
-	size_t m = 0, rest = 0;
+	size_t m = 0, rest = 0, own = 0;
+	const struct gross_rate *gr = lim->gr;
+	double rate;
 
 	if (!(lim->rate > 0) || !lim->raw)
 		return 0;
@@ -753,8 +771,13 @@ static double side_outliers(const struct psum *c, const struct limits *lim,
 		if (j >= b2)
 			break;
 		z = lim->raw[j] - c->beta * (double)j;
+		own += gr && gr->flag && gr->flag[j];
 		if (dir * (z - m0) > lim->gross) {
 			m++;
+		} else if (-dir * (z - m0) > lim->gross) {
+			/* gross the other way: an outlier too, and no
+			 * evidence on the side's level */
+			continue;
 		} else {
 			sum += z;
 			rest++;
@@ -771,7 +794,14 @@ static double side_outliers(const struct psum *c, const struct limits *lim,
 		if (dir * t > 0 && two_sided_p(t, lim->df) <= level_p)
 			return 0;
 	}
-	return gsl_cdf_binomial_Q((unsigned)(m - 1), lim->rate, (unsigned)n);
+	/* the rate of the series' other points, shrunk to the family's */
+	rate = lim->rate;
+	if (gr && !isinf(gr->w) && gr->len - n + gr->w > 0)
+		rate = (gr->count - (double)own + gr->w * gr->mu) /
+		       (gr->len - n + gr->w);
+	if (!(rate > 0))
+		return 0;
+	return gsl_cdf_binomial_Q((unsigned)(m - 1), rate, (unsigned)n);
 }
 
 /* The same for a split of [a, b) at k: either side may be the outliers. */
@@ -811,8 +841,10 @@ static void bisect(const struct psum *c, size_t a, size_t b,
 	    split_outliers(c, lim, a, k, b, lim->split_p) > lim->split_p) {
 		/* no step: perhaps a level that came and went */
 		k = best_bump(c, a, b, &j, &t);
+		/* the noisy neighbours' chance at a split's level: the
+		 * refinement tests each of the bump's two splits so */
 		if (!k || two_sided_p(t, lim->df) > lim->bump_p ||
-		    bump_outliers(c, lim, a, k, j, b, lim->bump_p) > lim->bump_p)
+		    bump_outliers(c, lim, a, k, j, b, lim->split_p) > lim->split_p)
 			return;
 		cpset_insert(out, k);
 		cpset_insert(out, j);
@@ -1069,12 +1101,13 @@ static double fit_cost(const double *y, const double *var, size_t L,
  */
 static double fit_steps(const double *y, const double *var, size_t L,
 			struct psum *c, const struct limits *lim,
-			struct cpset *s, int *replaced)
+			struct cpset *s, int *replaced, int drifting,
+			double *drift_t2)
 {
 	double df = lim->df, limit_p = lim->split_p, line_p = lim->line_p;
 	struct cpset alt = { NULL, 0, 0 };
 	struct cpset none = { NULL, 0, 0 };
-	double beta, beta2, slope, sxx, rss, sd = 0, bv = 0, bv2;
+	double beta, beta2, slope, sxx, rss, sd = 0, bv = 0, bv2, bs, sx2;
 
 	*replaced = 0;
 	beta = fixed_point(y, var, L, c, lim, 0, &bv, s);
@@ -1082,12 +1115,22 @@ static double fit_steps(const double *y, const double *var, size_t L,
 		sd += var[j];
 	sd = L ? sqrt(sd / (double)L) : 0;
 	seg_slope(y, L, &none, &slope, &sxx, &rss);
+	/* the t^2 of the slope within the steps-first segments, for the
+	 * family's drift (family_drifts()) */
+	psum_build(c, y, var, L, beta, bv);
+	bs = common_slope(c, L, s, &sx2);
+	if (beta != 0)
+		*drift_t2 = beta * beta / bv;
+	else if (s->n)
+		*drift_t2 = sx2 > 0 && sd > 0 ? bs * bs * sx2 / (sd * sd) : 0;
+	else
+		*drift_t2 = slope_t(slope, sxx, sd) * slope_t(slope, sxx, sd);
 	/* the line's start is tried whenever the steps came without a
 	 * slope, and keeps its slope at PV_CP_LINE_KEEP_P: a drift of 2%
 	 * over 40 points in 1% noise is too weak for the trend test (alpha
 	 * over the series) more often than not, while a split of it is
 	 * often significant (the halves' means do differ) */
-	if (s->n && beta == 0 && sxx > 0) {
+	if (drifting && s->n && beta == 0 && sxx > 0) {
 		double pc = pv_t_quantile(1 - limit_p / 2, df);
 		double pl = pv_t_quantile(1 - line_p / 2, df);
 		struct limits alim = *lim;
@@ -1099,10 +1142,8 @@ static double fit_steps(const double *y, const double *var, size_t L,
 		int weak = 0;
 
 		{
-			double bs, sx2, sx;
+			double sx;
 
-			psum_build(c, y, var, L, beta, bv);
-			bs = common_slope(c, L, s, &sx2);
 			for (size_t i = 0; i < s->n; i++) {
 				size_t a = i ? s->k[i - 1] : 0;
 				size_t b = i + 1 < s->n ? s->k[i + 1] : L;
@@ -1363,11 +1404,14 @@ out:
  * fewer than 5 points (no median of 5) has no rate.
  */
 static void outlier_rates(const struct pv_cp_series *s, size_t n,
-			  const size_t *ng, double *rate)
+			  const size_t *ng, double *rate, double *w_out,
+			  double *mu_out)
 {
 	double sg = 0, sl = 0, mu, ss = 0, inv = 0, tau2, w;
 	size_t k = 0;
 
+	*w_out = INFINITY;
+	*mu_out = 0;
 	for (size_t i = 0; i < n; i++) {
 		rate[i] = 0;
 		if (s[i].L < 5)
@@ -1394,6 +1438,8 @@ static void outlier_rates(const struct pv_cp_series *s, size_t n,
 	w = k < 2 ? 0 : tau2 > 0 ? mu * (1 - mu) / tau2 - 1 : INFINITY;
 	if (w < 0)
 		w = 0;
+	*w_out = w;
+	*mu_out = mu;
 	for (size_t i = 0; i < n; i++)
 		if (s[i].L >= 5)
 			rate[i] = isinf(w) ? mu :
@@ -1456,6 +1502,32 @@ static int quiet_at(const struct quiet *q, double sd, double df,
 }
 
 /*
+ * Whether the family's series drift, from a round's fits: a sign test of
+ * the t^2 of each series' slope within its steps-first segments against
+ * chi-square's median (one degree of freedom), at PV_CP_DRIFT_P.  A few
+ * series with steps the fit missed have large t^2; a drift makes most of
+ * them large.  A family of too few series to tell drifts.
+ */
+static int family_drifts(const struct pv_cp_series *s, size_t n,
+			 const double *t2)
+{
+	/* the median of chi-square with one degree of freedom */
+	const double median_t2 = 0.45493642311957283;
+	size_t k = 0, above = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i].L >= 3 && isfinite(t2[i])) {
+			above += t2[i] > median_t2;
+			k++;
+		}
+	/* too few series to tell: as if they drift */
+	if (gsl_cdf_binomial_Q((unsigned)(k - 1), 0.5, (unsigned)k) > PV_CP_DRIFT_P)
+		return 1;
+	return above &&
+	       gsl_cdf_binomial_Q((unsigned)(above - 1), 0.5, (unsigned)k) <= PV_CP_DRIFT_P;
+}
+
+/*
  * Steps 1-4 on the family; with fit, each series' fitted values (its
  * levels and slope, L of them) into fit[i].
  */
@@ -1469,9 +1541,13 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 	double *s2 = pv_calloc(n ? n : 1, sizeof(*s2));
 	double *d = pv_calloc(n ? n : 1, sizeof(*d));
 	double *beta = pv_calloc(n ? n : 1, sizeof(*beta));
+	double *drift = pv_calloc(n ? n : 1, sizeof(*drift));
+	int drifting = 1;
 	double *gross = pv_calloc(n ? n : 1, sizeof(*gross));
 	double *rate = pv_calloc(n ? n : 1, sizeof(*rate));
 	size_t *ngross = pv_calloc(n ? n : 1, sizeof(*ngross));
+	unsigned char **gflag = pv_calloc(n ? n : 1, sizeof(*gflag));
+	double prior_w, prior_mu;
 	struct cpset set = { NULL, 0, 0 };
 	double *rss = NULL;
 	size_t maxL = 0;
@@ -1493,8 +1569,10 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 		struct pv_cp_series *x = &s[i];
 
 		ALLOC_ARRAY(x->clipped, x->L ? x->L : 1);
+		gflag[i] = pv_calloc(x->L ? x->L : 1, 1);
 		x->nclipped = clip_series(values(x), x->L, x->clipped,
-					  &x->robust_sd, &gross[i], &ngross[i]);
+					  &x->robust_sd, &gross[i], &ngross[i],
+					  gflag[i]);
 		ALLOC_ARRAY(csum[i].s, st_add(x->L, 1));
 		ALLOC_ARRAY(csum[i].v, st_add(x->L, 1));
 		ALLOC_ARRAY(csum[i].sx, st_add(x->L, 1));
@@ -1506,7 +1584,7 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 		s2[i] = x->robust_sd * x->robust_sd;
 		d[i] = x->L >= 3 ? (double)(x->L - 1) / 3 : 0;
 	}
-	outlier_rates(s, n, ngross, rate);
+	outlier_rates(s, n, ngross, rate, &prior_w, &prior_mu);
 	{
 		double *sd0 = pv_calloc(n ? n : 1, sizeof(*sd0));
 		double *df0 = pv_calloc(n ? n : 1, sizeof(*df0));
@@ -1556,14 +1634,20 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 				set.n = 0;
 				beta[i] = 0;
 				psum_build(&csum[i], x->clipped, var[i], x->L, 0, 0);
+				drift[i] = quiet[i].line / x->sd * (quiet[i].line / x->sd);
 			} else {
+				struct gross_rate gr = { gflag[i],
+							 (double)ngross[i],
+							 (double)x->L, prior_w,
+							 prior_mu };
 				struct limits lim = { x->df, limit_p, bump_p,
 						      line_p, values(x), gross[i],
-						      rate[i] };
+						      rate[i], &gr };
 
 				beta[i] = fit_steps(x->clipped, var[i], x->L,
 						    &csum[i], &lim, &set,
-						    &replaced);
+						    &replaced, drifting,
+						    &drift[i]);
 			}
 			if (round == ROUNDS - 1) {
 				trend(x, &set, ntrend, a);
@@ -1584,6 +1668,8 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 		}
 		if (round == ROUNDS - 1)
 			break;
+		drifting = family_drifts(s, n, drift);
+
 		{
 			double *sdn = pv_calloc(n ? n : 1, sizeof(*sdn));
 			double *dfn = pv_calloc(n ? n : 1, sizeof(*dfn));
@@ -1614,13 +1700,16 @@ out:
 		free(csum[i].v);
 		free(csum[i].sx);
 		free(var[i]);
+		free(gflag[i]);
 	}
+	free(gflag);
 	free(csum);
 	free(var);
 	free(quiet);
 	free(s2);
 	free(d);
 	free(beta);
+	free(drift);
 	free(gross);
 	free(rate);
 	free(ngross);
