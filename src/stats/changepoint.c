@@ -1360,7 +1360,7 @@ static int moderate(struct pv_cp_series *s, size_t n, const double *s2,
 {
 	double *sa = pv_calloc(n ? n : 1, sizeof(*sa));
 	double *da = pv_calloc(n ? n : 1, sizeof(*da));
-	struct pv_prior prior;
+	struct pv_prior prior, rprior;
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -1369,7 +1369,8 @@ static int moderate(struct pv_cp_series *s, size_t n, const double *s2,
 		sa[i] = s[i].alone || !ok ? NAN : s2[i];
 		da[i] = s[i].alone || !ok ? 0 : d[i];
 	}
-	if (pv_fit_prior(sa, da, n, &prior, err)) {
+	if (pv_fit_prior(sa, da, n, &prior, err) ||
+	    pv_fit_prior_median(sa, da, n, &rprior, err)) {
 		rc = -1;
 		goto out;
 	}
@@ -1386,6 +1387,17 @@ static int moderate(struct pv_cp_series *s, size_t n, const double *s2,
 		}
 		post = pv_posterior_var(&prior, ok ? s2[i] : NAN, ok ? d[i] : 0,
 					&df[i]);
+		/* the larger of the two priors' posteriors: the robust one
+		 * moderates a series the others' spread left alone */
+		if (rprior.d0 > 0) {
+			double df2, p2 = pv_posterior_var(&rprior, ok ? s2[i] : NAN,
+							  ok ? d[i] : 0, &df2);
+
+			if (p2 > post) {
+				post = p2;
+				df[i] = df2;
+			}
+		}
 		if (post >= 0)
 			sd[i] = sqrt(post);
 	}

@@ -73,7 +73,11 @@
  *   3. the sd of the t is the residual sd of the point values around
  *      their levels (and slope): the between-point variance, which more
  *      runs inside a point do not shrink, moderated across the family
- *      (Smyth's empirical Bayes, pv_fit_prior).  Steps 2-3 alternate
+ *      (Smyth's empirical Bayes, pv_fit_prior), and never below its
+ *      posterior under the prior from the log-variances' median and MAD
+ *      (pv_fit_prior_median: a few series with unclipped clusters of
+ *      outliers spread the family's variances and left a quiet series
+ *      unmoderated).  Steps 2-3 alternate
  *      three times, from the robust sd of step 1 moderated the same way.
  *      A scale per segment (shrunk to the series' by 8 points' worth)
  *      was measured and not kept: on cpsim's machine noise it cost 0.07

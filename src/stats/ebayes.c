@@ -37,6 +37,9 @@ double pv_trigamma_inverse(double x)
 	return y;
 }
 
+/* MAD to sd, for normal data. */
+#define MAD_TO_SD 1.482602218505602
+
 static int sf_fail(struct pv_err *err, const char *what, double x, int st)
 {
 	return pv_error(err, PV_M_STATS_FAILED, "%s(%g) failed: %s", what, x,
@@ -148,6 +151,72 @@ int pv_fit_prior_shrunk(const double *s2, const double *d, size_t n,
 		prior->d0 = INFINITY;
 		prior->s0sq = xmean;
 	}
+	return 0;
+}
+
+int pv_fit_prior_median(const double *s2, const double *d, size_t n,
+			struct pv_prior *prior, struct pv_err *err)
+{
+	double *x, *e, *tmp, med, mad, tri = 0, ev;
+	gsl_sf_result r;
+	size_t k = 0;
+	int st;
+
+	ALLOC_ARRAY(x, st_mult(3, n ? n : 1));
+	e = x + n;
+	tmp = e + n;
+	for (size_t i = 0; i < n; i++) {
+		if (!(isfinite(d[i]) && d[i] > 1e-15 && isfinite(s2[i]) &&
+		      s2[i] > -1e-15))
+			continue;
+		x[k] = s2[i] > 0 ? s2[i] : 0;
+		tmp[k] = d[i];
+		k++;
+	}
+	prior->d0 = 0;
+	prior->s0sq = NAN;
+	if (k < 10) {
+		free(x);
+		return 0;
+	}
+	/* as pv_fit_prior: a variance of 0 counts as 1e-5 of the median */
+	med = pvs_median_select(x, k, e);
+	if (med == 0)
+		med = 1;
+	for (size_t i = 0; i < k; i++) {
+		double h = tmp[i] / 2, psi;
+
+		if ((st = gsl_sf_psi_e(h, &r)) != GSL_SUCCESS) {
+			free(x);
+			return sf_fail(err, "digamma", h, st);
+		}
+		psi = r.val;
+		if ((st = gsl_sf_psi_1_e(h, &r)) != GSL_SUCCESS) {
+			free(x);
+			return sf_fail(err, "trigamma", h, st);
+		}
+		tri += r.val;
+		e[i] = log(x[i] < 1e-5 * med ? 1e-5 * med : x[i]) - psi + log(h);
+	}
+	tri /= (double)k;
+	med = pvs_median_select(e, k, x);
+	for (size_t i = 0; i < k; i++)
+		tmp[i] = fabs(e[i] - med);
+	mad = MAD_TO_SD * pvs_median_select(tmp, k, x);
+	free(x);
+	ev = mad * mad - tri;
+	if (!(ev > 0)) {
+		prior->d0 = INFINITY;
+		prior->s0sq = exp(med);
+		return 0;
+	}
+	prior->d0 = 2 * pv_trigamma_inverse(ev);
+	if (isnan(prior->d0))
+		return pv_error(err, PV_M_STATS_FAILED,
+				"trigamma inverse of %g failed", ev);
+	if ((st = gsl_sf_psi_e(prior->d0 / 2, &r)) != GSL_SUCCESS)
+		return sf_fail(err, "digamma", prior->d0 / 2, st);
+	prior->s0sq = exp(med + r.val - log(prior->d0 / 2));
 	return 0;
 }
 
