@@ -1533,7 +1533,7 @@ static int family_drifts(const struct pv_cp_series *s, size_t n,
 			k++;
 		}
 	/* too few series to tell: as if they drift */
-	if (gsl_cdf_binomial_Q((unsigned)(k - 1), 0.5, (unsigned)k) > PV_CP_DRIFT_P)
+	if (!k || gsl_cdf_binomial_Q((unsigned)(k - 1), 0.5, (unsigned)k) > PV_CP_DRIFT_P)
 		return 1;
 	return above &&
 	       gsl_cdf_binomial_Q((unsigned)(above - 1), 0.5, (unsigned)k) <= PV_CP_DRIFT_P;
