@@ -46,6 +46,65 @@ static int sf_fail(struct pv_err *err, const char *what, double x, int st)
 			gsl_strerror(st));
 }
 
+/* The pairs a prior is fitted from, as limma takes them: s2 finite and
+ * above -1e-15 (then at least 0), d finite and above 1e-15; into x and
+ * dd, their count returned. */
+static size_t usable_pairs(const double *s2, const double *d, size_t n,
+			   double *x, double *dd)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(isfinite(d[i]) && d[i] > 1e-15 && isfinite(s2[i]) &&
+		      s2[i] > -1e-15))
+			continue;
+		x[k] = s2[i] > 0 ? s2[i] : 0;
+		dd[k] = d[i];
+		k++;
+	}
+	return k;
+}
+
+/*
+ * limma's log-variance terms: x floored at 1e-5 of its median (a median
+ * of 0 counts as 1), then e = log(x) - digamma(d/2) + log(d/2), and the
+ * mean of trigamma(d/2) into *tri.  e is also the median's scratch.  The
+ * df of a family are nearly all the same (2n - 2 for n runs a side), so
+ * the last df's digamma, trigamma and log are reused.
+ */
+static int log_terms(double *x, const double *dd, size_t k, double *e,
+		     double *tri, struct pv_err *err)
+{
+	double med = pvs_median_select(x, k, e), last_h = NAN;
+	double psi = 0, psi1 = 0, logh = 0;
+	gsl_sf_result r;
+	int st;
+
+	if (med == 0)
+		med = 1;
+	*tri = 0;
+	for (size_t i = 0; i < k; i++) {
+		double h = dd[i] / 2;
+
+		if (x[i] < 1e-5 * med)
+			x[i] = 1e-5 * med;
+		if (h != last_h) {
+			if ((st = gsl_sf_psi_e(h, &r)) != GSL_SUCCESS)
+				return sf_fail(err, "digamma", h, st);
+			psi = r.val;
+			if ((st = gsl_sf_psi_1_e(h, &r)) != GSL_SUCCESS)
+				return sf_fail(err, "trigamma", h, st);
+			psi1 = r.val;
+			logh = log(h);
+			last_h = h;
+		}
+		e[i] = log(x[i]) - psi + logh;
+		*tri += psi1;
+	}
+	*tri /= (double)k;
+	return 0;
+}
+
 int pv_fit_prior(const double *s2, const double *d, size_t n,
 		 struct pv_prior *prior, struct pv_err *err)
 {
@@ -56,8 +115,8 @@ int pv_fit_prior_shrunk(const double *s2, const double *d, size_t n,
 			double shrink, struct pv_prior *prior,
 			struct pv_err *err)
 {
-	double *x, *dd, *tmp, med, emean = 0, evar = 0, trimean = 0, xmean;
-	double m4 = 0, m2 = 0, last_h = NAN, psi = 0, psi1 = 0, logh = 0;
+	double *x, *dd, *tmp, emean = 0, evar = 0, trimean = 0, xmean;
+	double m4 = 0, m2 = 0;
 	gsl_sf_result r;
 	size_t i, k = 0;
 	int st;
@@ -65,14 +124,7 @@ int pv_fit_prior_shrunk(const double *s2, const double *d, size_t n,
 	ALLOC_ARRAY(x, st_mult(3, n ? n : 1));
 	dd = x + n;
 	tmp = dd + n;
-	for (i = 0; i < n; i++) {
-		if (!(isfinite(d[i]) && d[i] > 1e-15 && isfinite(s2[i]) &&
-		      s2[i] > -1e-15))
-			continue;
-		x[k] = s2[i] > 0 ? s2[i] : 0;
-		dd[k] = d[i];
-		k++;
-	}
+	k = usable_pairs(s2, d, n, x, dd);
 	prior->d0 = 0;
 	if (k < 2) {
 		prior->s0sq = k == 1 ? x[0] : NAN;
@@ -80,38 +132,13 @@ int pv_fit_prior_shrunk(const double *s2, const double *d, size_t n,
 		return 0;
 	}
 
-	med = pvs_median_select(x, k, tmp);
-	if (med == 0)
-		med = 1;
-	for (i = 0; i < k; i++)
-		if (x[i] < 1e-5 * med)
-			x[i] = 1e-5 * med;
-	/* e = log(x) - digamma(d/2) + log(d/2), kept in tmp.  The df of a
-	 * family are nearly all the same (2n - 2 for n runs a side), so
-	 * the last df's digamma, trigamma and log are reused. */
-	for (i = 0; i < k; i++) {
-		double h = dd[i] / 2;
-
-		if (h != last_h) {
-			if ((st = gsl_sf_psi_e(h, &r)) != GSL_SUCCESS) {
-				free(x);
-				return sf_fail(err, "digamma", h, st);
-			}
-			psi = r.val;
-			if ((st = gsl_sf_psi_1_e(h, &r)) != GSL_SUCCESS) {
-				free(x);
-				return sf_fail(err, "trigamma", h, st);
-			}
-			psi1 = r.val;
-			logh = log(h);
-			last_h = h;
-		}
-		tmp[i] = log(x[i]) - psi + logh;
-		trimean += psi1;
-		emean += tmp[i];
+	if ((st = log_terms(x, dd, k, tmp, &trimean, err))) {
+		free(x);
+		return st;
 	}
+	for (i = 0; i < k; i++)
+		emean += tmp[i];
 	emean /= (double)k;
-	trimean /= (double)k;
 	for (i = 0; i < k; i++)
 		evar += (tmp[i] - emean) * (tmp[i] - emean);
 	/* The sampling sd of var(e), from the e values themselves:
@@ -165,14 +192,7 @@ int pv_fit_prior_median(const double *s2, const double *d, size_t n,
 	ALLOC_ARRAY(x, st_mult(3, n ? n : 1));
 	e = x + n;
 	tmp = e + n;
-	for (size_t i = 0; i < n; i++) {
-		if (!(isfinite(d[i]) && d[i] > 1e-15 && isfinite(s2[i]) &&
-		      s2[i] > -1e-15))
-			continue;
-		x[k] = s2[i] > 0 ? s2[i] : 0;
-		tmp[k] = d[i];
-		k++;
-	}
+	k = usable_pairs(s2, d, n, x, tmp);
 	prior->d0 = 0;
 	prior->s0sq = NAN;
 	if (k < 10) {
@@ -180,25 +200,10 @@ int pv_fit_prior_median(const double *s2, const double *d, size_t n,
 		return 0;
 	}
 	/* as pv_fit_prior: a variance of 0 counts as 1e-5 of the median */
-	med = pvs_median_select(x, k, e);
-	if (med == 0)
-		med = 1;
-	for (size_t i = 0; i < k; i++) {
-		double h = tmp[i] / 2, psi;
-
-		if ((st = gsl_sf_psi_e(h, &r)) != GSL_SUCCESS) {
-			free(x);
-			return sf_fail(err, "digamma", h, st);
-		}
-		psi = r.val;
-		if ((st = gsl_sf_psi_1_e(h, &r)) != GSL_SUCCESS) {
-			free(x);
-			return sf_fail(err, "trigamma", h, st);
-		}
-		tri += r.val;
-		e[i] = log(x[i] < 1e-5 * med ? 1e-5 * med : x[i]) - psi + log(h);
+	if ((st = log_terms(x, tmp, k, e, &tri, err))) {
+		free(x);
+		return st;
 	}
-	tri /= (double)k;
 	med = pvs_median_select(e, k, x);
 	for (size_t i = 0; i < k; i++)
 		tmp[i] = fabs(e[i] - med);
