@@ -955,8 +955,11 @@ void pv_history_decide(struct pv_history *h, const struct pv_history_opts *o,
 		struct strbuf size = STRBUF_INIT;
 		size_t top = 0;
 
+		/* the largest effect; a point with too few series for one
+		 * (NAN) is never it */
 		for (size_t p = 1; p < h->shared.np && p < h->np; p++)
-			if (!(fabs(h->shared.effect[top]) >= fabs(h->shared.effect[p])))
+			if (isfinite(h->shared.effect[p]) &&
+			    !(fabs(h->shared.effect[top]) >= fabs(h->shared.effect[p])))
 				top = p;
 		h->shared_top = top;
 		pv_history_shared_size(h, &size);

@@ -17,9 +17,6 @@
 #include "internal.h"
 #include "../util/banned.h"
 
-/* MAD to sd, for normal data. */
-#define MAD_SD 1.482602218505602
-
 
 size_t pv_cp_positions(size_t L)
 {
@@ -90,7 +87,7 @@ double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 				dev[nd++] = fabs(tmp[i] - med);
 	}
 	if (nd)
-		tau = RUN_REJECT * MAD_SD * median_of(dev, nd, tmp);
+		tau = RUN_REJECT * PVS_MAD_SD * median_of(dev, nd, tmp);
 	free(dev);
 	free(tmp);
 	return tau;
@@ -171,7 +168,7 @@ static void sort_abs(double *x, size_t n, int depth)
 struct diffs {
 	const double *dev;      /* sorted */
 	size_t n;
-	double mad;             /* MAD_SD x their median */
+	double mad;             /* PVS_MAD_SD x their median */
 	double med_abs;         /* the median |y[i] - y[i - 1]| */
 	double big;             /* the largest |y[i]| */
 };
@@ -198,12 +195,12 @@ static void diffs_of(const double *y, size_t L, double *d, double *tmp,
 		nan |= isnan(d[i - 1]);
 	}
 	if (nan) {
-		o->mad = MAD_SD * median_sorted(d, L - 1);
+		o->mad = PVS_MAD_SD * median_sorted(d, L - 1);
 	} else {
 		size_t n = L - 1;
 
 		sort_abs(d, n, 64);
-		o->mad = MAD_SD * (n % 2 ? d[n / 2] :
+		o->mad = PVS_MAD_SD * (n % 2 ? d[n / 2] :
 				   0.5 * (d[n / 2 - 1] + d[n / 2]));
 	}
 	o->dev = d;

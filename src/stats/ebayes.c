@@ -37,9 +37,6 @@ double pv_trigamma_inverse(double x)
 	return y;
 }
 
-/* MAD to sd, for normal data. */
-#define MAD_TO_SD 1.482602218505602
-
 static int sf_fail(struct pv_err *err, const char *what, double x, int st)
 {
 	return pv_error(err, PV_M_STATS_FAILED, "%s(%g) failed: %s", what, x,
@@ -207,7 +204,7 @@ int pv_fit_prior_median(const double *s2, const double *d, size_t n,
 	med = pvs_median_select(e, k, x);
 	for (size_t i = 0; i < k; i++)
 		tmp[i] = fabs(e[i] - med);
-	mad = MAD_TO_SD * pvs_median_select(tmp, k, x);
+	mad = PVS_MAD_SD * pvs_median_select(tmp, k, x);
 	free(x);
 	ev = mad * mad - tri;
 	if (!(ev > 0)) {

@@ -32,6 +32,9 @@ int pvs_all_finite(const double *x, size_t n);
  * gsl_stats_median_from_sorted_data. */
 double pvs_median_select(const double *x, size_t n, double *tmp);
 
+/* The MAD of normal data times this is its sd. */
+#define PVS_MAD_SD 1.482602218505602
+
 /* One Hoare partition of x[0..n) (n >= 3, no NaN) around the median of
  * its first, middle and last values: afterwards x[0..*j] <= pivot <=
  * x[*i..n) and *j < *i (what lies between equals the pivot). */

@@ -14,9 +14,6 @@
 #include "internal.h"
 #include "../util/banned.h"
 
-/* MAD to sd, for normal data. */
-#define MAD_SD 1.482602218505602
-
 /* The median of x[0..n), which is left sorted. */
 static double sorted_median(double *x, size_t n)
 {
@@ -69,7 +66,7 @@ static double shared_weight(const double *r, const double *z, size_t L,
 			for (size_t j = 0; j < L; j++)
 				if (isfinite(z[j]))
 					e[ne++] = fabs(r[j] - beta * z[j]);
-			sc = ne ? MAD_SD * pvs_median_select(e, ne, e + L) : 0;
+			sc = ne ? PVS_MAD_SD * pvs_median_select(e, ne, e + L) : 0;
 		}
 		for (size_t j = 0; j < L; j++) {
 			double d, w = 1;
@@ -316,7 +313,7 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 			for (size_t p = 0; p < np; p++)
 				if (isfinite(out->effect[p]))
 					a[q++] = fabs(out->effect[p]);
-			out->sd = q > 1 ? MAD_SD * sorted_median(a, q) : NAN;
+			out->sd = q > 1 ? PVS_MAD_SD * sorted_median(a, q) : NAN;
 			free(a);
 		}
 
