@@ -7,6 +7,7 @@
 #include "changepoint.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1269,12 +1270,13 @@ static void seg_level(const struct psum *c, const double *raw,
 }
 
 static void describe(const struct psum *c, const double *raw, const double *y,
-		     size_t L, const struct cpset *s, double sd, double df,
-		     double alpha, double ntests, struct pv_cp *out)
+		     size_t L, const struct cpset *s, const struct cpset *added,
+		     double sd, double df, double alpha, double ntests,
+		     double ncand, struct pv_cp *out)
 {
 	double chi = gsl_cdf_chisq_Pinv(1 - alpha, 1);
 
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0, h = 0; i < s->n; i++) {
 		size_t a = i ? s->k[i - 1] : 0;
 		size_t b = i + 1 < s->n ? s->k[i + 1] : L;
 		size_t k = s->k[i];
@@ -1306,7 +1308,13 @@ static void describe(const struct psum *c, const double *raw, const double *y,
 		o->t = split_t(c, a, k, b);
 		o->df = df;
 		o->p = two_sided_p(o->t, df);
-		o->q = o->p * ntests > 1 ? 1 : o->p * ntests;
+		/* a candidate's (step 2b) over the candidates' tests */
+		while (h < added->n && added->k[h] < k)
+			h++;
+		o->candidate = h < added->n && added->k[h] == k;
+		o->q = o->p * (o->candidate ? ncand : ntests);
+		if (o->q > 1)
+			o->q = 1;
 		/* The location's profile interval: every split whose fit is
 		 * within the chi-square(1) quantile of the best one's. */
 		t2 = o->t * o->t;
@@ -1536,6 +1544,181 @@ static int family_drifts(const struct pv_cp_series *s, size_t n,
 	       gsl_cdf_binomial_Q((unsigned)(above - 1), 0.5, (unsigned)k) <= PV_CP_DRIFT_P;
 }
 
+size_t pvs_cp_point(const struct pv_cp_series *x, size_t j)
+{
+	return x->point ? x->point[j] : j;
+}
+
+/* A series' limits for a round (struct limits), gr its gross points'
+ * rate as estimated. */
+static void series_limits(const struct pv_cp_series *x, double alpha,
+			  double ntests, double nbumps, double ntrend,
+			  const unsigned char *gflag, size_t ngross,
+			  double prior_w, double prior_mu, double gross,
+			  double rate, struct gross_rate *gr,
+			  struct limits *lim)
+{
+	double a = x->alpha > 0 ? x->alpha : alpha;
+
+	*gr = (struct gross_rate){ gflag, (double)ngross, (double)x->L,
+				   prior_w, prior_mu };
+	/* a split at alpha over every split position of the family; a
+	 * bump (two splits at once) over all its bumps, a test apart; a
+	 * slope at the trend test's level, alpha over the family's series */
+	*lim = (struct limits){ x->df, ntests > 0 ? a / ntests : 0,
+				nbumps > 0 ? a / nbumps : 0,
+				ntrend > 0 ? a / ntrend : 0, values(x), gross,
+				rate, gr };
+}
+/*
+ * Step 2b: a commit another series stepped at.  The points where some
+ * gated series of the family has a change point (found by step 2, at its
+ * levels) are candidates in every series.  Each is tested at its place,
+ * within the segment around it (each side at least PV_CP_MIN_SEG
+ * points), at lim->split_p, alpha over every pair of candidate and
+ * series; when none is significant, each pair of candidates inside one
+ * segment as a bump (a level that came and went), at lim->bump_p, alpha
+ * over every such pair and series.  The strongest goes in first and the
+ * rest are tested again in the segments it leaves; the gross-point test
+ * is step 2's.  Under the family's null no series has a change point,
+ * there is no candidate, and the family-wise level is step 2's: a commit
+ * that moved one metric is where a person looks in the others.  The
+ * splits added go into added as well as s.
+ */
+static int segment_around(const struct cpset *s, size_t L, size_t j,
+			  size_t *a, size_t *b)
+{
+	size_t i = 0;
+
+	while (i < s->n && s->k[i] < j)
+		i++;
+	if (i < s->n && s->k[i] == j)
+		return 0;
+	*a = i ? s->k[i - 1] : 0;
+	*b = i < s->n ? s->k[i] : L;
+	return j - *a >= PV_CP_MIN_SEG && *b - j >= PV_CP_MIN_SEG;
+}
+
+/*
+ * A candidate at j of [a, b) is tested beside the segment's best split k
+ * when k is another step (a step the segment holds elsewhere makes every
+ * split of it differ): when j lies outside k's location interval (the
+ * splits whose t^2 is within chi of k's, describe()'s), within [a, k) or
+ * [k, b), whichever holds it; 0 when that part is too short.
+ */
+static int beside_best(const struct psum *c, size_t j, double chi,
+		       size_t *a, size_t *b)
+{
+	double t, tj = split_t(c, *a, j, *b);
+	size_t k = best_split(c, *a, *b, &t);
+
+	if (!k || k == j || (isfinite(t) && t * t - tj * tj <= chi))
+		return 1;
+	if (j < k)
+		*b = k;
+	else
+		*a = k;
+	return j - *a >= PV_CP_MIN_SEG && *b - j >= PV_CP_MIN_SEG;
+}
+
+static void add_candidates(const struct psum *c, const struct pv_cp_series *x,
+			   const struct limits *lim, const size_t *js,
+			   size_t m, double chi, struct cpset *s,
+			   struct cpset *added)
+{
+	for (;;) {
+		size_t best = 0, best2 = 0, a, b, a2, b2;
+		double bp = 2;
+
+		for (size_t u = 0; u < m; u++) {
+			double p;
+
+			if (!segment_around(s, x->L, js[u], &a, &b) ||
+			    !beside_best(c, js[u], chi, &a, &b))
+				continue;
+			p = two_sided_p(split_t(c, a, js[u], b), lim->df);
+			if (p <= lim->split_p && p < bp &&
+			    split_outliers(c, lim, a, js[u], b,
+					   lim->split_p) <= lim->split_p) {
+				bp = p;
+				best = js[u];
+			}
+		}
+		for (size_t u = 0; !best && u < m; u++) {
+			if (!segment_around(s, x->L, js[u], &a, &b))
+				continue;
+			for (size_t v = u + 1; v < m; v++) {
+				size_t i = js[u], j = js[v];
+				double p;
+
+				if (j >= b)
+					break;
+				if (j - i < PV_CP_MIN_SEG ||
+				    !segment_around(s, x->L, j, &a2, &b2))
+					continue;
+				p = two_sided_p(sqrt(bump_t2(c, a, i, j, b,
+					c->s[i] - c->s[a] + c->s[b],
+					c->v[i] - c->v[a] + c->v[b])), lim->df);
+				if (p <= lim->bump_p && p < bp &&
+				    bump_outliers(c, lim, a, i, j, b,
+						  lim->split_p) <= lim->split_p) {
+					bp = p;
+					best2 = i;
+					best = j;
+				}
+			}
+		}
+		if (!best)
+			return;
+		cpset_insert(s, best);
+		cpset_insert(added, best);
+		if (best2) {
+			cpset_insert(s, best2);
+			cpset_insert(added, best2);
+		}
+	}
+}
+
+/*
+ * Step 2b for one series: add_candidates(), and when step 2 fitted a
+ * slope, first without it (a step of the series at a commit others
+ * stepped at is often fitted as a slope, whose error then hides the
+ * step): the steps it adds stand when the slope within the new segments
+ * is no longer significant at the trend's level, and the slope goes;
+ * else the series keeps step 2's fit.  Returns the slope kept.  keep is
+ * scratch.
+ */
+static double candidates(const struct pv_cp_series *x, struct psum *c,
+			 const double *var, const struct limits *lim,
+			 const size_t *js, size_t m, double chi, double beta,
+			 struct cpset *s, struct cpset *added,
+			 struct cpset *keep)
+{
+	double bvar = c->bvar, slope, sxx, rss;
+
+	if (beta == 0) {
+		add_candidates(c, x, lim, js, m, chi, s, added);
+		return 0;
+	}
+	keep->n = 0;
+	for (size_t i = 0; i < s->n; i++)
+		cpset_insert(keep, s->k[i]);
+	psum_build(c, x->clipped, var, x->L, 0, 0);
+	add_candidates(c, x, lim, js, m, chi, s, added);
+	if (added->n) {
+		seg_slope(x->clipped, x->L, s, &slope, &sxx, &rss);
+		if (two_sided_p(slope_t(slope, sxx, x->sd), lim->df) > lim->line_p)
+			return 0;
+	}
+	/* the slope stands: step 2's fit */
+	s->n = 0;
+	for (size_t i = 0; i < keep->n; i++)
+		cpset_insert(s, keep->k[i]);
+	added->n = 0;
+	psum_build(c, x->clipped, var, x->L, beta, bvar);
+	return beta;
+}
+
 /*
  * Steps 1-4 on the family; with fit, each series' fitted values (its
  * levels and slope, L of them) into fit[i].
@@ -1557,21 +1740,31 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 	size_t *ngross = pv_calloc(n ? n : 1, sizeof(*ngross));
 	unsigned char **gflag = pv_calloc(n ? n : 1, sizeof(*gflag));
 	double prior_w, prior_mu;
-	struct cpset set = { NULL, 0, 0 };
-	double *rss = NULL;
-	size_t maxL = 0;
+	struct cpset *sets = pv_calloc(n ? n : 1, sizeof(*sets));
+	struct cpset *added = pv_calloc(n ? n : 1, sizeof(*added));
+	int *replaced = pv_calloc(n ? n : 1, sizeof(*replaced));
+	unsigned char *cand;
+	size_t *js;
+	struct cpset keep = { NULL, 0, 0 };
+	double *rss = NULL, ngated = 0;
+	size_t maxL = 0, npoints = 1;
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		if (s[i].L > maxL)
 			maxL = s[i].L;
+		if (s[i].L && pvs_cp_point(&s[i], s[i].L - 1) >= npoints)
+			npoints = pvs_cp_point(&s[i], s[i].L - 1) + 1;
 		if (s[i].ungated)
 			continue;
+		ngated += s[i].L >= 2 * PV_CP_MIN_SEG;
 		ntests += (double)pv_cp_positions(s[i].L);
 		nbumps += bump_positions(s[i].L);
 		ntrend += s[i].L >= 3;
 	}
 	ALLOC_ARRAY(rss, st_add(maxL, 1));
+	cand = pv_calloc(npoints, 1);
+	ALLOC_ARRAY(js, maxL ? maxL : 1);
 	/* Step 1, and the robust sds, moderated across the family (each is
 	 * worth about a third of its differences: the MAD's efficiency). */
 	for (size_t i = 0; i < n; i++) {
@@ -1616,19 +1809,55 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 	for (size_t i = 0; i < n; i++)
 		quiet_stats(&s[i], &csum[i], &quiet[i]);
 	for (int round = 0; round < ROUNDS; round++) {
+		size_t ncandpts = 0;
+		double ncand, nbcand;
+
+		for (size_t i = 0; i < n; i++) {
+			struct pv_cp_series *x = &s[i];
+			struct gross_rate gr;
+			struct limits lim;
+
+			sets[i].n = 0;
+			replaced[i] = 0;
+			if (x->L < 3 || !(x->sd >= 0))
+				continue;
+			series_limits(x, alpha, ntests, nbumps, ntrend,
+				      gflag[i], ngross[i], prior_w, prior_mu,
+				      gross[i], rate[i], &gr, &lim);
+			if (quiet_at(&quiet[i], x->sd, x->df, lim.split_p,
+				     lim.bump_p, lim.line_p)) {
+				/* what fit_steps() finds, without the search */
+				beta[i] = 0;
+				psum_build(&csum[i], x->clipped, var[i], x->L, 0, 0);
+				drift[i] = quiet[i].line / x->sd * (quiet[i].line / x->sd);
+			} else {
+				beta[i] = fit_steps(x->clipped, var[i], x->L,
+						    &csum[i], &lim, &sets[i],
+						    &replaced[i], drifting,
+						    &drift[i]);
+			}
+		}
+		/* step 2b: the commits some gated series stepped at */
+		memset(cand, 0, npoints);
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < sets[i].n && !s[i].ungated; j++) {
+				size_t pt = pvs_cp_point(&s[i], sets[i].k[j]);
+
+				if (cand[pt] < UCHAR_MAX)
+					cand[pt]++;
+				ncandpts += cand[pt] == PV_CP_CAND_SUPPORT;
+			}
+		ncand = (double)ncandpts * ngated;
+		nbcand = (double)ncandpts * (double)(ncandpts - 1) / 2 * ngated;
 		for (size_t i = 0; i < n; i++) {
 			struct pv_cp_series *x = &s[i];
 			double a = x->alpha > 0 ? x->alpha : alpha;
-			/* a split at alpha over every split position of the
-			 * family; a bump (two splits at once) over all its
-			 * bumps, a test apart; a slope at the trend test's
-			 * level, alpha over the family's series */
-			double limit_p = ntests > 0 ? a / ntests : 0;
-			double bump_p = nbumps > 0 ? a / nbumps : 0;
-			double line_p = ntrend > 0 ? a / ntrend : 0;
 			double tot, dof;
-			int replaced = 0;
+			struct gross_rate gr;
+			struct limits lim;
+			size_t m = 0;
 
+			added[i].n = 0;
 			if (x->L < 3 || !(x->sd >= 0)) {
 				if (fit)
 					for (size_t j = 0; j < x->L; j++)
@@ -1637,41 +1866,45 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 				d[i] = 0;
 				continue;
 			}
-			if (quiet_at(&quiet[i], x->sd, x->df, limit_p, bump_p,
-				     line_p)) {
-				/* what fit_steps() finds, without the search */
-				set.n = 0;
-				beta[i] = 0;
-				psum_build(&csum[i], x->clipped, var[i], x->L, 0, 0);
-				drift[i] = quiet[i].line / x->sd * (quiet[i].line / x->sd);
-			} else {
-				struct gross_rate gr = { gflag[i],
-							 (double)ngross[i],
-							 (double)x->L, prior_w,
-							 prior_mu };
-				struct limits lim = { x->df, limit_p, bump_p,
-						      line_p, values(x), gross[i],
-						      rate[i], &gr };
+			/* the shared effect's residuals are about step 2's
+			 * levels alone: a candidate that a machine's point
+			 * made in one series is not made again in all */
+			if (fit && round == ROUNDS - 1)
+				seg_fit(x->clipped, x->L, &sets[i], beta[i],
+					fit[i]);
+			for (size_t j = 0; j < x->L && ncandpts; j++)
+				if (cand[pvs_cp_point(x, j)] >= PV_CP_CAND_SUPPORT)
+					js[m++] = j;
+			if (m) {
+				series_limits(x, alpha, ntests, nbumps, ntrend,
+					      gflag[i], ngross[i], prior_w,
+					      prior_mu, gross[i], rate[i], &gr,
+					      &lim);
+				lim.split_p = a / ncand;
+				lim.bump_p = nbcand > 0 ? a / nbcand : 0;
+				double b0 = beta[i];
 
-				beta[i] = fit_steps(x->clipped, var[i], x->L,
-						    &csum[i], &lim, &set,
-						    &replaced, drifting,
-						    &drift[i]);
+				beta[i] = candidates(x, &csum[i], var[i], &lim,
+						     js, m, gsl_cdf_chisq_Pinv(1 - a, 1),
+						     b0, &sets[i], &added[i],
+						     &keep);
+				/* the line's steps are steps again */
+				if (b0 != 0 && beta[i] == 0)
+					replaced[i] = 0;
 			}
 			if (round == ROUNDS - 1) {
-				trend(x, &set, ntrend, a);
-				x->trend.replaced = replaced;
-				x->cp = pv_calloc(set.n ? set.n : 1, sizeof(struct pv_cp));
-				x->ncp = set.n;
+				trend(x, &sets[i], ntrend, a);
+				x->trend.replaced = replaced[i];
+				x->cp = pv_calloc(sets[i].n ? sets[i].n : 1,
+						  sizeof(struct pv_cp));
+				x->ncp = sets[i].n;
 				describe(&csum[i], values(x), x->clipped, x->L,
-					 &set, x->sd, x->df, a, ntests, x->cp);
-				if (fit)
-					seg_fit(x->clipped, x->L, &set, beta[i],
-						fit[i]);
+					 &sets[i], &added[i], x->sd, x->df, a,
+					 ntests, ncand, x->cp);
 				continue;
 			}
-			tot = seg_rss(x->clipped, x->L, &set, beta[i], rss);
-			dof = (double)x->L - (double)(set.n + 1) - (beta[i] != 0);
+			tot = seg_rss(x->clipped, x->L, &sets[i], beta[i], rss);
+			dof = (double)x->L - (double)(sets[i].n + 1) - (beta[i] != 0);
 			s2[i] = dof > 0 ? tot / dof : NAN;
 			d[i] = dof > 0 ? dof : 0;
 		}
@@ -1710,7 +1943,15 @@ out:
 		free(csum[i].sx);
 		free(var[i]);
 		free(gflag[i]);
+		free(sets[i].k);
+		free(added[i].k);
 	}
+	free(sets);
+	free(added);
+	free(replaced);
+	free(cand);
+	free(js);
+	free(keep.k);
 	free(gflag);
 	free(csum);
 	free(var);
@@ -1723,6 +1964,5 @@ out:
 	free(rate);
 	free(ngross);
 	free(rss);
-	free(set.k);
 	return rc;
 }

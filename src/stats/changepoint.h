@@ -70,6 +70,21 @@
  *      (a slow drift is a trend, not a staircase; a staircase or a bump
  *      the line fits clearly worse stays steps).  With a slope in the model a
  *      step's t carries the slope's own error.
+ *  2b. a commit other series stepped at: a point where step 2 found a
+ *      change point in PV_CP_CAND_SUPPORT or more gated series is a
+ *      candidate in every series.  Each is tested at its place, within
+ *      the segment around it (beside the segment's best split when that
+ *      lies outside the best's location interval: a step elsewhere makes
+ *      every split of the segment differ), at alpha over every pair of
+ *      candidate and series; when none is, each pair of candidates in
+ *      one segment as a bump, at alpha over every such pair and series;
+ *      the gross-point test is step 2's, the strongest goes in first.
+ *      In a series step 2 fitted with a slope, the candidates are tested
+ *      without it, and their steps stand when the slope within the new
+ *      segments is no longer significant (a small step is often fitted
+ *      as a slope).  Under the family's null step 2 finds nothing, there
+ *      is no candidate, and the family-wise level is step 2's; the
+ *      shared effect (step 0) is estimated about step 2's levels alone.
  *   3. the sd of the t is the residual sd of the point values around
  *      their levels (and slope): the between-point variance, which more
  *      runs inside a point do not shrink, moderated across the family
@@ -141,6 +156,14 @@
 #ifndef PV_CP_DRIFT_P
 #define PV_CP_DRIFT_P 1e-3
 #endif
+/* Step 2b: a point is a candidate when step 2 found a change point there
+ * in at least this many gated series.  With one, a large step of one
+ * series made a candidate of a step a few points away in others
+ * (tenant-shard-db's point 37: 4 flags on noise); over the corpus, the
+ * same shifts found and 2 flags on noise more. */
+#ifndef PV_CP_CAND_SUPPORT
+#define PV_CP_CAND_SUPPORT 2
+#endif
 #ifndef PV_CP_TREND_MARGIN
 #define PV_CP_TREND_MARGIN 0.5
 #endif
@@ -153,7 +176,10 @@ struct pv_cp {
 	double delta_low, delta_high;   /* its 1 - alpha interval */
 	double t, df;           /* the segments' t and its degrees of freedom */
 	double p;               /* two-sided p of t */
-	double q;               /* p, Bonferroni over the family's splits */
+	double q;               /* p, Bonferroni over the family's splits
+				 * (a candidate's: over the candidates') */
+	int candidate;          /* found at a point another series stepped
+				 * at (step 2b) */
 };
 
 /* A series' linear trend beyond its steps (within its segments). */

@@ -53,6 +53,9 @@ struct pv_cp_series;
 int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 		  double **fit, struct pv_err *err);
 
+/* The point a series' value j is (pv_cp_series.point). */
+size_t pvs_cp_point(const struct pv_cp_series *x, size_t j);
+
 /* 0 when 0 < conf < 1 and alt is known, else -1 with err filled
  * (PV_EUSAGE). */
 int pvs_check_level(double conf, enum pv_alt alt, struct pv_err *err);

@@ -27,11 +27,6 @@ static int sharing(const struct pv_cp_series *x)
 	return x->sign && !x->alone && x->L >= 2 * PV_CP_MIN_SEG;
 }
 
-static size_t point_of(const struct pv_cp_series *x, size_t j)
-{
-	return x->point ? x->point[j] : j;
-}
-
 /*
  * The median of m values without one of them, x, from their middle order
  * statistics mid[] = s[q - 1], s[q], s[q + 1] (q = (m - 1) / 2 for odd
@@ -116,7 +111,7 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 	for (size_t i = 0; i < n; i++)
 		if (sharing(&s[i]))
 			for (size_t j = 0; j < s[i].L; j++) {
-				size_t p = point_of(&s[i], j);
+				size_t p = pvs_cp_point(&s[i], j);
 
 				if (isfinite(fit[i][j])) {
 					ne++;
@@ -136,7 +131,7 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 		if (sharing(&s[i]))
 			for (size_t j = 0; j < s[i].L; j++)
 				if (isfinite(fit[i][j]))
-					cnt[point_of(&s[i], j) + 1]++;
+					cnt[pvs_cp_point(&s[i], j) + 1]++;
 	for (size_t p = 0; p < np; p++)
 		start[p + 1] = start[p] + cnt[p + 1];
 	memcpy(cnt, start, np * sizeof(*cnt));
@@ -145,7 +140,7 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 			for (size_t j = 0; j < s[i].L; j++)
 				if (isfinite(fit[i][j])) {
 					struct share_entry *x =
-						&e[cnt[point_of(&s[i], j)]++];
+						&e[cnt[pvs_cp_point(&s[i], j)]++];
 
 					x->v = s[i].sign * (s[i].y[j] - fit[i][j]);
 					x->series = i;
@@ -241,7 +236,7 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 		}
 	for (size_t k = 0; k < ne && !rc; k++) {
 		const struct share_entry *x = &e[k];
-		double lv = c[point_of(&s[x->series], x->j)];
+		double lv = c[pvs_cp_point(&s[x->series], x->j)];
 
 		z[x->series][x->j] = isfinite(loo[k]) && isfinite(lv) ?
 				     loo[k] - lv : NAN;
