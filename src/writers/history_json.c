@@ -115,7 +115,7 @@ static void config_json(struct jw *w, const struct pv_history *h)
 	JW_STR(w, "order", h->order == PV_ORDER_TIME ? "time" : "name");
 	JW_INT(w, "recent", h->recent);
 	JW_NUM(w, "alpha", h->alpha);
-	JW_STR(w, "method", "binary segmentation, segment t on clipped log point values, between-point sd moderated across metrics, Bonferroni over splits and metrics");
+	JW_STR(w, "method", "binary segmentation, segment t on clipped log point values, between-point sd moderated across metrics, Bonferroni over splits and metrics; at commits two or more metrics stepped at, over those commits and the metrics");
 	jw_close(w, '}');
 }
 

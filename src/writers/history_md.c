@@ -510,7 +510,9 @@ static const char method[] =
 	"sees (what the charts draw). Change points: binary segmentation with a "
 	"two-sample t of the adjacent segments' point values; the between-point "
 	"sd is estimated from the residuals and moderated across metrics; q is "
-	"Bonferroni over every split position of every metric.</sub>\n";
+	"Bonferroni over every split position of every metric (at a commit two "
+	"or more metrics stepped at, over those commits and the metrics)."
+	"</sub>\n";
 
 static void more_note(struct strbuf *sb, size_t k, const char *json_name)
 {
