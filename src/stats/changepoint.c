@@ -1631,12 +1631,19 @@ static void add_candidates(const struct psum *c, const struct pv_cp_series *x,
 		double bp = 2;
 
 		for (size_t u = 0; u < m; u++) {
-			double p;
+			double p, q;
 
-			if (!segment_around(s, x->L, js[u], &a, &b) ||
-			    !beside_best(c, js[u], chi, &a, &b))
+			/* significant in its segment, and beside the
+			 * segment's best split when that is elsewhere */
+			if (!segment_around(s, x->L, js[u], &a, &b))
 				continue;
 			p = two_sided_p(split_t(c, a, js[u], b), lim->df);
+			if (p > lim->split_p || p >= bp ||
+			    !beside_best(c, js[u], chi, &a, &b))
+				continue;
+			q = two_sided_p(split_t(c, a, js[u], b), lim->df);
+			if (q > p)
+				p = q;
 			if (p <= lim->split_p && p < bp &&
 			    split_outliers(c, lim, a, js[u], b,
 					   lim->split_p) <= lim->split_p) {
@@ -1872,9 +1879,17 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 			if (fit && round == ROUNDS - 1)
 				seg_fit(x->clipped, x->L, &sets[i], beta[i],
 					fit[i]);
-			for (size_t j = 0; j < x->L && ncandpts; j++)
-				if (cand[pvs_cp_point(x, j)] >= PV_CP_CAND_SUPPORT)
-					js[m++] = j;
+			/* a series with no step whose best split and bump,
+			 * anywhere, are not significant at the candidates'
+			 * levels has no candidate that is (quiet_at()) */
+			if (ncandpts && (sets[i].n ||
+					 !quiet_at(&quiet[i], x->sd, x->df,
+						   a / ncand, nbcand > 0 ?
+						   a / nbcand : 0, 0)))
+				for (size_t j = 0; j < x->L; j++)
+					if (cand[pvs_cp_point(x, j)] >=
+					    PV_CP_CAND_SUPPORT)
+						js[m++] = j;
 			if (m) {
 				series_limits(x, alpha, ntests, nbumps, ntrend,
 					      gflag[i], ngross[i], prior_w,

@@ -73,9 +73,9 @@
  *  2b. a commit other series stepped at: a point where step 2 found a
  *      change point in PV_CP_CAND_SUPPORT or more gated series is a
  *      candidate in every series.  Each is tested at its place, within
- *      the segment around it (beside the segment's best split when that
- *      lies outside the best's location interval: a step elsewhere makes
- *      every split of the segment differ), at alpha over every pair of
+ *      the segment around it (and beside the segment's best split when
+ *      that lies outside the best's location interval: a step elsewhere
+ *      makes every split of the segment differ), at alpha over every pair of
  *      candidate and series; when none is, each pair of candidates in
  *      one segment as a bump, at alpha over every such pair and series;
  *      the gross-point test is step 2's, the strongest goes in first.
