@@ -1571,9 +1571,9 @@ static void series_limits(const struct pv_cp_series *x, double alpha,
 				rate, gr };
 }
 /*
- * Step 2b: a commit another series stepped at.  The points where some
- * gated series of the family has a change point (found by step 2, at its
- * levels) are candidates in every series.  Each is tested at its place,
+ * Step 2b: a commit other series stepped at.  The points where at least
+ * PV_CP_CAND_SUPPORT gated series of the family have a change point
+ * (found by step 2, at its levels) are candidates in every series.  Each is tested at its place,
  * within the segment around it (each side at least PV_CP_MIN_SEG
  * points), at lim->split_p, alpha over every pair of candidate and
  * series; when none is significant, each pair of candidates inside one
@@ -1582,7 +1582,7 @@ static void series_limits(const struct pv_cp_series *x, double alpha,
  * rest are tested again in the segments it leaves; the gross-point test
  * is step 2's.  Under the family's null no series has a change point,
  * there is no candidate, and the family-wise level is step 2's: a commit
- * that moved one metric is where a person looks in the others.  The
+ * that moved two metrics is where a person looks in the others.  The
  * splits added go into added as well as s.
  */
 static int segment_around(const struct cpset *s, size_t L, size_t j,

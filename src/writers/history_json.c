@@ -35,6 +35,7 @@ static void write_cp(struct jw *w, const struct pv_history *h,
 	jw_close(w, '}');
 	JW_NUM(w, "p_value", c->s.p);
 	JW_NUM(w, "q_value", c->s.q);
+	JW_BOOL(w, "commit_candidate", c->s.candidate);
 	JW_STR(w, "verdict", pv_hist_status_name((enum pv_hist_status)c->verdict));
 	JW_BOOL(w, "beyond_threshold", c->beyond);
 	JW_BOOL(w, "recent", c->point >= first_recent);
