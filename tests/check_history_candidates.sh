@@ -8,6 +8,7 @@
 #   - small's change point is at 15, marked commit_candidate, with a
 #     q_value at most alpha (0.05) and a p_value times 20 (one candidate
 #     commit, 20 metrics) as its q; the big two's are not candidates;
+#     the HTML says so on small's line alone;
 #   - the JSON validates against schemas/history.schema.json;
 #   - with big2 flat (one metric's step alone is no candidate), small has
 #     no change point, and no metric without a step has one either way.
@@ -34,12 +35,17 @@ for p in range(30):
             v = 100.0 * math.exp(0.02 * rnd.gauss(0, 1)) * (1 + steps.get(n, 0) * (p >= 15))
             f.write("g,%s,time,ms,%.6g\n" % (n, v))
 EOF
-	"$PV_BIN" history --json "$tmp/$case.json" "$tmp/$case" >/dev/null 2>"$tmp/$case.err"
+	"$PV_BIN" history --json "$tmp/$case.json" --html "$tmp/$case.html" \
+		"$tmp/$case" >/dev/null 2>"$tmp/$case.err"
 	st=$?
 	[ $st -le 1 ] || fail "$case: exit $st: $(cat "$tmp/$case.err")"
 done
 "$PYTHON" tests/lib/validate_json.py "$tmp/two.json" >"$tmp/v.out" 2>&1 ||
 	fail "two.json does not validate: $(head -n 3 "$tmp/v.out")"
+n=$(grep -c 'at a commit where other metrics stepped too' "$tmp/two.html")
+[ "$n" = 1 ] || fail "two.html says 'at a commit where other metrics stepped too' $n times, not once (small's)"
+grep 'at a commit where other metrics stepped too' "$tmp/two.html" | grep -q 'g/small/time' ||
+	fail "two.html's candidate line is not small's"
 "$PYTHON" - "$tmp/two.json" "$tmp/one.json" <<'EOF'
 import json, sys
 def cps(path):

@@ -209,6 +209,9 @@ int pv_write_history_html(const struct pv_history *h,
 			if (m->cp[j].point >= first_recent)
 				strbuf_addstr(&sb, "<strong>recent</strong>: ");
 			esc(&sb, line.buf);
+			if (m->cp[j].s.candidate)
+				strbuf_addstr(&sb, ", at a commit where other "
+					      "metrics stepped too");
 			strbuf_addstr(&sb, "</li>\n");
 			strbuf_release(&line);
 		}
