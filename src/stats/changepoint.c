@@ -1585,20 +1585,6 @@ static void series_limits(const struct pv_cp_series *x, double alpha,
  * that moved two metrics is where a person looks in the others.  The
  * splits added go into added as well as s.
  */
-static int segment_around(const struct cpset *s, size_t L, size_t j,
-			  size_t *a, size_t *b)
-{
-	size_t i = 0;
-
-	while (i < s->n && s->k[i] < j)
-		i++;
-	if (i < s->n && s->k[i] == j)
-		return 0;
-	*a = i ? s->k[i - 1] : 0;
-	*b = i < s->n ? s->k[i] : L;
-	return j - *a >= PV_CP_MIN_SEG && *b - j >= PV_CP_MIN_SEG;
-}
-
 /*
  * A candidate at j of [a, b) is tested beside the segment's best split k
  * when k is another step (a step the segment holds elsewhere makes every
@@ -1621,55 +1607,83 @@ static int beside_best(const struct psum *c, size_t j, double chi,
 	return j - *a >= PV_CP_MIN_SEG && *b - j >= PV_CP_MIN_SEG;
 }
 
+/* The segment of s around each candidate js[u] (sorted), into sa[u] and
+ * sb[u]; sb[u] = 0 when js[u] is a split of s already. */
+static void segments_of(const struct cpset *s, size_t L, const size_t *js,
+			size_t m, size_t *sa, size_t *sb)
+{
+	size_t i = 0;
+
+	for (size_t u = 0; u < m; u++) {
+		while (i < s->n && s->k[i] < js[u])
+			i++;
+		sa[u] = i ? s->k[i - 1] : 0;
+		sb[u] = i < s->n && s->k[i] == js[u] ? 0 :
+			i < s->n ? s->k[i] : L;
+	}
+}
+
 static void add_candidates(const struct psum *c, const struct pv_cp_series *x,
-			   const struct limits *lim, const size_t *js,
-			   size_t m, double chi, struct cpset *s,
+			   const struct limits *lim, int singles, int bumps,
+			   const size_t *js, size_t m, double chi,
+			   size_t *scratch, struct cpset *s,
 			   struct cpset *added)
 {
-	for (;;) {
-		size_t best = 0, best2 = 0, a, b, a2, b2;
-		double bp = 2;
+	/* the levels as |t|: one quantile a series, not a p a test */
+	double tc = singles ?
+		    pv_t_quantile(1 - lim->split_p / 2, lim->df) : INFINITY;
+	double bc = bumps && lim->bump_p > 0 ?
+		    pv_t_quantile(1 - lim->bump_p / 2, lim->df) : INFINITY;
+	size_t *sa = scratch, *sb = scratch + m;
 
+	for (;;) {
+		size_t best = 0, best2 = 0;
+		double bt = 0;
+
+		segments_of(s, x->L, js, m, sa, sb);
 		for (size_t u = 0; u < m; u++) {
-			double p, q;
+			size_t j = js[u], a = sa[u], b = sb[u];
+			double t, t2;
 
 			/* significant in its segment, and beside the
 			 * segment's best split when that is elsewhere */
-			if (!segment_around(s, x->L, js[u], &a, &b))
+			if (!b || j - a < PV_CP_MIN_SEG || b - j < PV_CP_MIN_SEG)
 				continue;
-			p = two_sided_p(split_t(c, a, js[u], b), lim->df);
-			if (p > lim->split_p || p >= bp ||
-			    !beside_best(c, js[u], chi, &a, &b))
+			t = fabs(split_t(c, a, j, b));
+			if (!(t >= tc) || t <= bt ||
+			    !beside_best(c, j, chi, &a, &b))
 				continue;
-			q = two_sided_p(split_t(c, a, js[u], b), lim->df);
-			if (q > p)
-				p = q;
-			if (p <= lim->split_p && p < bp &&
-			    split_outliers(c, lim, a, js[u], b,
+			t2 = fabs(split_t(c, a, j, b));
+			if (t2 < t)
+				t = t2;
+			if (t >= tc && t > bt &&
+			    split_outliers(c, lim, a, j, b,
 					   lim->split_p) <= lim->split_p) {
-				bp = p;
-				best = js[u];
+				bt = t;
+				best = j;
 			}
 		}
-		for (size_t u = 0; !best && u < m; u++) {
-			if (!segment_around(s, x->L, js[u], &a, &b))
+		/* a bump: two candidates of one segment */
+		for (size_t u = 0; !best && isfinite(bc) && u < m; u++) {
+			size_t i = js[u], a = sa[u], b = sb[u];
+
+			if (!b || i - a < PV_CP_MIN_SEG)
 				continue;
 			for (size_t v = u + 1; v < m; v++) {
-				size_t i = js[u], j = js[v];
-				double p;
+				size_t j = js[v];
+				double t;
 
-				if (j >= b)
+				if (j + PV_CP_MIN_SEG > b || j - i > PV_CP_MAX_BUMP)
 					break;
-				if (j - i < PV_CP_MIN_SEG ||
-				    !segment_around(s, x->L, j, &a2, &b2))
+				if (j - i < PV_CP_MIN_SEG)
 					continue;
-				p = two_sided_p(sqrt(bump_t2(c, a, i, j, b,
-					c->s[i] - c->s[a] + c->s[b],
-					c->v[i] - c->v[a] + c->v[b])), lim->df);
-				if (p <= lim->bump_p && p < bp &&
+				t = sqrt(bump_t2(c, a, i, j, b,
+						 c->s[i] - c->s[a] + c->s[b],
+						 c->v[i] - c->v[a] + c->v[b]));
+				if (t >= bc && t > bt &&
 				    bump_outliers(c, lim, a, i, j, b,
 						  lim->split_p) <= lim->split_p) {
-					bp = p;
+					bt = t;
 					best2 = i;
 					best = j;
 				}
@@ -1697,21 +1711,24 @@ static void add_candidates(const struct psum *c, const struct pv_cp_series *x,
  */
 static double candidates(const struct pv_cp_series *x, struct psum *c,
 			 const double *var, const struct limits *lim,
-			 const size_t *js, size_t m, double chi, double beta,
+			 int singles, int bumps, const size_t *js, size_t m,
+			 double chi, double beta,
 			 struct cpset *s, struct cpset *added,
-			 struct cpset *keep)
+			 struct cpset *keep, size_t *scratch)
 {
 	double bvar = c->bvar, slope, sxx, rss;
 
 	if (beta == 0) {
-		add_candidates(c, x, lim, js, m, chi, s, added);
+		add_candidates(c, x, lim, singles, bumps, js, m, chi, scratch, s,
+			       added);
 		return 0;
 	}
 	keep->n = 0;
 	for (size_t i = 0; i < s->n; i++)
 		cpset_insert(keep, s->k[i]);
 	psum_build(c, x->clipped, var, x->L, 0, 0);
-	add_candidates(c, x, lim, js, m, chi, s, added);
+	add_candidates(c, x, lim, singles, bumps, js, m, chi, scratch, s,
+			       added);
 	if (added->n) {
 		seg_slope(x->clipped, x->L, s, &slope, &sxx, &rss);
 		if (two_sided_p(slope_t(slope, sxx, x->sd), lim->df) > lim->line_p)
@@ -1771,7 +1788,8 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 	}
 	ALLOC_ARRAY(rss, st_add(maxL, 1));
 	cand = pv_calloc(npoints, 1);
-	ALLOC_ARRAY(js, maxL ? maxL : 1);
+	/* the candidates of a series, then two scratch arrays of as many */
+	ALLOC_ARRAY(js, st_mult(3, maxL ? maxL : 1));
 	/* Step 1, and the robust sds, moderated across the family (each is
 	 * worth about a third of its differences: the MAD's efficiency). */
 	for (size_t i = 0; i < n; i++) {
@@ -1818,6 +1836,7 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 	for (int round = 0; round < ROUNDS; round++) {
 		size_t ncandpts = 0;
 		double ncand, nbcand;
+		int singles, bumps;
 
 		for (size_t i = 0; i < n; i++) {
 			struct pv_cp_series *x = &s[i];
@@ -1856,6 +1875,10 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 			}
 		ncand = (double)ncandpts * ngated;
 		nbcand = (double)ncandpts * (double)(ncandpts - 1) / 2 * ngated;
+		/* only where the candidates' level is looser than step 2's,
+		 * which searched every split and bump at its own */
+		singles = ncandpts && ncand < ntests;
+		bumps = ncandpts > 1 && nbcand < nbumps;
 		for (size_t i = 0; i < n; i++) {
 			struct pv_cp_series *x = &s[i];
 			double a = x->alpha > 0 ? x->alpha : alpha;
@@ -1882,27 +1905,28 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 			/* a series with no step whose best split and bump,
 			 * anywhere, are not significant at the candidates'
 			 * levels has no candidate that is (quiet_at()) */
-			if (ncandpts && (sets[i].n ||
-					 !quiet_at(&quiet[i], x->sd, x->df,
-						   a / ncand, nbcand > 0 ?
-						   a / nbcand : 0, 0)))
+			if ((singles || bumps) &&
+			    (sets[i].n || !quiet_at(&quiet[i], x->sd, x->df,
+						    a / ncand, nbcand > 0 ?
+						    a / nbcand : 0, 0)))
 				for (size_t j = 0; j < x->L; j++)
 					if (cand[pvs_cp_point(x, j)] >=
 					    PV_CP_CAND_SUPPORT)
 						js[m++] = j;
 			if (m) {
+				double b0 = beta[i];
+
 				series_limits(x, alpha, ntests, nbumps, ntrend,
 					      gflag[i], ngross[i], prior_w,
 					      prior_mu, gross[i], rate[i], &gr,
 					      &lim);
 				lim.split_p = a / ncand;
 				lim.bump_p = nbcand > 0 ? a / nbcand : 0;
-				double b0 = beta[i];
-
 				beta[i] = candidates(x, &csum[i], var[i], &lim,
-						     js, m, gsl_cdf_chisq_Pinv(1 - a, 1),
+						     singles, bumps, js, m,
+						     gsl_cdf_chisq_Pinv(1 - a, 1),
 						     b0, &sets[i], &added[i],
-						     &keep);
+						     &keep, js + maxL);
 				/* the line's steps are steps again */
 				if (b0 != 0 && beta[i] == 0)
 					replaced[i] = 0;

@@ -78,7 +78,10 @@
  *      makes every split of the segment differ), at alpha over every pair of
  *      candidate and series; when none is, each pair of candidates in
  *      one segment as a bump, at alpha over every such pair and series;
- *      the gross-point test is step 2's, the strongest goes in first.
+ *      the gross-point test is step 2's, the strongest goes in first
+ *      (only where the candidates' level is looser than step 2's, which
+ *      searched every split and bump at its own; a bump at most
+ *      PV_CP_MAX_BUMP points).
  *      In a series step 2 fitted with a slope, the candidates are tested
  *      without it, and their steps stand when the slope within the new
  *      segments is no longer significant (a small step is often fitted

@@ -88,4 +88,11 @@ if [ "${BENCH_HISTORY:-1}" = 1 ]; then
 		m=$(measure "$PV" history -q "$hp")
 		echo "$np $m" | awk '{ printf "| %d | %.2f | %.4f | %.0f |\n", $1, $2, $2 / $1, $3 / 1024 }'
 	done
+	# step 2b at its busiest: most points a commit two metrics stepped at
+	hs=build/bench/history-scatter
+	[ -f "$hs/p299/results.csv" ] || "$PYTHON" tests/bench/history_gen.py "$hs" 300 2000 1 0.2
+	f=$(measure "$FLOOR" "$hs")
+	m=$(measure "$PV" history -q "$hs")
+	printf '\n| history -q, 300 points x 2,000 metrics x 1 run, 20%% of them with two +-10%% steps at random points | s | x floor | peak RSS MiB |\n|---|---:|---:|---:|\n'
+	echo "$f $m" | awk '{ printf "| strtod floor | %.2f | 1.0 | %.0f |\n| history -q | %.2f | %.1f | %.0f |\n", $1, $2 / 1024, $3, $3 / $1, $4 / 1024 }'
 fi
