@@ -510,6 +510,17 @@ static void cpset_remove(struct cpset *s, size_t i)
 	s->n--;
 }
 
+static void cpset_copy(struct cpset *to, const struct cpset *from)
+{
+	if (to->alloc < from->n) {
+		to->alloc = from->n;
+		to->k = pv_reallocarray(to->k, to->alloc, sizeof(*to->k));
+	}
+	if (from->n)
+		memcpy(to->k, from->k, from->n * sizeof(*to->k));
+	to->n = from->n;
+}
+
 /*
  * The best bump of [a, b): a level [i, j) inside it, at least
  * PV_CP_MIN_SEG points, as are the parts before and after it, against
@@ -1570,21 +1581,7 @@ static void series_limits(const struct pv_cp_series *x, double alpha,
 				ntrend > 0 ? a / ntrend : 0, values(x), gross,
 				rate, gr };
 }
-/*
- * Step 2b: a commit other series stepped at.  The points where at least
- * PV_CP_CAND_SUPPORT gated series of the family have a change point
- * (found by step 2, at its levels) are candidates in every series.  Each is tested at its place,
- * within the segment around it (each side at least PV_CP_MIN_SEG
- * points), at lim->split_p, alpha over every pair of candidate and
- * series; when none is significant, each pair of candidates inside one
- * segment as a bump (a level that came and went), at lim->bump_p, alpha
- * over every such pair and series.  The strongest goes in first and the
- * rest are tested again in the segments it leaves; the gross-point test
- * is step 2's.  Under the family's null no series has a change point,
- * there is no candidate, and the family-wise level is step 2's: a commit
- * that moved two metrics is where a person looks in the others.  The
- * splits added go into added as well as s.
- */
+
 /*
  * A candidate at j of [a, b) is tested beside the segment's best split k
  * when k is another step (a step the segment holds elsewhere makes every
@@ -1623,18 +1620,41 @@ static void segments_of(const struct cpset *s, size_t L, const size_t *js,
 	}
 }
 
+/*
+ * Step 2b: a commit other series stepped at.  The points where at least
+ * PV_CP_CAND_SUPPORT gated series of the family have a change point
+ * (found by step 2, at its levels) are candidates in every series.  Each
+ * is tested at its place, within the segment around it (each side at
+ * least PV_CP_MIN_SEG points), at lim->split_p, alpha over every pair of
+ * candidate and series; when none is significant, each pair of
+ * candidates inside one segment as a bump (a level that came and went),
+ * at lim->bump_p, alpha over every such pair and series.  The strongest
+ * goes in first and the rest are tested again in the segments it leaves;
+ * the gross-point test is step 2's.  Under the family's null no series
+ * has a change point, there is no candidate, and the family-wise level
+ * is step 2's: a commit that moved two metrics is where a person looks
+ * in the others.  The splits added go into added as well as s.
+ */
+struct cands {
+	const size_t *js;       /* a series' candidates, ascending */
+	size_t m;
+	double chi;             /* describe()'s location interval */
+	int singles, bumps;     /* where the level is looser than step 2's */
+	size_t *scratch;        /* 2 m */
+	struct cpset *keep;     /* scratch */
+};
+
 static void add_candidates(const struct psum *c, const struct pv_cp_series *x,
-			   const struct limits *lim, int singles, int bumps,
-			   const size_t *js, size_t m, double chi,
-			   size_t *scratch, struct cpset *s,
-			   struct cpset *added)
+			   const struct limits *lim, const struct cands *cs,
+			   struct cpset *s, struct cpset *added)
 {
 	/* the levels as |t|: one quantile a series, not a p a test */
-	double tc = singles ?
+	double tc = cs->singles ?
 		    pv_t_quantile(1 - lim->split_p / 2, lim->df) : INFINITY;
-	double bc = bumps && lim->bump_p > 0 ?
+	double bc = cs->bumps && lim->bump_p > 0 ?
 		    pv_t_quantile(1 - lim->bump_p / 2, lim->df) : INFINITY;
-	size_t *sa = scratch, *sb = scratch + m;
+	const size_t *js = cs->js;
+	size_t m = cs->m, *sa = cs->scratch, *sb = cs->scratch + m;
 
 	for (;;) {
 		size_t best = 0, best2 = 0;
@@ -1651,7 +1671,7 @@ static void add_candidates(const struct psum *c, const struct pv_cp_series *x,
 				continue;
 			t = fabs(split_t(c, a, j, b));
 			if (!(t >= tc) || t <= bt ||
-			    !beside_best(c, j, chi, &a, &b))
+			    !beside_best(c, j, cs->chi, &a, &b))
 				continue;
 			t2 = fabs(split_t(c, a, j, b));
 			if (t2 < t)
@@ -1711,33 +1731,25 @@ static void add_candidates(const struct psum *c, const struct pv_cp_series *x,
  */
 static double candidates(const struct pv_cp_series *x, struct psum *c,
 			 const double *var, const struct limits *lim,
-			 int singles, int bumps, const size_t *js, size_t m,
-			 double chi, double beta,
-			 struct cpset *s, struct cpset *added,
-			 struct cpset *keep, size_t *scratch)
+			 const struct cands *cs, double beta, struct cpset *s,
+			 struct cpset *added)
 {
 	double bvar = c->bvar, slope, sxx, rss;
 
 	if (beta == 0) {
-		add_candidates(c, x, lim, singles, bumps, js, m, chi, scratch, s,
-			       added);
+		add_candidates(c, x, lim, cs, s, added);
 		return 0;
 	}
-	keep->n = 0;
-	for (size_t i = 0; i < s->n; i++)
-		cpset_insert(keep, s->k[i]);
+	cpset_copy(cs->keep, s);
 	psum_build(c, x->clipped, var, x->L, 0, 0);
-	add_candidates(c, x, lim, singles, bumps, js, m, chi, scratch, s,
-			       added);
+	add_candidates(c, x, lim, cs, s, added);
 	if (added->n) {
 		seg_slope(x->clipped, x->L, s, &slope, &sxx, &rss);
 		if (two_sided_p(slope_t(slope, sxx, x->sd), lim->df) > lim->line_p)
 			return 0;
 	}
 	/* the slope stands: step 2's fit */
-	s->n = 0;
-	for (size_t i = 0; i < keep->n; i++)
-		cpset_insert(s, keep->k[i]);
+	cpset_copy(s, cs->keep);
 	added->n = 0;
 	psum_build(c, x->clipped, var, x->L, beta, bvar);
 	return beta;
@@ -1865,14 +1877,17 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 		}
 		/* step 2b: the commits some gated series stepped at */
 		memset(cand, 0, npoints);
-		for (size_t i = 0; i < n; i++)
-			for (size_t j = 0; j < sets[i].n && !s[i].ungated; j++) {
+		for (size_t i = 0; i < n; i++) {
+			if (s[i].ungated)
+				continue;
+			for (size_t j = 0; j < sets[i].n; j++) {
 				size_t pt = pvs_cp_point(&s[i], sets[i].k[j]);
 
 				if (cand[pt] < UCHAR_MAX)
 					cand[pt]++;
 				ncandpts += cand[pt] == PV_CP_CAND_SUPPORT;
 			}
+		}
 		ncand = (double)ncandpts * ngated;
 		nbcand = (double)ncandpts * (double)(ncandpts - 1) / 2 * ngated;
 		/* only where the candidates' level is looser than step 2's,
@@ -1915,6 +1930,10 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 						js[m++] = j;
 			if (m) {
 				double b0 = beta[i];
+				struct cands cs = { js, m,
+						   gsl_cdf_chisq_Pinv(1 - a, 1),
+						   singles, bumps, js + maxL,
+						   &keep };
 
 				series_limits(x, alpha, ntests, nbumps, ntrend,
 					      gflag[i], ngross[i], prior_w,
@@ -1923,10 +1942,8 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 				lim.split_p = a / ncand;
 				lim.bump_p = nbcand > 0 ? a / nbcand : 0;
 				beta[i] = candidates(x, &csum[i], var[i], &lim,
-						     singles, bumps, js, m,
-						     gsl_cdf_chisq_Pinv(1 - a, 1),
-						     b0, &sets[i], &added[i],
-						     &keep, js + maxL);
+						     &cs, b0, &sets[i],
+						     &added[i]);
 				/* the line's steps are steps again */
 				if (b0 != 0 && beta[i] == 0)
 					replaced[i] = 0;
