@@ -367,6 +367,46 @@ size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
 }
 
 /*
+ * A neighbourhood noisier than its series (step 3): each point's
+ * variance is the series' sd squared, or the square of the scale of the
+ * successive differences within PV_CP_LOCAL_W of it (their median
+ * |difference|, read as a normal sd: one step's or a transition's
+ * difference does not move it) where that is more than PV_CP_LOCAL_K
+ * times the sd.  d is scratch of 2 L.
+ */
+static void local_var(const double *y, size_t L, double sd, double *var,
+		      double *d)
+{
+	double *t = d + L, lim = PV_CP_LOCAL_K * sd * (0.6744897501960817 *
+						     M_SQRT2);
+
+	for (size_t j = 0; j < L; j++)
+		var[j] = sd * sd;
+	if (!(sd > 0) || L < 2 * PV_CP_MIN_SEG)
+		return;
+	for (size_t i = 1; i < L; i++)
+		d[i - 1] = fabs(y[i] - y[i - 1]);
+	for (size_t j = 0; j < L; j++) {
+		size_t a = j > PV_CP_LOCAL_W ? j - PV_CP_LOCAL_W : 0;
+		size_t b = j + PV_CP_LOCAL_W < L - 1 ? j + PV_CP_LOCAL_W : L - 1;
+		size_t over = 0;
+		double md;
+
+		/* the median is above the limit only when half the
+		 * differences are: most windows need no median */
+		for (size_t i = a; i < b; i++)
+			over += d[i] > lim;
+		if (2 * over < b - a)
+			continue;
+		md = median_of(d + a, b - a, t);
+		if (md > lim) {
+			md /= 0.6744897501960817 * M_SQRT2;
+			var[j] = md * md;
+		}
+	}
+}
+
+/*
  * Prefix sums over one series: s[i] = z[0] + ... + z[i-1] of the values
  * less a line (z[j] = y[j] - beta * j - ref), v[i] the same of the
  * points' variances.
@@ -1798,7 +1838,7 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 		nbumps += bump_positions(s[i].L);
 		ntrend += s[i].L >= 3;
 	}
-	ALLOC_ARRAY(rss, st_add(maxL, 1));
+	ALLOC_ARRAY(rss, st_mult(2, st_add(maxL, 1)));  /* + local_var() */
 	cand = pv_calloc(npoints, 1);
 	/* the candidates of a series, then two scratch arrays of as many */
 	ALLOC_ARRAY(js, st_mult(3, maxL ? maxL : 1));
@@ -1835,8 +1875,7 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 		rc = moderate(s, n, s2, d, sd0, df0, err);
 		for (size_t i = 0; i < n; i++) {
 			s[i].sd = sd0[i];
-			for (size_t j = 0; j < s[i].L; j++)
-				var[i][j] = sd0[i] * sd0[i];
+			local_var(s[i].clipped, s[i].L, sd0[i], var[i], rss);
 		}
 		free(sd0);
 		free(df0);
@@ -1977,14 +2016,14 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 				dfn[i] = s[i].df;
 			}
 			rc = moderate(s, n, s2, d, sdn, dfn, err);
-			/* one scale a series: a segment's own (shrunk to
-			 * the series' by 8 points' worth) was measured and
-			 * not kept, see changepoint.h */
+			/* one scale a series, and a noisier neighbourhood's
+			 * own (local_var()); a segment's own was measured
+			 * and not kept, see changepoint.h */
 			for (size_t i = 0; i < n && !rc; i++) {
 				s[i].sd = sdn[i];
 				s[i].df = dfn[i];
-				for (size_t j = 0; j < s[i].L; j++)
-					var[i][j] = sdn[i] * sdn[i];
+				local_var(s[i].clipped, s[i].L, sdn[i],
+					  var[i], rss);
 			}
 			free(sdn);
 			free(dfn);
