@@ -259,10 +259,13 @@ static double local_median(const double *y, size_t L, size_t i)
  * for normal noise: a noiseless line's equal differences are its scale,
  * and its points are not pulled to a median); rounding's sd is none
  * (0). */
+/* The median |difference| of normal noise of sd 1 (Phi^-1(3/4) sqrt 2). */
+#define MEDIAN_DIFF_SD (0.6744897501960817 * M_SQRT2)
+
 static double robust_scale(const struct diffs *x, double kept)
 {
 	double sd = diff_scale(x, kept);
-	double md = x->med_abs / (0.6744897501960817 * M_SQRT2);
+	double md = x->med_abs / MEDIAN_DIFF_SD;
 
 	if (md > sd)
 		sd = md;
@@ -377,8 +380,7 @@ size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
 static void local_var(const double *y, size_t L, double sd, double *var,
 		      double *d)
 {
-	double *t = d + L, lim = PV_CP_LOCAL_K * sd * (0.6744897501960817 *
-						     M_SQRT2);
+	double *t = d + L, lim = PV_CP_LOCAL_K * sd * MEDIAN_DIFF_SD;
 
 	for (size_t j = 0; j < L; j++)
 		var[j] = sd * sd;
@@ -400,7 +402,7 @@ static void local_var(const double *y, size_t L, double sd, double *var,
 			continue;
 		md = median_of(d + a, b - a, t);
 		if (md > lim) {
-			md /= 0.6744897501960817 * M_SQRT2;
+			md /= MEDIAN_DIFF_SD;
 			var[j] = md * md;
 		}
 	}

@@ -136,7 +136,7 @@
  * (25 projects) K = 2.25 found 324 of 371 shifts with 18 flags on noise,
  * against 322 and 22 with one scale a series; K = 2 found 328 and 18
  * but read cpsim's two-level noise as noisier neighbourhoods (recall
- * 1.000 -> 0.961 at n = 3); windows of 6-12 points and K 1.5-3 were
+ * 1.000 -> 0.961 at n = 3); windows of 4-16 points and K 1.5-3 were
  * tried (docs/history.md). */
 #ifndef PV_CP_LOCAL_W
 #define PV_CP_LOCAL_W 8
