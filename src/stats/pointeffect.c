@@ -352,6 +352,7 @@ int pv_cp_family_shared(struct pv_cp_series *s, size_t n, double alpha,
 
 	for (size_t i = 0; i < n; i++) {
 		s[i].adjusted = NULL;
+		s[i].own_gross = NULL;
 		s[i].shared_beta = 0;
 		if (sharing(&s[i]))
 			nshare++;
