@@ -15,6 +15,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sort.h>
 #include "../stats.h"
+#include "ttest.h"
 #include "internal.h"
 #include "../util/banned.h"
 
@@ -1229,10 +1230,14 @@ static double fit_steps(const double *y, const double *var, size_t L,
 
 /*
  * The residual sum of squares of each segment of s about its mean (the
- * values less the slope beta), into rss[0 .. s->n]; the total.
+ * values less the slope beta), into rss[0 .. s->n]; the total.  A
+ * residual counts as at most cap (step 3: the gross limit): a cluster of
+ * wild points that step 1 could not call gross (two 0.7x runs side by
+ * side, a stretch that flips between two levels) is not the noise the
+ * other points' steps are judged against.
  */
 static double seg_rss(const double *y, size_t L, const struct cpset *s,
-		      double beta, double *rss)
+		      double beta, double cap, double *rss)
 {
 	double tot = 0;
 	size_t a = 0;
@@ -1241,8 +1246,9 @@ static double seg_rss(const double *y, size_t L, const struct cpset *s,
 		size_t b = i < s->n ? s->k[i] : L;
 		double m = level_of(y, a, b, beta), ss = 0;
 		for (size_t j = a; j < b; j++) {
-			double r = y[j] - beta * (double)j - m;
+			double r = fabs(y[j] - beta * (double)j - m);
 
+			r = r < cap ? r : cap;
 			ss += r * r;
 		}
 		rss[i] = ss;
@@ -1310,62 +1316,66 @@ static size_t own_gross(const struct pv_cp_series *x, const unsigned char *flag,
  * in the series' own values (step 0): the two sides of its segment
  * (from the change point before it to the one after), without the
  * points gross there, differ the same way with a p of at most
- * PV_CP_OWN_P (Student's t).  The effect is estimated about the first
+ * PV_CP_OWN_P (Student's t, pv_ttest()).  The effect is estimated about the first
  * run's levels: a level the first run missed in several series becomes
  * a false level of the effect, and a false step in every other series
  * (cppmicroservices' ModifyServices, 5 of 12 series, back up at point
  * 21: 9 flags on noise in the others).  A real step the effect hid
  * shows in the series' own values too, if less clearly.  The splits
- * that fail go from s, all at once.
+ * that fail go from s, all at once.  0, or -1 with err set when the
+ * t-test fails.
  */
-static void own_support(const struct pv_cp_series *x, struct cpset *s)
+static int own_support(const struct pv_cp_series *x, struct cpset *s,
+		       struct pv_err *err)
 {
 	size_t keep = 0;
 	int *ok = pv_calloc(s->n ? s->n : 1, sizeof(*ok));
 	unsigned char *out = pv_malloc(x->L ? x->L : 1);
+	double *side = pv_malloc(st_mult(x->L ? x->L : 1, sizeof(*side)));
+	int rc = 0;
 
 	for (size_t j = 0; j < x->L; j++)
 		out[j] = x->own_gross[j] ||
 			 fabs(x->y[j] - x->adjusted[j]) > PV_CP_GROSS * x->sd;
 
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < s->n && !rc; i++) {
 		size_t a = i ? s->k[i - 1] : 0, k = s->k[i];
 		size_t b = i + 1 < s->n ? s->k[i + 1] : x->L;
-		double n[2] = { 0, 0 }, sum[2] = { 0, 0 }, adj[2] = { 0, 0 };
-		double m[2], ss = 0, t;
+		size_t n0 = 0, n1 = 0;
+		double adj[2] = { 0, 0 };
+		struct pv_test_out t;
 
+		/* the two sides' own values: before k from the start of
+		 * side[], from k on from its end */
 		for (size_t j = a; j < b; j++) {
-			int side = j >= k;
-
-			adj[side] += x->clipped[j];
-			if (out[j])
-				continue;
-			n[side]++;
-			sum[side] += x->y[j];
+			adj[j >= k] += x->clipped[j];
+			if (!out[j]) {
+				if (j < k)
+					side[n0++] = x->y[j];
+				else
+					side[x->L - ++n1] = x->y[j];
+			}
 		}
 		ok[i] = 1;
-		if (n[0] < 2 || n[1] < 2)
+		if (n0 < 2 || n1 < 2)
 			continue;
-		m[0] = sum[0] / n[0];
-		m[1] = sum[1] / n[1];
-		for (size_t j = a; j < b; j++)
-			if (!out[j]) {
-				double r = x->y[j] - m[j >= k];
-
-				ss += r * r;
-			}
-		if (!(ss > 0))
-			continue;
-		t = (m[1] - m[0]) / sqrt(ss / (n[0] + n[1] - 2) * (1 / n[0] + 1 / n[1]));
-		ok[i] = t * (adj[1] / (double)(b - k) - adj[0] / (double)(k - a)) > 0 &&
-			two_sided_p(t, n[0] + n[1] - 2) <= PV_CP_OWN_P;
+		rc = pv_ttest(side, n0, side + x->L - n1, n1, 1, PV_ALT_TWO,
+			      0.95, &t, err);
+		/* the same way as the step in the values the tests saw */
+		if (!rc)
+			ok[i] = t.shift * (adj[1] / (double)(b - k) -
+					   adj[0] / (double)(k - a)) > 0 &&
+				t.p <= PV_CP_OWN_P;
 	}
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n && !rc; i++)
 		if (ok[i])
 			s->k[keep++] = s->k[i];
-	s->n = keep;
+	if (!rc)
+		s->n = keep;
 	free(ok);
 	free(out);
+	free(side);
+	return rc;
 }
 
 void pv_cp_series_release(struct pv_cp_series *s)
@@ -2096,8 +2106,11 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 					replaced[i] = 0;
 			}
 			if (round == ROUNDS - 1) {
-				if (x->adjusted && x->own_gross)
-					own_support(x, &sets[i]);
+				if (x->adjusted && x->own_gross &&
+				    own_support(x, &sets[i], err)) {
+					rc = -1;
+					goto out;
+				}
 				trend(x, &sets[i], ntrend, a);
 				x->trend.replaced = replaced[i];
 				x->cp = pv_calloc(sets[i].n ? sets[i].n : 1,
@@ -2108,7 +2121,10 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 					 ntests, ncand, x->cp);
 				continue;
 			}
-			tot = seg_rss(x->clipped, x->L, &sets[i], beta[i], rss);
+			tot = seg_rss(x->clipped, x->L, &sets[i], beta[i],
+				      x->robust_sd > 0 ?
+				      PV_CP_GROSS * x->robust_sd : INFINITY,
+				      rss);
 			dof = (double)x->L - (double)(sets[i].n + 1) - (beta[i] != 0);
 			s2[i] = dof > 0 ? tot / dof : NAN;
 			d[i] = dof > 0 ? dof : 0;
