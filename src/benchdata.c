@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "util/file.h"
+#include "util/num.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
 
@@ -35,6 +36,44 @@ enum pv_dir pv_benchdata_tool_dir(const char *tool)
 		if (!strcmp(tools[i].tool, tool))
 			return tools[i].dir;
 	return PV_DIR_UNSET;
+}
+
+/* The word at *p (after blanks), its length; *p after it. */
+static size_t word(const char **p)
+{
+	const char *s = *p;
+
+	while (pv_num_blank((unsigned char)*s))
+		s++;
+	*p = s;
+	while (*s && !pv_num_blank((unsigned char)*s))
+		s++;
+	return (size_t)(s - *p);
+}
+
+size_t pv_benchdata_unit_len(const char *tool, const char *unit)
+{
+	const char *p = unit;
+	size_t n = word(&p), len = n;
+	int pairs = 0;
+
+	if (strcmp(tool, "go") || p != unit || !n)
+		return strlen(unit);
+	p += n;
+	for (;;) {
+		const char *num = p;
+		size_t k = word(&num);
+		double v;
+
+		if (!k)
+			break;
+		p = num + k;
+		if (pv_parse_double(num, k, &v) != PV_NUM_OK || !(k = word(&p)))
+			return strlen(unit);
+		p += k;
+		pairs++;
+	}
+	return pairs ? len : strlen(unit);
 }
 
 json_t *pv_benchdata_parse(const char *path, const char *buf, size_t len,
@@ -205,8 +244,8 @@ static void iso_of(double t, char *buf, size_t len)
  * commits; else give each bench value its point (by id in sorted). */
 static int walk(const char *path, json_t *entries, struct commit *cs,
 		size_t *nc, const struct commit *sorted, size_t nsorted,
-		struct rec *r, size_t *nr, struct pv_diag *diag,
-		struct pv_err *err)
+		struct rec *r, size_t *nr, struct arena *a,
+		struct pv_diag *diag, struct pv_err *err)
 {
 	const char *suite;
 	json_t *list, *e;
@@ -244,11 +283,13 @@ static int walk(const char *path, json_t *entries, struct commit *cs,
 						    path, suite, i, en.tool);
 				json_array_foreach(en.benches, j, b) {
 					struct rec *x = &r[*nr];
+					const char *u = json_string_value(json_object_get(b, "unit"));
+					size_t ulen = pv_benchdata_unit_len(en.tool, u);
 
 					x->point = c->seq;
 					x->suite = suite;
 					x->name = json_string_value(json_object_get(b, "name"));
-					x->unit = json_string_value(json_object_get(b, "unit"));
+					x->unit = u[ulen] ? arena_strndup(a, u, ulen) : u;
 					x->dir = dir;
 					x->v = json_number_value(json_object_get(b, "value"));
 					x->seq = (*nr)++;
@@ -307,7 +348,8 @@ int pv_benchdata_read(struct pv_history *h, const char *archive,
 	CALLOC_ARRAY(cs, ne ? ne : 1);
 	CALLOC_ARRAY(r, nb ? nb : 1);
 	ALLOC_ARRAY(v, nb ? nb : 1);
-	if (walk(archive, entries, cs, &nc, NULL, 0, NULL, NULL, NULL, err))
+	if (walk(archive, entries, cs, &nc, NULL, 0, NULL, NULL, NULL, NULL,
+		 err))
 		goto out;
 	/* One point per commit, at its first time; then in time order. */
 	qsort(cs, nc, sizeof(*cs), by_id);
@@ -333,7 +375,8 @@ int pv_benchdata_read(struct pv_history *h, const char *archive,
 		p->time = arena_strdup(&h->arena, iso);
 	}
 	qsort(cs, np, sizeof(*cs), by_id);
-	if (walk(archive, entries, NULL, NULL, cs, np, r, &nr, diag, err))
+	if (walk(archive, entries, NULL, NULL, cs, np, r, &nr, &h->arena, diag,
+		 err))
 		goto out;
 	qsort(r, nr, sizeof(*r), by_key);
 	for (size_t i = 0, j; i < nr; i = j) {

@@ -29,6 +29,20 @@
  * tool it does not know. */
 enum pv_dir pv_benchdata_tool_dir(const char *tool);
 
+/*
+ * The length of the unit proper of a bench of tool.  github-action-
+ * benchmark's go tool took the rest of go test's line as the unit until
+ * it gave a benchmark's other metrics benches of their own, and then
+ * still did for a while: "ns/op\t  819453 B/op\t       5 allocs/op",
+ * whose B/op changes from commit to commit, so that every point would be
+ * a metric of its own.  The unit is then the first word (the value is
+ * that metric's; the others are not read from it, and the action's
+ * "NAME - B/op" benches, where it wrote them, are read as they are).
+ * Any other tool, or a unit not of the form UNIT (NUMBER UNIT)...: the
+ * whole of it.
+ */
+size_t pv_benchdata_unit_len(const char *tool, const char *unit);
+
 /* One entry, checked: its benches are json_array_get(benches, i). */
 struct pv_bd_entry {
 	const char *id, *tool;

@@ -162,5 +162,52 @@ cp "$tmp/units.json" "$tmp/dup/0003.json"
 expect history-json 3 "0003.json: expected a compare report, not a history report" \
 	"$PV_BIN" history "$tmp/dup"
 
+# 9. github-action-benchmark's go tool kept a benchmark's other metrics
+# in the unit ("ns/op\t 819453 B/op\t 5 allocs/op", kic's data.js): its
+# B/op changes from commit to commit, and each point was a metric of its
+# own.  One series in ns/op, with the +20% step at point 9 found by
+# history, and a candidate in the same form gated against it.
+"$PYTHON" - "$tmp/go.js" "$tmp/go-new.js" <<'PY'
+import json, random, sys
+random.seed(5)
+def entry(i, v):
+    return {"commit": {"id": "%02d" % (i + 1) + "a" * 38,
+                       "timestamp": "2024-01-%02dT00:00:00Z" % (i + 1)},
+            "date": 1, "tool": "go",
+            "benches": [{"name": "BenchmarkCopy", "value": v,
+                         "unit": "ns/op\t  %d B/op\t       5 allocs/op" % (819400 + i)},
+                        {"name": "BenchmarkCopy - allocs/op", "value": 5,
+                         "unit": "allocs/op"}]}
+es = [entry(i, 1000 * (1.2 if i >= 9 else 1) * (1 + 0.01 * random.gauss(0, 1)))
+      for i in range(12)]
+open(sys.argv[1], "w").write("window.BENCHMARK_DATA = " +
+                             json.dumps({"entries": {"Go Benchmark": es}}))
+new = entry(12, 1500)
+open(sys.argv[2], "w").write(json.dumps({"entries": {"Go Benchmark": [new]}}))
+PY
+expect go-unit 1 "" "$PV_BIN" history "$tmp/go.js" --json "$tmp/go.json"
+"$PYTHON" - "$tmp/go.json" <<'PY' || bad "go-unit: not one series in ns/op with its step at 9"
+import json, sys
+r = json.load(open(sys.argv[1]))
+m = {x["benchmark"]: x for x in r["metrics"]}
+c = m.get("BenchmarkCopy")
+ok = (len(r["metrics"]) == 2 and c and c["unit"] == "ns/op" and
+      len(c["series"]) == 12 and [p["index"] for p in c["change_points"]] == [9])
+if not ok:
+    print([(x["benchmark"], x["unit"], len(x["series"])) for x in r["metrics"]],
+          file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+expect go-unit-gate 1 "" "$PV_BIN" compare --baseline-history "$tmp/go.js" "$tmp/go-new.js" --json "$tmp/go-gate.json"
+"$PYTHON" - "$tmp/go-gate.json" <<'PY' || bad "go-unit-gate: BenchmarkCopy in ns/op is not the regression"
+import json, sys
+r = json.load(open(sys.argv[1]))
+m = [x for x in r["metrics"] if x["benchmark"] == "BenchmarkCopy"]
+ok = len(m) == 1 and m[0]["unit"] == "ns/op" and m[0]["verdict"] == "regression"
+if not ok:
+    print([(x["benchmark"], x.get("unit"), x.get("verdict")) for x in r["metrics"]], file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+
 [ $failed -eq 0 ] && echo "check_history_inputs: ok"
 exit $failed

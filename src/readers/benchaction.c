@@ -11,6 +11,7 @@
 #include "reader.h"
 #include "jsonutil.h"
 #include "../benchdata.h"
+#include "../util/strbuf.h"
 #include "../util/banned.h"
 
 static int benchaction_read(struct pv_read_ctx *ctx, const char *buf,
@@ -18,6 +19,7 @@ static int benchaction_read(struct pv_read_ctx *ctx, const char *buf,
 {
 	json_t *root = pv_benchdata_parse(ctx->path, buf, len, err), *list;
 	const char *suite;
+	struct strbuf unit = STRBUF_INIT;
 	int rc = -1;
 
 	if (!root)
@@ -40,19 +42,27 @@ static int benchaction_read(struct pv_read_ctx *ctx, const char *buf,
 				       json_array_get(list, n - 1), &en, err))
 			goto out;
 		json_array_foreach(en.benches, j, b) {
+			const char *u = json_string_value(json_object_get(b, "unit"));
 			struct pv_sample s = {
 				suite, json_string_value(json_object_get(b, "name")),
-				"value", json_string_value(json_object_get(b, "unit")),
-				pv_benchdata_tool_dir(en.tool),
+				"value", u, pv_benchdata_tool_dir(en.tool),
 				json_number_value(json_object_get(b, "value")),
 			};
+			size_t ulen = pv_benchdata_unit_len(en.tool, u);
 
+			/* go's rest of the line: its first word (benchdata.h) */
+			if (u[ulen]) {
+				strbuf_reset(&unit);
+				strbuf_add(&unit, u, ulen);
+				s.unit = unit.buf;
+			}
 			if (pv_emit(ctx, &s, err))
 				goto out;
 		}
 	}
 	rc = 0;
 out:
+	strbuf_release(&unit);
 	json_decref(root);
 	return rc;
 }

@@ -24,6 +24,7 @@ only one of them marked, with both raters' unsure windows.
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -32,12 +33,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "..", "data", "cp-corpus")
 
 
+# github-action-benchmark's go tool took the rest of go test's line as
+# the unit ("ns/op\t  819453 B/op\t  5 allocs/op", kic's and dot-block's
+# histories); perfverdict's data.js reader takes its first word as the
+# unit (benchdata.h), and so does this.
+GO_EXTRA = re.compile(r"^(\S+)(?:\s+[-+]?[0-9.]+(?:[eE][-+]?[0-9]+)?\s+\S+)+$")
+
+
 def load(d):
     s = {}
+    tool = json.load(open(os.path.join(d, "source.json")))["tool"]
     with open(os.path.join(d, "series.csv")) as f:
         for r in csv.DictReader(f):
+            u = r["unit"]
+            m = GO_EXTRA.match(u) if tool == "go" else None
             s.setdefault(r["series"], []).append(
-                (int(r["index"]), float(r["value"]), r["unit"]))
+                (int(r["index"]), float(r["value"]), m.group(1) if m else u))
     return s
 
 

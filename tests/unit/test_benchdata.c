@@ -2,8 +2,9 @@
  * test_benchdata.c - github-action-benchmark's data.js (benchdata.h):
  * the direction of every tool the action knows (its src/write.ts
  * biggerIsBetter(), copied by hand from benchmark-action/
- * github-action-benchmark at c38cce9), the script prefix, and errors
- * that name the file and the line.
+ * github-action-benchmark at c38cce9), the script prefix, go's units
+ * (the rest of go test's line), and errors that name the file and the
+ * line.
  */
 #include "unit.h"
 
@@ -31,6 +32,32 @@ static void tool_directions(void **state)
 		if (pv_benchdata_tool_dir(want[i].tool) != want[i].dir)
 			fail_msg("tool %s: direction %d, want %d", want[i].tool,
 				 pv_benchdata_tool_dir(want[i].tool), want[i].dir);
+}
+
+/* go's rest of the line as a unit: its first word; anything else whole. */
+static void go_units(void **state)
+{
+	static const struct {
+		const char *tool, *unit;
+		size_t len;
+	} want[] = {
+		{ "go", "ns/op\t  819453 B/op\t       5 allocs/op", 5 },
+		{ "go", "ns/op 12.5 MB/s", 5 },
+		{ "go", "ns/op", 5 },
+		{ "go", "ns/op\t", 6 },                 /* no pair: whole */
+		{ "go", "ns/op 819453", 12 },          /* a number alone */
+		{ "go", "ns/op B/op 5", 12 },          /* not NUMBER UNIT */
+		{ "go", " ns/op 5 B/op", 13 },         /* not a word first */
+		{ "go", "", 0 },
+		{ "customSmallerIsBetter", "ms 5 B/op", 9 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++)
+		if (pv_benchdata_unit_len(want[i].tool, want[i].unit) != want[i].len)
+			fail_msg("%s '%s': %zu, want %zu", want[i].tool, want[i].unit,
+				 pv_benchdata_unit_len(want[i].tool, want[i].unit),
+				 want[i].len);
 }
 
 static json_t *parse(const char *text, struct pv_err *err)
@@ -102,6 +129,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tool_directions),
+		cmocka_unit_test(go_units),
 		cmocka_unit_test(prefix_and_errors),
 		cmocka_unit_test(entries),
 	};
