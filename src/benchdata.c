@@ -283,13 +283,16 @@ static int walk(const char *path, json_t *entries, struct commit *cs,
 						    path, suite, i, en.tool);
 				json_array_foreach(en.benches, j, b) {
 					struct rec *x = &r[*nr];
-					const char *u = json_string_value(json_object_get(b, "unit"));
-					size_t ulen = pv_benchdata_unit_len(en.tool, u);
+					const char *u = json_string_value(
+						json_object_get(b, "unit"));
+					size_t ulen =
+						pv_benchdata_unit_len(en.tool, u);
 
 					x->point = c->seq;
 					x->suite = suite;
 					x->name = json_string_value(json_object_get(b, "name"));
-					x->unit = u[ulen] ? arena_strndup(a, u, ulen) : u;
+					x->unit = u[ulen] ?
+						  arena_strndup(a, u, ulen) : u;
 					x->dir = dir;
 					x->v = json_number_value(json_object_get(b, "value"));
 					x->seq = (*nr)++;

@@ -42,7 +42,8 @@ static int benchaction_read(struct pv_read_ctx *ctx, const char *buf,
 				       json_array_get(list, n - 1), &en, err))
 			goto out;
 		json_array_foreach(en.benches, j, b) {
-			const char *u = json_string_value(json_object_get(b, "unit"));
+			const char *u =
+				json_string_value(json_object_get(b, "unit"));
 			struct pv_sample s = {
 				suite, json_string_value(json_object_get(b, "name")),
 				"value", u, pv_benchdata_tool_dir(en.tool),

@@ -1316,14 +1316,14 @@ static size_t own_gross(const struct pv_cp_series *x, const unsigned char *flag,
  * in the series' own values (step 0): the two sides of its segment
  * (from the change point before it to the one after), without the
  * points gross there, differ the same way with a p of at most
- * PV_CP_OWN_P (Student's t, pv_ttest()).  The effect is estimated about the first
- * run's levels: a level the first run missed in several series becomes
- * a false level of the effect, and a false step in every other series
- * (cppmicroservices' ModifyServices, 5 of 12 series, back up at point
- * 21: 9 flags on noise in the others).  A real step the effect hid
- * shows in the series' own values too, if less clearly.  The splits
- * that fail go from s, all at once.  0, or -1 with err set when the
- * t-test fails.
+ * PV_CP_OWN_P (Student's t, pv_ttest()).  The effect is estimated about
+ * the first run's levels: a level the first run missed in several
+ * series becomes a false level of the effect, and a false step in every
+ * other series (cppmicroservices' ModifyServices, 5 of 12 series, back
+ * up at point 21: 9 flags on noise in the others).  A real step the
+ * effect hid shows in the series' own values too, if less clearly.  The
+ * splits that fail go from s, all at once.  0, or -1 with err set when
+ * the t-test fails.
  */
 static int own_support(const struct pv_cp_series *x, struct cpset *s,
 		       struct pv_err *err)

@@ -53,11 +53,13 @@ static void go_units(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++)
-		if (pv_benchdata_unit_len(want[i].tool, want[i].unit) != want[i].len)
-			fail_msg("%s '%s': %zu, want %zu", want[i].tool, want[i].unit,
-				 pv_benchdata_unit_len(want[i].tool, want[i].unit),
-				 want[i].len);
+	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++) {
+		size_t got = pv_benchdata_unit_len(want[i].tool, want[i].unit);
+
+		if (got != want[i].len)
+			fail_msg("%s '%s': %zu, want %zu", want[i].tool,
+				 want[i].unit, got, want[i].len);
+	}
 }
 
 static json_t *parse(const char *text, struct pv_err *err)
