@@ -99,12 +99,15 @@
  *      shared effect (step 0) is estimated about step 2's levels alone.
  *   3. the sd of the t is the residual sd of the point values around
  *      their levels (and slope), each residual counted as at most the
- *      gross limit (a cluster of wild points that step 1 cannot call
- *      gross, such as runs that stopped half-way at three of four
- *      points, or a stretch that flips between two levels, is not the
- *      noise of the clean steps beside it: on the real corpus 9 shifts
- *      more, no flag more on noise): the between-point variance, which
- *      more runs inside a point do not shrink, moderated across the family
+ *      gross limit, in the sd and in the slope (a cluster of wild points
+ *      that step 1 cannot call gross, such as runs that stopped half-way
+ *      at three of four points, or a stretch that flips between two
+ *      levels, is not the noise of the clean steps beside it, nor a
+ *      slope: on the real corpus 7 shifts more and 1 flag more on
+ *      noise; in the sd alone three 1.5x runs in four points made
+ *      slopes, cpsim's outliers at n = 1 an A/A FWER of 0.06): the
+ *      between-point variance, which more runs inside a point do not
+ *      shrink, moderated across the family
  *      (Smyth's empirical Bayes, pv_fit_prior), and never below its
  *      posterior under the prior from the log-variances' median and MAD
  *      (pv_fit_prior_median: a few series with unclipped clusters of
@@ -122,7 +125,8 @@
  *      was measured and not kept: on cpsim's machine noise it cost 0.07
  *      of recall (a segment holding an unfound step inflates its own
  *      scale) and on the real corpus it found 1 shift more of 99.
- *   4. the trend: the final slope within the segments, its t with the sd
+ *   4. the trend: the final slope within the segments (its residuals
+ *      capped as in step 3), its t with the sd
  *      of step 3, and its p, Bonferroni over the family's series.
  *
  * No variance at all leaves rounding's (a billionth of the values): a

@@ -308,6 +308,54 @@ static void test_wild_cluster(void **state)
 	free(y);
 }
 
+/*
+ * Three 1.5x runs in four points (cpsim's outliers at n = 1, where 5% of
+ * the runs are 1.5x): step 1 cannot call them all gross (the median of
+ * five around the middle ones is wild).  With their residuals counted as
+ * at most the gross limit in the sd but not in the slope, they made a
+ * significant slope, and at times a step beside it, in 1% noise.  Twenty
+ * series, one with 1.5x at 28, 29 and 31, the others with isolated 1.5x
+ * points at 5%, five seeds: no change point and no trend (with the cap
+ * in the sd alone, 7 trends).
+ */
+static void test_cluster_no_slope(void **state)
+{
+	enum { M = 20, L = 40 };
+	double *y = malloc(M * L * sizeof(*y));
+	struct pv_cp_series s[M];
+	struct pv_err err;
+	size_t cps = 0, trends = 0;
+
+	(void)state;
+	for (uint64_t seed0 = 3; seed0 <= 7; seed0++) {
+		uint64_t seed = seed0;
+
+		memset(s, 0, sizeof(s));
+		for (int m = 0; m < M; m++) {
+			for (int i = 0; i < L; i++) {
+				double v = 0.01 * gauss(&seed);
+
+				if (m == 0 ? i == 28 || i == 29 || i == 31 :
+				    unif(&seed) < 0.05 && i > 0 && i < L - 1)
+					v += log(1.5);
+				y[m * L + i] = v;
+			}
+			s[m].y = y + m * L;
+			s[m].L = L;
+			s[m].sign = 1;
+		}
+		assert_int_equal(pv_cp_family(s, M, 0.05, &err), 0);
+		for (int m = 0; m < M; m++) {
+			cps += s[m].ncp;
+			trends += s[m].trend.significant;
+			pv_cp_series_release(&s[m]);
+		}
+	}
+	assert_int_equal(cps, 0);
+	assert_int_equal(trends, 0);
+	free(y);
+}
+
 /* The series of a family without a shared effect are left as they are
  * (the first run stands), whatever their signs; also among 10,000
  * series, where the chi-square alone (the t's a little wider than normal
@@ -969,6 +1017,7 @@ int main(void)
 		cmocka_unit_test(test_shared_slow_runners),
 		cmocka_unit_test(test_shared_missed_level),
 		cmocka_unit_test(test_wild_cluster),
+		cmocka_unit_test(test_cluster_no_slope),
 		cmocka_unit_test(test_commit_candidates),
 	};
 
