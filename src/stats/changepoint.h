@@ -77,7 +77,12 @@
  *      joint slope at PV_CP_TREND_STRICT times the split level and the
  *      line costs less than PV_CP_TREND_MARGIN of a split's penalty more
  *      (a slow drift is a trend, not a staircase; a staircase or a bump
- *      the line fits clearly worse stays steps).  With a slope in the model a
+ *      the line fits clearly worse stays steps).  When the steps-first
+ *      start itself ends with a slope, its first segmentation (no slope)
+ *      stands if its penalised cost is the lower: a staircase whose
+ *      small steps are not found yet leaves a slope within its
+ *      segments, and with that slope out fewer steps are found, until
+ *      the slope is all there is.  With a slope in the model a
  *      step's t carries the slope's own error.
  *  2b. a commit other series stepped at: a point where step 2 found a
  *      change point in PV_CP_CAND_SUPPORT or more gated series is a
