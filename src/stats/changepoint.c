@@ -564,6 +564,14 @@ static void cpset_copy(struct cpset *to, const struct cpset *from)
 	to->n = from->n;
 }
 
+static void cpset_swap(struct cpset *a, struct cpset *b)
+{
+	struct cpset t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
 /*
  * The best bump of [a, b): a level [i, j) inside it, at least
  * PV_CP_MIN_SEG points, as are the parts before and after it, against
@@ -1230,6 +1238,10 @@ static double fit_steps(const double *y, const double *var, size_t L,
 	struct cpset alt = { NULL, 0, 0 };
 	struct cpset none = { NULL, 0, 0 };
 	double beta, beta2, slope, sxx, rss, sd = 0, bv = 0, bv2, bs, sx2;
+	/* the penalties of fit_cost(): a split's and the slope's squared
+	 * critical t */
+	double pc = pv_t_quantile(1 - limit_p / 2, df);
+	double pl = pv_t_quantile(1 - line_p / 2, df);
 
 	*replaced = 0;
 	beta = fixed_point(y, var, L, c, lim, 0, &bv, s);
@@ -1243,17 +1255,11 @@ static double fit_steps(const double *y, const double *var, size_t L,
 	 * and 0.6% a point): the steps with no slope stand when their
 	 * penalised cost is the lower */
 	if (beta != 0) {
-		double pc = pv_t_quantile(1 - limit_p / 2, df);
-		double pl = pv_t_quantile(1 - line_p / 2, df);
-
 		psum_build(c, y, var, L, 0, 0);
 		segment(c, L, lim, &alt);
 		if (fit_cost(y, var, L, &alt, 0, pc * pc, pl * pl) <
 		    fit_cost(y, var, L, s, beta, pc * pc, pl * pl)) {
-			struct cpset tmp = *s;
-
-			*s = alt;
-			alt = tmp;
+			cpset_swap(s, &alt);
 			beta = 0;
 			bv = 0;
 		}
@@ -1275,8 +1281,6 @@ static double fit_steps(const double *y, const double *var, size_t L,
 	 * over the series) more often than not, while a split of it is
 	 * often significant (the halves' means do differ) */
 	if (drifting && s->n && beta == 0 && sxx > 0) {
-		double pc = pv_t_quantile(1 - limit_p / 2, df);
-		double pl = pv_t_quantile(1 - line_p / 2, df);
 		struct limits alim = *lim;
 
 		if (PV_CP_LINE_KEEP_P > alim.line_p)
@@ -1306,11 +1310,8 @@ static double fit_steps(const double *y, const double *var, size_t L,
 		 * staircase or a bump that the line fits clearly worse
 		 * stays, however short its segments */
 		if ((weak && ca < cs + PV_CP_TREND_MARGIN * pc * pc) || ca < cs) {
-			struct cpset tmp = *s;
-
 			*replaced = s->n > alt.n;
-			*s = alt;
-			alt = tmp;
+			cpset_swap(s, &alt);
 			beta = beta2;
 			bv = bv2;
 		}
