@@ -1285,21 +1285,23 @@ static double fit_steps(const double *y, const double *var, size_t L,
 
 		if (PV_CP_LINE_KEEP_P > alim.line_p)
 			alim.line_p = PV_CP_LINE_KEEP_P;
-		bv2 = sd * sd / sxx;
-		beta2 = fixed_point(y, var, L, c, &alim, slope, &bv2, &alt);
 		int weak = 0;
 
-		{
-			double sx;
+		bv2 = sd * sd / sxx;
+		beta2 = fixed_point(y, var, L, c, &alim, slope, &bv2, &alt);
+		/* a step is weak when it is not significant net of the
+		 * line's slope, with that slope's error: judged on the
+		 * values as the steps-first fit has them (the line's start
+		 * left c built for its own fit, values less its slope) */
+		psum_build(c, y, var, L, 0, 0);
+		for (size_t i = 0; i < s->n; i++) {
+			size_t a = i ? s->k[i - 1] : 0;
+			size_t b = i + 1 < s->n ? s->k[i + 1] : L;
+			double sx = step_t_sloped(c, a, s->k[i], b, beta2, 1,
+						  beta2 != 0 ? bv2 : 0);
 
-			for (size_t i = 0; i < s->n; i++) {
-				size_t a = i ? s->k[i - 1] : 0;
-				size_t b = i + 1 < s->n ? s->k[i + 1] : L;
-
-				sx = step_t_sloped(c, a, s->k[i], b, bs, sx2, sd * sd);
-				if (two_sided_p(sx, df) > PV_CP_TREND_STRICT * limit_p)
-					weak = 1;
-			}
+			if (two_sided_p(sx, df) > PV_CP_TREND_STRICT * limit_p)
+				weak = 1;
 		}
 		double ca = fit_cost(y, var, L, &alt, beta2, pc * pc, pl * pl);
 		double cs = fit_cost(y, var, L, s, beta, pc * pc, pl * pl);

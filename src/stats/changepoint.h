@@ -74,8 +74,9 @@
  *      (whose slope is kept at PV_CP_LINE_KEEP_P); the
  *      steps-first fit is kept unless the line's start has the smaller
  *      penalised cost, or one of its steps is not significant net of the
- *      joint slope at PV_CP_TREND_STRICT times the split level and the
- *      line costs less than PV_CP_TREND_MARGIN of a split's penalty more
+ *      line's slope (with that slope's error) at PV_CP_TREND_STRICT
+ *      times the split level and the line costs less than
+ *      PV_CP_TREND_MARGIN of a split's penalty more
  *      (a slow drift is a trend, not a staircase; a staircase or a bump
  *      the line fits clearly worse stays steps).  When the steps-first
  *      start itself ends with a slope, its first segmentation (no slope)
@@ -207,8 +208,6 @@
 #ifndef PV_CP_LINE_KEEP_P
 #define PV_CP_LINE_KEEP_P 0.01
 #endif
-/* A weak step gives way to the line only when the line's penalised cost
- * is below the steps' plus this fraction of a split's penalty. */
 /* The family drifts when the sign test of its slopes has p at most this:
  * the line's start is tried only then.  In a family that does not, it
  * explained two steps of 10% in 3% noise as a line often enough to cost
@@ -224,6 +223,8 @@
 #ifndef PV_CP_CAND_SUPPORT
 #define PV_CP_CAND_SUPPORT 2
 #endif
+/* A weak step gives way to the line only when the line's penalised cost
+ * is below the steps' plus this fraction of a split's penalty. */
 #ifndef PV_CP_TREND_MARGIN
 #define PV_CP_TREND_MARGIN 0.5
 #endif
