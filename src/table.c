@@ -16,10 +16,15 @@
 #include <string.h>
 #include "util/banned.h"
 
+/* File j < first started at sample j (each file before the one that gave
+ * a second sample gave one); only the starts after those are stored, so
+ * a metric repeated within its only file (a point of an archive, runs one
+ * after another) allocates nothing. */
 struct pv_multi {
 	uint32_t cur;           /* samples from the last file */
-	uint32_t nstart;
-	uint32_t *fstart;       /* where each file's samples start */
+	uint32_t first;         /* files that started at their index */
+	uint32_t nstart;        /* starts stored in fstart */
+	uint32_t *fstart;       /* where each later file's samples start */
 };
 
 /* Sample arrays are cut from blocks of this many doubles; an array that
@@ -261,7 +266,7 @@ static void add_start(struct pv_multi *mu, uint32_t at)
 }
 
 /* A file's second sample of a metric: until now every file gave one, so
- * file j started at j. */
+ * file j started at j (mu->first). */
 static struct pv_multi *start_multi(struct pv_table *t, struct pv_metric *m,
 				    int side, struct pv_fill *f)
 {
@@ -274,8 +279,7 @@ static struct pv_multi *start_multi(struct pv_table *t, struct pv_metric *m,
 	}
 	mu = &t->multi[t->nmulti++];
 	memset(mu, 0, sizeof(*mu));
-	for (uint32_t j = 0; j < m->files[side]; j++)
-		add_start(mu, j);
+	mu->first = m->files[side];
 	mu->cur = 1;
 	f->multi = (uint32_t)t->nmulti;
 	return mu;
@@ -374,21 +378,28 @@ void pv_table_context(struct pv_table *t, enum pv_side side,
 	sm->context[sm->ncontext++].value = arena_strdup(&t->arena, value);
 }
 
+/* Where file j's samples start. */
+static uint32_t start_of(const struct pv_multi *f, uint32_t j)
+{
+	return j < f->first ? j : f->fstart[j - f->first];
+}
+
 /* Replace a side's samples by one mean per file (the mean of stats:
  * numpy's summation). */
 static void collapse(struct pv_metric *m, int side, const struct pv_multi *f)
 {
 	double *v = m->v[side];
+	uint32_t files = f->first + f->nstart;
 
-	for (uint32_t j = 0; j < f->nstart; j++) {
-		uint32_t start = f->fstart[j];
-		uint32_t end = j + 1 < f->nstart ? f->fstart[j + 1] : m->n[side];
+	for (uint32_t j = 0; j < files; j++) {
+		uint32_t start = start_of(f, j);
+		uint32_t end = j + 1 < files ? start_of(f, j + 1) : m->n[side];
 		double mean;
 
 		pv_mean_sd(v + start, end - start, &mean, NULL);
 		v[j] = mean;
 	}
-	m->n[side] = f->nstart;
+	m->n[side] = files;
 }
 
 void pv_table_drop_metrics(struct pv_table *t)
