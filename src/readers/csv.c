@@ -377,6 +377,29 @@ static const char *group_of(const struct csv *c, const long *idx)
 }
 
 /*
+ * The table's copy (pv_intern_n()) of column k of the record, "" when
+ * the header has no such column, or dflt for an empty cell.  *last is
+ * the column's name in the record before: rows mostly repeat the group,
+ * metric and unit of the row before, and a repeated name then costs a
+ * compare, not a lookup.
+ */
+static inline const char *cell_name(struct pv_read_ctx *ctx,
+				    const char **last, const struct csv *c,
+				    const long *idx, int k, const char *dflt)
+{
+	const char *text = idx[k] >= 0 ? fld(c, (size_t)idx[k]) : "";
+	size_t len = idx[k] >= 0 ? c->f[idx[k]].len : 0;
+
+	if (!len && dflt) {
+		text = dflt;
+		len = strlen(dflt);
+	}
+	if (!*last || !pv_strmap_is(*last, text, len))
+		*last = pv_intern_n(ctx, text, len);
+	return *last;
+}
+
+/*
  * The unit map of the records from data (line `line`) up to stop, which
  * were read before without error: each (group, benchmark, metric)'s
  * unit and the line that gave it first.  read_records() needs the map
@@ -420,10 +443,13 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 	size_t ncols = 0, records = 0;
 	int header = 0, summary = 0, blank, r;
 	/* where the records begin, and the unit all records so far agree
-	 * on (NULL once two differ: then units is kept, replay_units()) */
+	 * on, the table's string (NULL once two differ: then units is kept,
+	 * replay_units()) */
 	const char *data = NULL, *rec, *unit0 = NULL;
 	unsigned long data_line = 0;
 	int mapped = 0;
+	/* the last record's metric, unit and group: see cell_name() */
+	const char *names[3] = { NULL, NULL, NULL };
 
 	while ((rec = c->p, r = next_record(c, &blank)) > 0) {
 		struct pv_sample s;
@@ -472,16 +498,20 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 					"%s:%lu:%zu: empty 'benchmark' field",
 					c->path, c->f[idx[COL_BENCHMARK]].line,
 					c->f[idx[COL_BENCHMARK]].col);
-		s.metric = metric_of(c, idx);
-		s.unit = unit_of(c, idx);
-		s.group = group_of(c, idx);
+		/* The table's strings, so that units and keys compare by
+		 * pointer (pv_emit_interned()). */
+		s.benchmark = pv_intern_n(ctx, s.benchmark,
+					  c->f[idx[COL_BENCHMARK]].len);
+		s.metric = cell_name(ctx, &names[0], c, idx, COL_METRIC, "value");
+		s.unit = cell_name(ctx, &names[1], c, idx, COL_UNIT, NULL);
+		s.group = cell_name(ctx, &names[2], c, idx, COL_GROUP, NULL);
 		s.dir = PV_DIR_UNSET;
 
 		/* A metric's unit and where it was first given: needed only
 		 * once two records differ in unit. */
 		if (!mapped && !unit0) {
-			unit0 = pv_strmap_keep(units, s.unit);
-		} else if (!mapped && strcmp(unit0, s.unit)) {
+			unit0 = s.unit;
+		} else if (!mapped && unit0 != s.unit) {
 			replay_units(c, idx, data, data_line, rec, units, key);
 			mapped = 1;
 		}
@@ -503,7 +533,8 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 			}
 		}
 		if (summary ? pv_emit_summary(ctx, &s, (size_t)n, mean, sd,
-					      c->err) : pv_emit(ctx, &s, c->err))
+					      c->err) :
+		    pv_emit_interned(ctx, &s, c->err))
 			return -1;
 		records++;
 	}
