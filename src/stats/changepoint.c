@@ -389,16 +389,20 @@ static void local_var(const double *y, size_t L, double sd, double *var,
 		return;
 	for (size_t i = 1; i < L; i++)
 		d[i - 1] = fabs(y[i] - y[i - 1]);
-	for (size_t j = 0; j < L; j++) {
+	/* over counts the differences above the limit in d[a..b), the
+	 * window, whose ends only move up: each difference enters and
+	 * leaves the count once */
+	for (size_t j = 0, wa = 0, wb = 0, over = 0; j < L; j++) {
 		size_t a = j > PV_CP_LOCAL_W ? j - PV_CP_LOCAL_W : 0;
 		size_t b = j + PV_CP_LOCAL_W < L - 1 ? j + PV_CP_LOCAL_W : L - 1;
-		size_t over = 0;
 		double md;
 
+		for (; wb < b; wb++)
+			over += d[wb] > lim;
+		for (; wa < a; wa++)
+			over -= d[wa] > lim;
 		/* the median is above the limit only when half the
 		 * differences are: most windows need no median */
-		for (size_t i = a; i < b; i++)
-			over += d[i] > lim;
 		if (2 * over < b - a)
 			continue;
 		md = median_of(d + a, b - a, t);
