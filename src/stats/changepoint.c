@@ -1531,7 +1531,8 @@ static void describe(const struct psum *c, const double *raw, const double *y,
 		     double sd, double df, double alpha, double ntests,
 		     double ncand, struct pv_cp *out)
 {
-	double chi = gsl_cdf_chisq_Pinv(1 - alpha, 1);
+	/* a root search: not for the many series with no change point */
+	double chi = s->n ? gsl_cdf_chisq_Pinv(1 - alpha, 1) : 0;
 
 	for (size_t i = 0, h = 0; i < s->n; i++) {
 		size_t a = i ? s->k[i - 1] : 0;
