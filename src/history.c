@@ -758,9 +758,10 @@ static void point_values(struct pv_hist_metric *m)
 		off[j] = m->obs[j].off;
 	}
 	m->tau = pv_cp_run_tau(lv, n, off, m->nobs, m->nruns);
+	/* pv_history_value() of each point, from the runs on the scale */
 	for (size_t j = 0; j < m->nobs; j++)
-		m->obs[j].value = pv_history_value(m, m->runs + m->obs[j].off,
-						   m->obs[j].n);
+		m->obs[j].value = pv_cp_point_value_scaled(lv + m->obs[j].off,
+							   m->obs[j].n, m->tau);
 	free(lv);
 	free(n);
 	free(off);

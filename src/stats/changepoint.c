@@ -95,28 +95,16 @@ double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 	return tau;
 }
 
-double pv_cp_point_value(const double *x, size_t n, int logscale,
-			 double tau)
+/* pv_cp_point_value() of runs l[0..n) already on the values' scale;
+ * tmp: n doubles of scratch. */
+static double point_value(const double *l, size_t n, double tau, double *tmp)
 {
-	/* a point's handful of runs on the stack */
-	double small[2 * SMALL_N], *l, *tmp, *buf = NULL, med, sum = 0;
+	double med, sum = 0;
 	size_t k = 0;
 
-	if (!n)
-		return NAN;
-	l = n <= SMALL_N ? small : ALLOC_ARRAY(buf, st_mult(n, 2));
-	tmp = l + n;
-	for (size_t i = 0; i < n; i++) {
-		if (logscale && !(x[i] > 0 && isfinite(x[i]))) {
-			free(buf);
-			return NAN;
-		}
-		l[i] = logscale ? log(x[i]) : x[i];
-	}
 	if (n < 3) {
 		for (size_t i = 0; i < n; i++)
 			sum += l[i];
-		free(buf);
 		return sum / (double)n;
 	}
 	memcpy(tmp, l, n * sizeof(*tmp));
@@ -126,8 +114,39 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
 			sum += l[i];
 			k++;
 		}
-	free(buf);
 	return k ? sum / (double)k : med;
+}
+
+double pv_cp_point_value(const double *x, size_t n, int logscale,
+			 double tau)
+{
+	/* a point's handful of runs on the stack */
+	double small[2 * SMALL_N], *l, *buf = NULL, v;
+
+	if (!n)
+		return NAN;
+	l = n <= SMALL_N ? small : ALLOC_ARRAY(buf, st_mult(n, 2));
+	for (size_t i = 0; i < n; i++) {
+		if (logscale && !(x[i] > 0 && isfinite(x[i]))) {
+			free(buf);
+			return NAN;
+		}
+		l[i] = logscale ? log(x[i]) : x[i];
+	}
+	v = point_value(l, n, tau, l + n);
+	free(buf);
+	return v;
+}
+
+double pv_cp_point_value_scaled(const double *l, size_t n, double tau)
+{
+	double small[SMALL_N], *buf = NULL, v;
+
+	if (!n)
+		return NAN;
+	v = point_value(l, n, tau, n <= SMALL_N ? small : ALLOC_ARRAY(buf, n));
+	free(buf);
+	return v;
 }
 
 /*

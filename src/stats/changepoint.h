@@ -324,6 +324,10 @@ double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 		     size_t npoints, size_t nruns);
 double pv_cp_point_value(const double *x, size_t n, int logscale,
 			 double tau);
+/* The same of runs l[0..n) already on the scale used (their logs when
+ * logscale, every run positive): the series' runs were taken on it for
+ * pv_cp_run_tau(), and need not be again. */
+double pv_cp_point_value_scaled(const double *l, size_t n, double tau);
 size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd);
 
 /* The number of split positions of a series of L points. */
