@@ -131,11 +131,29 @@ static void rehash_to(struct pv_table *t, size_t nslots)
 	free(t->slots);
 	t->slots = slots;
 	t->nslots = nslots;
+	t->nhashed = t->n;
 }
 
-static void rehash(struct pv_table *t)
+/* Slots for every metric, with room for one more: those added without
+ * one (pv_table_intern_hashed()) get theirs now. */
+static void hash_pending(struct pv_table *t)
 {
-	rehash_to(t, t->nslots ? t->nslots * 2 : 1024);
+	size_t ns = t->nslots ? t->nslots : 1024;
+
+	if (t->n * 2 >= t->nslots) {
+		while (t->n * 2 >= ns)
+			ns = st_mult(ns, 2);
+		rehash_to(t, ns);
+		return;
+	}
+	for (; t->nhashed < t->n; t->nhashed++) {
+		uint64_t h = hash_key(&t->m[t->nhashed].key);
+		size_t j = slot_of(h, t->nslots);
+
+		while (t->slots[j])
+			j = (j + 1) & (t->nslots - 1);
+		t->slots[j] = slot_value(h, t->nhashed);
+	}
 }
 
 void pv_table_reserve(struct pv_table *t, size_t n)
@@ -180,22 +198,11 @@ long pv_table_intern(struct pv_table *t, const struct pv_key *k,
 	return pv_table_intern_hashed(t, &own, hash_key(&own), err);
 }
 
-long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
-			    uint64_t hash, struct pv_err *err)
+/* Metric t->n, of key k, new. */
+static long add_metric(struct pv_table *t, const struct pv_key *k,
+		       struct pv_err *err)
 {
 	struct pv_metric *m;
-	size_t j;
-
-	if (t->n * 2 >= t->nslots)
-		rehash(t);
-	j = slot_of(hash, t->nslots);
-	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
-		uint64_t v = t->slots[j];
-		size_t i = (size_t)(v & 0xffffffffULL) - 1;
-
-		if ((v >> 32) == (hash >> 32) && pv_table_is(t, i, k))
-			return (long)i;
-	}
 
 	if (t->max_metrics && t->n >= t->max_metrics) {
 		pv_error(err, PV_M_TOO_MANY_METRICS,
@@ -214,8 +221,45 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 	m->key = *k;
 	m->unit = "";
 	m->ratio_num = m->ratio_den = -1;
-	t->slots[j] = slot_value(hash, t->n);
 	return (long)t->n++;
+}
+
+long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
+			    uint64_t hash, struct pv_err *err)
+{
+	size_t j;
+	long i;
+
+	/*
+	 * A table read in the order of the one before (t->like: history's
+	 * points) gets the metrics of that one, in its order: while its
+	 * metrics are all like's first ones (nlikeseq of them), the key of
+	 * like's next differs from every one of them, so it is new without
+	 * a probe.  The slots of metrics added so are filled in only when
+	 * some key is looked up (hash_pending()), which a point that names
+	 * its metrics in the same order again never needs (see find() in
+	 * readers/registry.c).
+	 */
+	if (t->nlikeseq == t->n && t->n < t->nlike &&
+	    pv_key_same(&t->like[t->n].key, k)) {
+		if ((i = add_metric(t, k, err)) >= 0)
+			t->nlikeseq++;
+		return i;
+	}
+	hash_pending(t);
+	j = slot_of(hash, t->nslots);
+	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
+		uint64_t v = t->slots[j];
+
+		i = (long)(v & 0xffffffffULL) - 1;
+		if ((v >> 32) == (hash >> 32) && pv_table_is(t, (size_t)i, k))
+			return i;
+	}
+	if ((i = add_metric(t, k, err)) < 0)
+		return -1;
+	t->slots[j] = slot_value(hash, (size_t)i);
+	t->nhashed = t->n;
+	return i;
 }
 
 void pv_table_hint(struct pv_table *t, uint32_t files)

@@ -139,6 +139,10 @@ static long find(struct pv_read_ctx *ctx, const char *metric,
 	 * (which misses the cache once the table outgrows it). */
 	if (pv_table_is(ctx->table, ctx->h_next, &k))
 		i = (long)ctx->h_next;
+	/* after the last metric, a file that lists its runs one after
+	 * another names the first again */
+	else if (ctx->h_next == ctx->table->n && pv_table_is(ctx->table, 0, &k))
+		i = 0;
 	else
 		i = pv_table_intern_hashed(ctx->table, &k,
 					   pv_hash_mix(ctx->h_row, metric),
