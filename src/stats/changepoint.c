@@ -36,14 +36,17 @@ static double med3(double a, double b, double c)
 
 static double med5(double *x)
 {
-	pvs_sort(x, 5);
+	pvs_sort_small(x, 5);
 	return x[2];
 }
 
 /* The median of x[0..n), which is left sorted (callers use that). */
 static double median_sorted(double *x, size_t n)
 {
-	pvs_sort(x, n);
+	if (n <= 32)
+		pvs_sort_small(x, n);   /* a point's runs: pvs_sort(), inline */
+	else
+		pvs_sort(x, n);
 	return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
@@ -67,8 +70,10 @@ static double median_of(const double *x, size_t n, double *tmp)
  * point's median are left out of the point's value. */
 #define RUN_REJECT 5.0
 
-double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
-		     size_t npoints, size_t nruns)
+/* pv_cp_run_tau(), and into med[j] (when med is not NULL) point j's
+ * median run, NAN below 3 runs. */
+static double run_tau(const double *lv, const uint32_t *n, const size_t *off,
+		      size_t npoints, size_t nruns, double *med)
 {
 	double *dev = pv_malloc(st_mult(nruns ? nruns : 1, sizeof(*dev)));
 	double *tmp = pv_malloc(st_mult(nruns ? nruns : 1, sizeof(*tmp)));
@@ -78,15 +83,19 @@ double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 	/* deviations from the point medians, the median run itself left
 	 * out once per point of odd n */
 	for (size_t j = 0; j < npoints; j++) {
-		double med;
+		double m;
 
+		if (med)
+			med[j] = NAN;
 		if (n[j] < 3)
 			continue;
 		memcpy(tmp, lv + off[j], n[j] * sizeof(*tmp));
-		med = median_sorted(tmp, n[j]);
+		m = median_sorted(tmp, n[j]);
+		if (med)
+			med[j] = m;
 		for (size_t i = 0; i < n[j]; i++)
 			if (!(n[j] % 2 && i == n[j] / 2))
-				dev[nd++] = fabs(tmp[i] - med);
+				dev[nd++] = fabs(tmp[i] - m);
 	}
 	if (nd)
 		tau = RUN_REJECT * PVS_MAD_SD * median_of(dev, nd, tmp);
@@ -95,12 +104,32 @@ double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 	return tau;
 }
 
-/* pv_cp_point_value() of runs l[0..n) already on the values' scale;
- * tmp: n doubles of scratch. */
+double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
+		     size_t npoints, size_t nruns)
+{
+	return run_tau(lv, n, off, npoints, nruns, NULL);
+}
+
+/* pv_cp_point_value() of runs l[0..n) (n >= 3) already on the values'
+ * scale, whose median is med. */
+static double point_value_med(const double *l, size_t n, double tau,
+			      double med)
+{
+	double sum = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (fabs(l[i] - med) <= tau) {
+			sum += l[i];
+			k++;
+		}
+	return k ? sum / (double)k : med;
+}
+
+/* The same for n >= 1, tmp: n doubles of scratch. */
 static double point_value(const double *l, size_t n, double tau, double *tmp)
 {
-	double med, sum = 0;
-	size_t k = 0;
+	double sum = 0;
 
 	if (n < 3) {
 		for (size_t i = 0; i < n; i++)
@@ -108,13 +137,7 @@ static double point_value(const double *l, size_t n, double tau, double *tmp)
 		return sum / (double)n;
 	}
 	memcpy(tmp, l, n * sizeof(*tmp));
-	med = median_sorted(tmp, n);
-	for (size_t i = 0; i < n; i++)
-		if (fabs(l[i] - med) <= tau) {
-			sum += l[i];
-			k++;
-		}
-	return k ? sum / (double)k : med;
+	return point_value_med(l, n, tau, median_sorted(tmp, n));
 }
 
 double pv_cp_point_value(const double *x, size_t n, int logscale,
@@ -138,15 +161,27 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
 	return v;
 }
 
-double pv_cp_point_value_scaled(const double *l, size_t n, double tau)
+double pv_cp_point_values(const double *lv, const uint32_t *n,
+			  const size_t *off, size_t npoints, size_t nruns,
+			  double *value)
 {
-	double small[SMALL_N], *buf = NULL, v;
+	double *med = pv_malloc(st_mult(npoints ? npoints : 1, sizeof(*med)));
+	double tau = run_tau(lv, n, off, npoints, nruns, med);
 
-	if (!n)
-		return NAN;
-	v = point_value(l, n, tau, n <= SMALL_N ? small : ALLOC_ARRAY(buf, n));
-	free(buf);
-	return v;
+	for (size_t j = 0; j < npoints; j++) {
+		const double *l = lv + off[j];
+		double sum = 0;
+
+		if (n[j] >= 3) {
+			value[j] = point_value_med(l, n[j], tau, med[j]);
+			continue;
+		}
+		for (size_t i = 0; i < n[j]; i++)
+			sum += l[i];
+		value[j] = n[j] ? sum / (double)n[j] : NAN;
+	}
+	free(med);
+	return tau;
 }
 
 /*
