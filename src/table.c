@@ -286,12 +286,20 @@ static double *pool_alloc(struct pv_table *t, size_t n)
 }
 
 /* Make room for one more sample: the test's number of files at first
- * (one sample per repeat), twice the room after that. */
+ * (one sample per repeat), or as many samples as the metric at its place
+ * in the table read before had when that is more (history's points: the
+ * same metrics, each with its runs in one file); twice the room after
+ * that. */
 static void grow(struct pv_table *t, struct pv_metric *m, int side,
 		 struct pv_fill *f)
 {
 	uint32_t cap = f->cap ? f->cap * 2 : t->cap_hint;
-	double *v = pool_alloc(t, cap);
+	double *v;
+
+	if (!f->cap && (size_t)(m - t->m) < t->nlike &&
+	    t->like[m - t->m].n[side] > cap)
+		cap = t->like[m - t->m].n[side];
+	v = pool_alloc(t, cap);
 
 	if (m->n[side])
 		memcpy(v, m->v[side], m->n[side] * sizeof(*v));
