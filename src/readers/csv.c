@@ -442,7 +442,8 @@ static int cell_num(struct csv *c, const long *idx, int k, double *v)
 {
 	const struct field *f = &c->f[idx[k]];
 	const char *text = fld(c, (size_t)idx[k]);
-	enum pv_num st = pv_parse_double(text, f->len, v);
+	/* the record's fields are one buffer: the cells before can be read */
+	enum pv_num st = pv_parse_double_in(c->fields.buf, text, f->len, v);
 
 	if (st != PV_NUM_OK)
 		return pv_error(c->err, PV_M_BAD_NUMBER,
