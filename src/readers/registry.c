@@ -311,16 +311,28 @@ int pv_emit(struct pv_read_ctx *ctx, const struct pv_sample *s,
 int pv_emit_interned(struct pv_read_ctx *ctx, const struct pv_sample *s,
 		     struct pv_err *err)
 {
+	struct pv_table *t = ctx->table;
+	size_t next = ctx->h_next;
+	const struct pv_key *k;
 	struct pv_metric *m;
 	double v = s->value;
 	long i;
 
-	if (!ctx->h_row_ok || s->group != ctx->h_group_s ||
-	    s->benchmark != ctx->h_bench_s)
-		set_row(ctx, s->group, s->benchmark);
-	if ((i = find(ctx, s->metric, err)) < 0)
-		return -1;
-	m = &ctx->table->m[i];
+	/* Inline, find()'s guess: the metric after the last one (h_suite
+	 * and h_test are NULL until set_row() has run for this file). */
+	if (next < t->n && (k = &t->m[next].key)->metric == s->metric &&
+	    k->benchmark == s->benchmark && k->group == s->group &&
+	    k->test == ctx->h_test && k->suite == ctx->h_suite) {
+		i = (long)next;
+		ctx->h_next = next + 1;
+	} else {
+		if (!ctx->h_row_ok || s->group != ctx->h_group_s ||
+		    s->benchmark != ctx->h_bench_s)
+			set_row(ctx, s->group, s->benchmark);
+		if ((i = find(ctx, s->metric, err)) < 0)
+			return -1;
+	}
+	m = &t->m[i];
 	if (*s->unit && !*m->unit)
 		m->unit = s->unit;
 	if (s->dir != PV_DIR_UNSET)
