@@ -98,14 +98,20 @@ static size_t col_of(const struct csv *c, const char *q)
 	return (size_t)(q - c->lstart) + 1;
 }
 
+/* c->f, grown: it is full. */
+static struct field *more_fields(struct csv *c)
+{
+	c->alloc = c->alloc ? 2 * c->alloc : 16;
+	c->f = pv_reallocarray(c->f, c->alloc, sizeof(*c->f));
+	return c->f;
+}
+
 static void new_field(struct csv *c, const char *at)
 {
 	struct field *f;
 
-	if (c->nf == c->alloc) {
-		c->alloc = c->alloc ? 2 * c->alloc : 16;
-		c->f = pv_reallocarray(c->f, c->alloc, sizeof(*c->f));
-	}
+	if (c->nf == c->alloc)
+		more_fields(c);
 	f = &c->f[c->nf++];
 	f->off = c->fields.len;
 	f->len = 0;
@@ -211,15 +217,12 @@ static int simple_record(struct csv *c, int *blank)
 			comma &= first - 1;
 			eol = q + (__builtin_ctzll(first) >> 3);
 		}
-		/* one field more than commas: room for the last one too */
 		for (; comma; comma &= comma - 1) {
 			const char *stop = q + (__builtin_ctzll(comma) >> 3);
 
-			if (nf + 1 >= alloc) {
-				alloc = alloc ? 2 * alloc : 16;
-				fv = pv_reallocarray(fv, alloc, sizeof(*fv));
-				c->f = fv;
-				c->alloc = alloc;
+			if (nf == alloc) {
+				fv = more_fields(c);
+				alloc = c->alloc;
 			}
 			fv[nf].off = (size_t)(start - line);
 			fv[nf].len = (size_t)(stop - start);
@@ -232,12 +235,8 @@ static int simple_record(struct csv *c, int *blank)
 	}
 	if (eol == line)
 		return 0;       /* a blank line */
-	if (nf + 1 >= alloc) {
-		alloc = alloc ? 2 * alloc : 16;
-		fv = pv_reallocarray(fv, alloc, sizeof(*fv));
-		c->f = fv;
-		c->alloc = alloc;
-	}
+	if (nf == alloc)
+		fv = more_fields(c);
 	fv[nf].off = (size_t)(start - line);
 	fv[nf].len = (size_t)(eol - start);
 	fv[nf].line = lno;
