@@ -740,11 +740,12 @@ out:
 static void point_values(struct pv_hist_metric *m)
 {
 	size_t k = m->nobs ? m->nobs : 1;
-	double *lv;
+	double *lv, *val;
 	uint32_t *n;
 	size_t *off;
 
 	ALLOC_ARRAY(lv, m->nruns ? m->nruns : 1);
+	ALLOC_ARRAY(val, k);
 	ALLOC_ARRAY(n, k);
 	ALLOC_ARRAY(off, k);
 	m->logscale = 1;
@@ -757,11 +758,13 @@ static void point_values(struct pv_hist_metric *m)
 		n[j] = m->obs[j].n;
 		off[j] = m->obs[j].off;
 	}
-	m->tau = pv_cp_run_tau(lv, n, off, m->nobs, m->nruns);
+	/* the run scale and pv_history_value() of each point, from the
+	 * runs on the scale */
+	m->tau = pv_cp_point_values(lv, n, off, m->nobs, m->nruns, val);
 	for (size_t j = 0; j < m->nobs; j++)
-		m->obs[j].value = pv_history_value(m, m->runs + m->obs[j].off,
-						   m->obs[j].n);
+		m->obs[j].value = val[j];
 	free(lv);
+	free(val);
 	free(n);
 	free(off);
 }

@@ -16,10 +16,15 @@
 #include <string.h>
 #include "util/banned.h"
 
+/* File j < first started at sample j (each file before the one that gave
+ * a second sample gave one); only the starts after those are stored, so
+ * a metric repeated within its only file (a point of an archive, runs one
+ * after another) allocates nothing. */
 struct pv_multi {
 	uint32_t cur;           /* samples from the last file */
-	uint32_t nstart;
-	uint32_t *fstart;       /* where each file's samples start */
+	uint32_t first;         /* files that started at their index */
+	uint32_t nstart;        /* starts stored in fstart */
+	uint32_t *fstart;       /* where each later file's samples start */
 };
 
 /* Sample arrays are cut from blocks of this many doubles; an array that
@@ -126,11 +131,29 @@ static void rehash_to(struct pv_table *t, size_t nslots)
 	free(t->slots);
 	t->slots = slots;
 	t->nslots = nslots;
+	t->nhashed = t->n;
 }
 
-static void rehash(struct pv_table *t)
+/* Slots for every metric, with room for one more: those added without
+ * one (pv_table_intern_hashed()) get theirs now. */
+static void hash_pending(struct pv_table *t)
 {
-	rehash_to(t, t->nslots ? t->nslots * 2 : 1024);
+	size_t ns = t->nslots ? t->nslots : 1024;
+
+	if (t->n * 2 >= t->nslots) {
+		while (t->n * 2 >= ns)
+			ns = st_mult(ns, 2);
+		rehash_to(t, ns);
+		return;
+	}
+	for (; t->nhashed < t->n; t->nhashed++) {
+		uint64_t h = hash_key(&t->m[t->nhashed].key);
+		size_t j = slot_of(h, t->nslots);
+
+		while (t->slots[j])
+			j = (j + 1) & (t->nslots - 1);
+		t->slots[j] = slot_value(h, t->nhashed);
+	}
 }
 
 void pv_table_reserve(struct pv_table *t, size_t n)
@@ -175,22 +198,11 @@ long pv_table_intern(struct pv_table *t, const struct pv_key *k,
 	return pv_table_intern_hashed(t, &own, hash_key(&own), err);
 }
 
-long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
-			    uint64_t hash, struct pv_err *err)
+/* Metric t->n, of key k, new. */
+static long add_metric(struct pv_table *t, const struct pv_key *k,
+		       struct pv_err *err)
 {
 	struct pv_metric *m;
-	size_t j;
-
-	if (t->n * 2 >= t->nslots)
-		rehash(t);
-	j = slot_of(hash, t->nslots);
-	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
-		uint64_t v = t->slots[j];
-		size_t i = (size_t)(v & 0xffffffffULL) - 1;
-
-		if ((v >> 32) == (hash >> 32) && pv_table_is(t, i, k))
-			return (long)i;
-	}
 
 	if (t->max_metrics && t->n >= t->max_metrics) {
 		pv_error(err, PV_M_TOO_MANY_METRICS,
@@ -209,8 +221,45 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
 	m->key = *k;
 	m->unit = "";
 	m->ratio_num = m->ratio_den = -1;
-	t->slots[j] = slot_value(hash, t->n);
 	return (long)t->n++;
+}
+
+long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
+			    uint64_t hash, struct pv_err *err)
+{
+	size_t j;
+	long i;
+
+	/*
+	 * A table read in the order of the one before (t->like: history's
+	 * points) gets the metrics of that one, in its order: while its
+	 * metrics are all like's first ones (nlikeseq of them), the key of
+	 * like's next differs from every one of them, so it is new without
+	 * a probe.  The slots of metrics added so are filled in only when
+	 * some key is looked up (hash_pending()), which a point that names
+	 * its metrics in the same order again never needs (see find() in
+	 * readers/registry.c).
+	 */
+	if (t->nlikeseq == t->n && t->n < t->nlike &&
+	    pv_key_same(&t->like[t->n].key, k)) {
+		if ((i = add_metric(t, k, err)) >= 0)
+			t->nlikeseq++;
+		return i;
+	}
+	hash_pending(t);
+	j = slot_of(hash, t->nslots);
+	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
+		uint64_t v = t->slots[j];
+
+		i = (long)(v & 0xffffffffULL) - 1;
+		if ((v >> 32) == (hash >> 32) && pv_table_is(t, (size_t)i, k))
+			return i;
+	}
+	if ((i = add_metric(t, k, err)) < 0)
+		return -1;
+	t->slots[j] = slot_value(hash, (size_t)i);
+	t->nhashed = t->n;
+	return i;
 }
 
 void pv_table_hint(struct pv_table *t, uint32_t files)
@@ -237,12 +286,20 @@ static double *pool_alloc(struct pv_table *t, size_t n)
 }
 
 /* Make room for one more sample: the test's number of files at first
- * (one sample per repeat), twice the room after that. */
+ * (one sample per repeat), or as many samples as the metric at its place
+ * in the table read before had when that is more (history's points: the
+ * same metrics, each with its runs in one file); twice the room after
+ * that. */
 static void grow(struct pv_table *t, struct pv_metric *m, int side,
 		 struct pv_fill *f)
 {
 	uint32_t cap = f->cap ? f->cap * 2 : t->cap_hint;
-	double *v = pool_alloc(t, cap);
+	double *v;
+
+	if (!f->cap && (size_t)(m - t->m) < t->nlike &&
+	    t->like[m - t->m].n[side] > cap)
+		cap = t->like[m - t->m].n[side];
+	v = pool_alloc(t, cap);
 
 	if (m->n[side])
 		memcpy(v, m->v[side], m->n[side] * sizeof(*v));
@@ -261,7 +318,7 @@ static void add_start(struct pv_multi *mu, uint32_t at)
 }
 
 /* A file's second sample of a metric: until now every file gave one, so
- * file j started at j. */
+ * file j started at j (mu->first). */
 static struct pv_multi *start_multi(struct pv_table *t, struct pv_metric *m,
 				    int side, struct pv_fill *f)
 {
@@ -274,8 +331,7 @@ static struct pv_multi *start_multi(struct pv_table *t, struct pv_metric *m,
 	}
 	mu = &t->multi[t->nmulti++];
 	memset(mu, 0, sizeof(*mu));
-	for (uint32_t j = 0; j < m->files[side]; j++)
-		add_start(mu, j);
+	mu->first = m->files[side];
 	mu->cur = 1;
 	f->multi = (uint32_t)t->nmulti;
 	return mu;
@@ -374,21 +430,28 @@ void pv_table_context(struct pv_table *t, enum pv_side side,
 	sm->context[sm->ncontext++].value = arena_strdup(&t->arena, value);
 }
 
+/* Where file j's samples start. */
+static uint32_t start_of(const struct pv_multi *f, uint32_t j)
+{
+	return j < f->first ? j : f->fstart[j - f->first];
+}
+
 /* Replace a side's samples by one mean per file (the mean of stats:
  * numpy's summation). */
 static void collapse(struct pv_metric *m, int side, const struct pv_multi *f)
 {
 	double *v = m->v[side];
+	uint32_t files = f->first + f->nstart;
 
-	for (uint32_t j = 0; j < f->nstart; j++) {
-		uint32_t start = f->fstart[j];
-		uint32_t end = j + 1 < f->nstart ? f->fstart[j + 1] : m->n[side];
+	for (uint32_t j = 0; j < files; j++) {
+		uint32_t start = start_of(f, j);
+		uint32_t end = j + 1 < files ? start_of(f, j + 1) : m->n[side];
 		double mean;
 
 		pv_mean_sd(v + start, end - start, &mean, NULL);
 		v[j] = mean;
 	}
-	m->n[side] = f->nstart;
+	m->n[side] = files;
 }
 
 void pv_table_drop_metrics(struct pv_table *t)

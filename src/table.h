@@ -138,6 +138,8 @@ struct pv_table {
 	uint64_t *slots;            /* open addressing: hash's top 32 bits, then
 				     * index+1 in the low 32; 0 is empty */
 	size_t nslots;
+	size_t nhashed;             /* metrics [0, nhashed) are in the slots */
+	size_t nlikeseq;            /* metrics [0, nlikeseq) are like's */
 	struct pv_strmap strs;      /* the key strings, each stored once */
 	struct pv_strmap *strset;   /* &strs, or the caller's (shared) */
 	struct pv_fill *fill;       /* per metric and side, while loading */
@@ -147,7 +149,9 @@ struct pv_table {
 	uint32_t cap_hint;          /* files of the current test and side */
 	/* A table read before with the same string set (history's point
 	 * before), or NULL: a row's names are compared with its metric at
-	 * the same position before the string set is probed. */
+	 * the same position before the string set is probed, and while
+	 * this table's metrics are its first ones, its next metric is new
+	 * without a probe (table.c). */
 	const struct pv_metric *like;
 	size_t nlike;
 	int finished;
@@ -181,18 +185,18 @@ long pv_table_intern_hashed(struct pv_table *t, const struct pv_key *k,
  * two of them are equal exactly when their pointers are). */
 const char *pv_table_str(struct pv_table *t, const char *s);
 const char *pv_table_strn(struct pv_table *t, const char *s, size_t n);
+/* Are keys a and b of one table's strings the same? */
+static inline int pv_key_same(const struct pv_key *a, const struct pv_key *b)
+{
+	return a->metric == b->metric && a->benchmark == b->benchmark &&
+	       a->group == b->group && a->test == b->test &&
+	       a->suite == b->suite;
+}
 /* Is metric i the one with key k (the table's strings)? */
 static inline int pv_table_is(const struct pv_table *t, size_t i,
 			      const struct pv_key *k)
 {
-	const struct pv_key *a;
-
-	if (i >= t->n)
-		return 0;
-	a = &t->m[i].key;
-	return a->metric == k->metric && a->benchmark == k->benchmark &&
-	       a->group == k->group && a->test == k->test &&
-	       a->suite == k->suite;
+	return i < t->n && pv_key_same(&t->m[i].key, k);
 }
 
 #define PV_HASH_INIT 0xcbf29ce484222325ULL

@@ -98,14 +98,20 @@ static size_t col_of(const struct csv *c, const char *q)
 	return (size_t)(q - c->lstart) + 1;
 }
 
+/* c->f, grown: it is full. */
+static struct field *more_fields(struct csv *c)
+{
+	c->alloc = c->alloc ? 2 * c->alloc : 16;
+	c->f = pv_reallocarray(c->f, c->alloc, sizeof(*c->f));
+	return c->f;
+}
+
 static void new_field(struct csv *c, const char *at)
 {
 	struct field *f;
 
-	if (c->nf == c->alloc) {
-		c->alloc = c->alloc ? 2 * c->alloc : 16;
-		c->f = pv_reallocarray(c->f, c->alloc, sizeof(*c->f));
-	}
+	if (c->nf == c->alloc)
+		more_fields(c);
 	f = &c->f[c->nf++];
 	f->off = c->fields.len;
 	f->len = 0;
@@ -149,6 +155,106 @@ static int quoted(struct csv *c)
 		c->p = q + 1;
 		return 0;
 	}
+}
+
+/*
+ * Bytes of a word, each its top bit: those that are 0, and those below
+ * n (< 0x80).  Exact for every byte: no carry crosses into the next one
+ * (unlike the usual test for whether there is any zero byte).
+ */
+#define ONES 0x0101010101010101ULL
+
+static uint64_t zero_bytes(uint64_t w)
+{
+	const uint64_t low7 = 0x7f * ONES;
+
+	return ~(((w & low7) + low7) | w | low7);
+}
+
+static uint64_t bytes_below(uint64_t w, unsigned n)
+{
+	const uint64_t low7 = 0x7f * ONES;
+
+	return ~(((w & low7) + (0x80 - n) * ONES) | w | low7);
+}
+
+/*
+ * next_record() for the usual record: one line that ends with '\n' and
+ * has no byte below '#' before it (so no blank, '\r', quote or control
+ * character), read eight bytes at a time: each word's commas and the
+ * first such byte, which must be the '\n', found at once.  Its fields
+ * are the ones plain_record() would cut (there is nothing to trim).
+ * Returns 0 for any other line (or one too close to the end of the
+ * buffer to read by words), leaving it unread (c->f may have grown) for
+ * next_record() to read as before.
+ */
+static int simple_record(struct csv *c, int *blank)
+{
+	const char *line = c->p, *q = line, *start = line, *end = c->end;
+	const char *eol = NULL;
+	size_t col0 = col_of(c, line), nf = 0, alloc = c->alloc;
+	unsigned long lno = c->line;
+	struct field *fv = c->f;
+	char *copy;
+
+	while (!eol) {
+		uint64_t w, low, comma;
+
+		if (end - q < 8)
+			return 0;
+		memcpy(&w, q, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		w = __builtin_bswap64(w);
+#endif
+		low = bytes_below(w, '#');
+		comma = zero_bytes(w ^ ',' * ONES);
+		if (low) {
+			uint64_t first = low & -low;
+
+			if (!(first & zero_bytes(w ^ '\n' * ONES)))
+				return 0;
+			/* the commas before it are this line's */
+			comma &= first - 1;
+			eol = q + (__builtin_ctzll(first) >> 3);
+		}
+		for (; comma; comma &= comma - 1) {
+			const char *stop = q + (__builtin_ctzll(comma) >> 3);
+
+			if (nf == alloc) {
+				fv = more_fields(c);
+				alloc = c->alloc;
+			}
+			fv[nf].off = (size_t)(start - line);
+			fv[nf].len = (size_t)(stop - start);
+			fv[nf].line = lno;
+			fv[nf].col = col0 + fv[nf].off;
+			nf++;
+			start = stop + 1;
+		}
+		q += 8;
+	}
+	if (eol == line)
+		return 0;       /* a blank line */
+	if (nf == alloc)
+		fv = more_fields(c);
+	fv[nf].off = (size_t)(start - line);
+	fv[nf].len = (size_t)(eol - start);
+	fv[nf].line = lno;
+	fv[nf].col = col0 + fv[nf].off;
+	nf++;
+	/* the copy, each field ended where its comma was */
+	strbuf_grow(&c->fields, (size_t)(eol - line) + 1);
+	copy = c->fields.buf;
+	memcpy(copy, line, (size_t)(eol - line));
+	for (size_t i = 0; i < nf; i++)
+		copy[fv[i].off + fv[i].len] = '\0';
+	c->fields.len = (size_t)(eol - line);
+	c->nf = nf;
+	*blank = 0;
+	c->p = eol + 1;
+	c->line = lno + 1;
+	c->lstart = c->p;
+	return 1;
 }
 
 /*
@@ -221,6 +327,8 @@ static int next_record(struct csv *c, int *blank)
 	strbuf_reset(&c->fields);
 	c->nf = 0;
 	*blank = 1;
+	if (simple_record(c, blank))
+		return 1;
 	eol = memchr(c->p, '\n', (size_t)(c->end - c->p));
 	if (!eol)
 		eol = c->end;
@@ -333,7 +441,8 @@ static int cell_num(struct csv *c, const long *idx, int k, double *v)
 {
 	const struct field *f = &c->f[idx[k]];
 	const char *text = fld(c, (size_t)idx[k]);
-	enum pv_num st = pv_parse_double(text, f->len, v);
+	/* the record's fields are one buffer: the cells before can be read */
+	enum pv_num st = pv_parse_double_in(c->fields.buf, text, f->len, v);
 
 	if (st != PV_NUM_OK)
 		return pv_error(c->err, PV_M_BAD_NUMBER,
@@ -374,6 +483,29 @@ static const char *unit_of(const struct csv *c, const long *idx)
 static const char *group_of(const struct csv *c, const long *idx)
 {
 	return idx[COL_GROUP] >= 0 ? fld(c, (size_t)idx[COL_GROUP]) : "";
+}
+
+/*
+ * The table's copy (pv_intern_n()) of column k of the record, "" when
+ * the header has no such column, or dflt for an empty cell.  *last is
+ * the column's name in the record before: rows mostly repeat the group,
+ * metric and unit of the row before, and a repeated name then costs a
+ * compare, not a lookup.
+ */
+static inline const char *cell_name(struct pv_read_ctx *ctx,
+				    const char **last, const struct csv *c,
+				    const long *idx, int k, const char *dflt)
+{
+	const char *text = idx[k] >= 0 ? fld(c, (size_t)idx[k]) : "";
+	size_t len = idx[k] >= 0 ? c->f[idx[k]].len : 0;
+
+	if (!len && dflt) {
+		text = dflt;
+		len = strlen(dflt);
+	}
+	if (!*last || !pv_strmap_is(*last, text, len))
+		*last = pv_intern_n(ctx, text, len);
+	return *last;
 }
 
 /*
@@ -420,10 +552,13 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 	size_t ncols = 0, records = 0;
 	int header = 0, summary = 0, blank, r;
 	/* where the records begin, and the unit all records so far agree
-	 * on (NULL once two differ: then units is kept, replay_units()) */
+	 * on, the table's string (NULL once two differ: then units is kept,
+	 * replay_units()) */
 	const char *data = NULL, *rec, *unit0 = NULL;
 	unsigned long data_line = 0;
 	int mapped = 0;
+	/* the last record's metric, unit and group: see cell_name() */
+	const char *names[3] = { NULL, NULL, NULL };
 
 	while ((rec = c->p, r = next_record(c, &blank)) > 0) {
 		struct pv_sample s;
@@ -472,16 +607,20 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 					"%s:%lu:%zu: empty 'benchmark' field",
 					c->path, c->f[idx[COL_BENCHMARK]].line,
 					c->f[idx[COL_BENCHMARK]].col);
-		s.metric = metric_of(c, idx);
-		s.unit = unit_of(c, idx);
-		s.group = group_of(c, idx);
+		/* The table's strings, so that units and keys compare by
+		 * pointer (pv_emit_interned()). */
+		s.benchmark = pv_intern_n(ctx, s.benchmark,
+					  c->f[idx[COL_BENCHMARK]].len);
+		s.metric = cell_name(ctx, &names[0], c, idx, COL_METRIC, "value");
+		s.unit = cell_name(ctx, &names[1], c, idx, COL_UNIT, NULL);
+		s.group = cell_name(ctx, &names[2], c, idx, COL_GROUP, NULL);
 		s.dir = PV_DIR_UNSET;
 
 		/* A metric's unit and where it was first given: needed only
 		 * once two records differ in unit. */
 		if (!mapped && !unit0) {
-			unit0 = pv_strmap_keep(units, s.unit);
-		} else if (!mapped && strcmp(unit0, s.unit)) {
+			unit0 = s.unit;
+		} else if (!mapped && unit0 != s.unit) {
 			replay_units(c, idx, data, data_line, rec, units, key);
 			mapped = 1;
 		}
@@ -503,7 +642,8 @@ static int read_records(struct pv_read_ctx *ctx, struct csv *c,
 			}
 		}
 		if (summary ? pv_emit_summary(ctx, &s, (size_t)n, mean, sd,
-					      c->err) : pv_emit(ctx, &s, c->err))
+					      c->err) :
+		    pv_emit_interned(ctx, &s, c->err))
 			return -1;
 		records++;
 	}

@@ -75,6 +75,12 @@ struct pv_sample {
 /* Add a sample.  Fails only when the metric limit is reached. */
 int pv_emit(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	    struct pv_err *err);
+/* The same for a sample whose group, benchmark, metric and unit (none
+ * NULL) all come from pv_intern_n(): a long-form reader that takes the
+ * table's copy of each name once (csv) saves pv_emit() comparing them
+ * by content with every sample. */
+int pv_emit_interned(struct pv_read_ctx *ctx, const struct pv_sample *s,
+		     struct pv_err *err);
 /* Declare a metric that has no usable samples on this side, with the
  * reason ("only aggregates were saved"); its verdict is insufficient. */
 int pv_emit_note(struct pv_read_ctx *ctx, const struct pv_sample *s,

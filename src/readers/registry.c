@@ -59,25 +59,37 @@ const char *pv_intern(struct pv_read_ctx *ctx, const char *s)
 /* Is the table string q the n bytes at s? */
 static int same_str(const char *q, const char *s, size_t n)
 {
-	return strnlen(q, n + 1) == n && !memcmp(q, s, n);
+	return pv_strmap_is(q, s, n);
+}
+
+/* The key of the metric the next cell is expected to be (see find()): in
+ * this table, or at the same place in the table read before (t->like,
+ * whose strings are this table's), or NULL. */
+static const struct pv_key *next_key(const struct pv_read_ctx *ctx)
+{
+	const struct pv_table *t = ctx->table;
+	size_t next = ctx->h_next;
+
+	return next < t->n ? &t->m[next].key :
+	       next < t->nlike ? &t->like[next].key : NULL;
 }
 
 const char *pv_intern_n(struct pv_read_ctx *ctx, const char *s, size_t n)
 {
-	const struct pv_table *t = ctx->table;
+	const struct pv_key *k = next_key(ctx);
 
 	/* Repeat files list their rows in the same order, so a new row
-	 * usually names the group and benchmark of the metric the next cell
-	 * is expected to be (see find()).  Comparing with those first spares
-	 * a probe of the string set, which at a million metrics no longer
-	 * fits in the cache. */
-	if (ctx->h_next < t->n) {
-		const struct pv_key *k = &t->m[ctx->h_next].key;
-
+	 * usually names the group, benchmark and metric of the metric the
+	 * next cell is expected to be (see find()).  Comparing with those
+	 * first spares a probe of the string set, which at a million
+	 * metrics no longer fits in the cache. */
+	if (k) {
 		if (same_str(k->benchmark, s, n))
 			return k->benchmark;
 		if (same_str(k->group, s, n))
 			return k->group;
+		if (same_str(k->metric, s, n))
+			return k->metric;
 	}
 	return pv_table_strn(ctx->table, s, n);
 }
@@ -127,6 +139,10 @@ static long find(struct pv_read_ctx *ctx, const char *metric,
 	 * (which misses the cache once the table outgrows it). */
 	if (pv_table_is(ctx->table, ctx->h_next, &k))
 		i = (long)ctx->h_next;
+	/* after the last metric, a file that lists its runs one after
+	 * another names the first again */
+	else if (ctx->h_next == ctx->table->n && pv_table_is(ctx->table, 0, &k))
+		i = 0;
 	else
 		i = pv_table_intern_hashed(ctx->table, &k,
 					   pv_hash_mix(ctx->h_row, metric),
@@ -154,10 +170,7 @@ static long intern(struct pv_read_ctx *ctx, const char *group,
 		   struct pv_err *err)
 {
 	struct pv_table *t = ctx->table;
-	size_t next = ctx->h_next;
-
-	const struct pv_key *nk = next < t->n ? &t->m[next].key :
-				  next < t->nlike ? &t->like[next].key : NULL;
+	const struct pv_key *nk = next_key(ctx);
 	int same_group;
 
 	group = group ? group : "";
@@ -285,6 +298,50 @@ int pv_emit(struct pv_read_ctx *ctx, const struct pv_sample *s,
 		return -1;
 	if (ctx->table->m[i].sum[ctx->side])
 		return mixed_error(ctx, &ctx->table->m[i], err);
+	pv_table_add(ctx->table, (size_t)i, ctx->side, ctx->file, v);
+	ctx->emitted++;
+	return 0;
+}
+
+/*
+ * pv_emit() for a sample whose strings are all the table's: its key is
+ * then compared by pointer, and so is its unit with the metric's (a
+ * metric's first unit is kept as it is, one copy for all its samples).
+ */
+int pv_emit_interned(struct pv_read_ctx *ctx, const struct pv_sample *s,
+		     struct pv_err *err)
+{
+	struct pv_table *t = ctx->table;
+	size_t next = ctx->h_next;
+	const struct pv_key *k;
+	struct pv_metric *m;
+	double v = s->value;
+	long i;
+
+	/* Inline, find()'s guess: the metric after the last one (h_suite
+	 * and h_test are NULL until set_row() has run for this file). */
+	if (next < t->n && (k = &t->m[next].key)->metric == s->metric &&
+	    k->benchmark == s->benchmark && k->group == s->group &&
+	    k->test == ctx->h_test && k->suite == ctx->h_suite) {
+		i = (long)next;
+		ctx->h_next = next + 1;
+	} else {
+		if (!ctx->h_row_ok || s->group != ctx->h_group_s ||
+		    s->benchmark != ctx->h_bench_s)
+			set_row(ctx, s->group, s->benchmark);
+		if ((i = find(ctx, s->metric, err)) < 0)
+			return -1;
+	}
+	m = &t->m[i];
+	if (*s->unit && !*m->unit)
+		m->unit = s->unit;
+	if (s->dir != PV_DIR_UNSET)
+		m->dir_hint = s->dir;
+	m->seen[ctx->side] = 1;
+	if (*s->unit && s->unit != m->unit && convert(ctx, m, s->unit, &v, err))
+		return -1;
+	if (m->sum[ctx->side])
+		return mixed_error(ctx, m, err);
 	pv_table_add(ctx->table, (size_t)i, ctx->side, ctx->file, v);
 	ctx->emitted++;
 	return 0;

@@ -36,14 +36,17 @@ static double med3(double a, double b, double c)
 
 static double med5(double *x)
 {
-	pvs_sort(x, 5);
+	pvs_sort_small(x, 5);
 	return x[2];
 }
 
 /* The median of x[0..n), which is left sorted (callers use that). */
 static double median_sorted(double *x, size_t n)
 {
-	pvs_sort(x, n);
+	if (n <= 32)
+		pvs_sort_small(x, n);   /* a point's runs: pvs_sort(), inline */
+	else
+		pvs_sort(x, n);
 	return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
@@ -67,8 +70,10 @@ static double median_of(const double *x, size_t n, double *tmp)
  * point's median are left out of the point's value. */
 #define RUN_REJECT 5.0
 
-double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
-		     size_t npoints, size_t nruns)
+/* pv_cp_run_tau(), and into med[j] (when med is not NULL) point j's
+ * median run, NAN below 3 runs. */
+static double run_tau(const double *lv, const uint32_t *n, const size_t *off,
+		      size_t npoints, size_t nruns, double *med)
 {
 	double *dev = pv_malloc(st_mult(nruns ? nruns : 1, sizeof(*dev)));
 	double *tmp = pv_malloc(st_mult(nruns ? nruns : 1, sizeof(*tmp)));
@@ -78,15 +83,19 @@ double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 	/* deviations from the point medians, the median run itself left
 	 * out once per point of odd n */
 	for (size_t j = 0; j < npoints; j++) {
-		double med;
+		double m;
 
+		if (med)
+			med[j] = NAN;
 		if (n[j] < 3)
 			continue;
 		memcpy(tmp, lv + off[j], n[j] * sizeof(*tmp));
-		med = median_sorted(tmp, n[j]);
+		m = median_sorted(tmp, n[j]);
+		if (med)
+			med[j] = m;
 		for (size_t i = 0; i < n[j]; i++)
 			if (!(n[j] % 2 && i == n[j] / 2))
-				dev[nd++] = fabs(tmp[i] - med);
+				dev[nd++] = fabs(tmp[i] - m);
 	}
 	if (nd)
 		tau = RUN_REJECT * PVS_MAD_SD * median_of(dev, nd, tmp);
@@ -95,17 +104,51 @@ double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 	return tau;
 }
 
+double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
+		     size_t npoints, size_t nruns)
+{
+	return run_tau(lv, n, off, npoints, nruns, NULL);
+}
+
+/* pv_cp_point_value() of runs l[0..n) (n >= 3) already on the values'
+ * scale, whose median is med. */
+static double point_value_med(const double *l, size_t n, double tau,
+			      double med)
+{
+	double sum = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (fabs(l[i] - med) <= tau) {
+			sum += l[i];
+			k++;
+		}
+	return k ? sum / (double)k : med;
+}
+
+/* The same for n >= 1, tmp: n doubles of scratch. */
+static double point_value(const double *l, size_t n, double tau, double *tmp)
+{
+	double sum = 0;
+
+	if (n < 3) {
+		for (size_t i = 0; i < n; i++)
+			sum += l[i];
+		return sum / (double)n;
+	}
+	memcpy(tmp, l, n * sizeof(*tmp));
+	return point_value_med(l, n, tau, median_sorted(tmp, n));
+}
+
 double pv_cp_point_value(const double *x, size_t n, int logscale,
 			 double tau)
 {
 	/* a point's handful of runs on the stack */
-	double small[2 * SMALL_N], *l, *tmp, *buf = NULL, med, sum = 0;
-	size_t k = 0;
+	double small[2 * SMALL_N], *l, *buf = NULL, v;
 
 	if (!n)
 		return NAN;
 	l = n <= SMALL_N ? small : ALLOC_ARRAY(buf, st_mult(n, 2));
-	tmp = l + n;
 	for (size_t i = 0; i < n; i++) {
 		if (logscale && !(x[i] > 0 && isfinite(x[i]))) {
 			free(buf);
@@ -113,21 +156,32 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
 		}
 		l[i] = logscale ? log(x[i]) : x[i];
 	}
-	if (n < 3) {
-		for (size_t i = 0; i < n; i++)
-			sum += l[i];
-		free(buf);
-		return sum / (double)n;
-	}
-	memcpy(tmp, l, n * sizeof(*tmp));
-	med = median_sorted(tmp, n);
-	for (size_t i = 0; i < n; i++)
-		if (fabs(l[i] - med) <= tau) {
-			sum += l[i];
-			k++;
-		}
+	v = point_value(l, n, tau, l + n);
 	free(buf);
-	return k ? sum / (double)k : med;
+	return v;
+}
+
+double pv_cp_point_values(const double *lv, const uint32_t *n,
+			  const size_t *off, size_t npoints, size_t nruns,
+			  double *value)
+{
+	double *med = pv_malloc(st_mult(npoints ? npoints : 1, sizeof(*med)));
+	double tau = run_tau(lv, n, off, npoints, nruns, med);
+
+	for (size_t j = 0; j < npoints; j++) {
+		const double *l = lv + off[j];
+		double sum = 0;
+
+		if (n[j] >= 3) {
+			value[j] = point_value_med(l, n[j], tau, med[j]);
+			continue;
+		}
+		for (size_t i = 0; i < n[j]; i++)
+			sum += l[i];
+		value[j] = n[j] ? sum / (double)n[j] : NAN;
+	}
+	free(med);
+	return tau;
 }
 
 /*
@@ -389,16 +443,20 @@ static void local_var(const double *y, size_t L, double sd, double *var,
 		return;
 	for (size_t i = 1; i < L; i++)
 		d[i - 1] = fabs(y[i] - y[i - 1]);
-	for (size_t j = 0; j < L; j++) {
+	/* over counts the differences above the limit in d[a..b), the
+	 * window, whose ends only move up: each difference enters and
+	 * leaves the count once */
+	for (size_t j = 0, wa = 0, wb = 0, over = 0; j < L; j++) {
 		size_t a = j > PV_CP_LOCAL_W ? j - PV_CP_LOCAL_W : 0;
 		size_t b = j + PV_CP_LOCAL_W < L - 1 ? j + PV_CP_LOCAL_W : L - 1;
-		size_t over = 0;
 		double md;
 
+		for (; wb < b; wb++)
+			over += d[wb] > lim;
+		for (; wa < a; wa++)
+			over -= d[wa] > lim;
 		/* the median is above the limit only when half the
 		 * differences are: most windows need no median */
-		for (size_t i = a; i < b; i++)
-			over += d[i] > lim;
 		if (2 * over < b - a)
 			continue;
 		md = median_of(d + a, b - a, t);
@@ -1529,7 +1587,8 @@ static void describe(const struct psum *c, const double *raw, const double *y,
 		     double sd, double df, double alpha, double ntests,
 		     double ncand, struct pv_cp *out)
 {
-	double chi = gsl_cdf_chisq_Pinv(1 - alpha, 1);
+	/* a root search: not for the many series with no change point */
+	double chi = s->n ? gsl_cdf_chisq_Pinv(1 - alpha, 1) : 0;
 
 	for (size_t i = 0, h = 0; i < s->n; i++) {
 		size_t a = i ? s->k[i - 1] : 0;

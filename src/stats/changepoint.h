@@ -325,6 +325,13 @@ double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 		     size_t npoints, size_t nruns);
 double pv_cp_point_value(const double *x, size_t n, int logscale,
 			 double tau);
+/* pv_cp_run_tau() (returned) and every point's pv_cp_point_value() at
+ * that tau into value[0..npoints), of runs lv already on the scale used
+ * (their logs when logscale, every run positive): the runs are not
+ * taken on it again, and each point's median run is found once. */
+double pv_cp_point_values(const double *lv, const uint32_t *n,
+			  const size_t *off, size_t npoints, size_t nruns,
+			  double *value);
 size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd);
 
 /* The number of split positions of a series of L points. */

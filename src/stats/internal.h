@@ -18,6 +18,20 @@
  * runs a benchmark has, GSL's sort beyond. */
 void pvs_sort(double *x, size_t n);
 
+/* pvs_sort() of at most 32 values, its insertion sort: inline, for the
+ * hot callers of a few values (a constant n unrolls). */
+static inline void pvs_sort_small(double *x, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		double v = x[i];
+		size_t j = i;
+
+		for (; j > 0 && x[j - 1] > v; j--)
+			x[j] = x[j - 1];
+		x[j] = v;
+	}
+}
+
 /* numpy's np.mean(x) (n >= 1), np.sum((x - c)**2) and scipy's
  * _var(x, ddof=1) (n >= 2), summed in numpy's pairwise order. */
 double pvs_np_mean(const double *x, size_t n);

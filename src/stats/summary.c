@@ -24,14 +24,7 @@ void pvs_sort(double *x, size_t n)
 		gsl_sort(x, 1, n);
 		return;
 	}
-	for (size_t i = 1; i < n; i++) {
-		double v = x[i];
-		size_t j = i;
-
-		for (; j > 0 && x[j - 1] > v; j--)
-			x[j] = x[j - 1];
-		x[j] = v;
-	}
+	pvs_sort_small(x, n);
 }
 
 /*

@@ -58,9 +58,12 @@ static inline uint64_t pv_num_digits(uint64_t w, unsigned k)
 }
 
 /*
- * Parse s[0..len) as a decimal number: optional sign, digits with an
+ * Parse str[0..len) as a decimal number: optional sign, digits with an
  * optional fraction and exponent, surrounded by optional blanks.
- * Hexadecimal, "nan", "inf" and trailing garbage are refused.
+ * Hexadecimal, "nan", "inf" and trailing garbage are refused.  The
+ * number may lie in a larger buffer that can be read from lo (<= str)
+ * on: the 8 bytes before its end are then one word even when it is
+ * shorter (a table's cells, one after another in its line).
  *
  * Inline, one pass for what result files hold (table readers call it
  * for every cell): blanks, a sign, at most 19 digits around an optional
@@ -72,8 +75,8 @@ static inline uint64_t pv_num_digits(uint64_t w, unsigned k)
  * on its own: whatever this path accepts is at most 27 characters long
  * and valid there too.
  */
-static inline enum pv_num pv_parse_double(const char *str, size_t len,
-					  double *out)
+static inline enum pv_num pv_parse_double_in(const char *lo, const char *str,
+					     size_t len, double *out)
 {
 	const unsigned char *s = (const unsigned char *)str, *p = s;
 	const unsigned char *end = s + len, *digits;
@@ -109,12 +112,13 @@ static inline enum pv_num pv_parse_double(const char *str, size_t len,
 		neg = *p++ == '-';
 	/*
 	 * A right-aligned cell ends with its number: when the rest is at
-	 * most 8 bytes, it is in the cell's last 8, shifted down (bytes past
-	 * the end read as 0, a non-digit).  Digits, or digits with one
-	 * point squeezed out, are then counted and summed a word at a time.
+	 * most 8 bytes, it is in the 8 before the cell's end (read from lo
+	 * on), shifted down (bytes past the end read as 0, a non-digit).
+	 * Digits, or digits with one point squeezed out, are then counted
+	 * and summed a word at a time.
 	 * Anything else there goes on below, byte by byte.
 	 */
-	if ((size_t)(end - p) - 1 < 8 && end - s >= 8) {
+	if ((size_t)(end - p) - 1 < 8 && end - (const unsigned char *)lo >= 8) {
 		unsigned n = (unsigned)(end - p), k, t;
 		uint64_t w;
 
@@ -176,6 +180,13 @@ static inline enum pv_num pv_parse_double(const char *str, size_t len,
 	v = exp < 0 ? v / pv_pow10_exact[-exp] : v * pv_pow10_exact[exp];
 	*out = neg ? -v : v;
 	return PV_NUM_OK;
+}
+
+/* pv_parse_double_in() of a number on its own. */
+static inline enum pv_num pv_parse_double(const char *str, size_t len,
+					  double *out)
+{
+	return pv_parse_double_in(str, str, len, out);
 }
 
 /* A short description of a parse status, for messages. */

@@ -74,4 +74,40 @@ static inline size_t pv_strmap_len(const char *key)
 	return n;
 }
 
+/* Is the key the map returned the n bytes at p?  Keys are names, a few
+ * bytes long: compared here a word at a time (the last word overlapping
+ * the one before), which costs less than a call of memcmp(). */
+static inline int pv_strmap_is(const char *key, const char *p, size_t n)
+{
+	uint64_t a, b;
+	uint32_t x, y, z, w;
+
+	if (pv_strmap_len(key) != n)
+		return 0;
+	if (n < 4) {
+		while (n && *key == *p) {
+			key++;
+			p++;
+			n--;
+		}
+		return !n;
+	}
+	if (n <= 8) {
+		memcpy(&x, key, 4);
+		memcpy(&y, p, 4);
+		memcpy(&z, key + n - 4, 4);
+		memcpy(&w, p + n - 4, 4);
+		return x == y && z == w;
+	}
+	for (; n > 8; key += 8, p += 8, n -= 8) {
+		memcpy(&a, key, 8);
+		memcpy(&b, p, 8);
+		if (a != b)
+			return 0;
+	}
+	memcpy(&a, key + n - 8, 8);
+	memcpy(&b, p + n - 8, 8);
+	return a == b;
+}
+
 #endif
