@@ -758,8 +758,8 @@ static void point_values(struct pv_hist_metric *m)
 		n[j] = m->obs[j].n;
 		off[j] = m->obs[j].off;
 	}
-	/* the run scale and pv_history_value() of each point, from the
-	 * runs on the scale */
+	/* the run scale and each point's value (pv_cp_point_value()),
+	 * from the runs on the scale */
 	m->tau = pv_cp_point_values(lv, n, off, m->nobs, m->nruns, val);
 	for (size_t j = 0; j < m->nobs; j++)
 		m->obs[j].value = val[j];
@@ -981,10 +981,4 @@ void pv_history_shared_size(const struct pv_history *h, struct strbuf *sb)
 	strbuf_addf(sb, "sd %.1f%% a point; at most %.1f%% %s at ",
 		    100 * h->shared.sd, 100 * fabs(expm1(e)),
 		    e > 0 ? "slower" : "faster");
-}
-
-double pv_history_value(const struct pv_hist_metric *m, const double *x,
-			size_t n)
-{
-	return pv_cp_point_value(x, n, m->logscale, m->tau);
 }

@@ -188,9 +188,4 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 void pv_history_decide(struct pv_history *h, const struct pv_history_opts *o,
 		       struct pv_diag *diag);
 
-/* The point value of runs x[0..n) as the metric's archive points got
- * theirs (after pv_history_analyse()); NAN if not on its scale. */
-double pv_history_value(const struct pv_hist_metric *m, const double *x,
-			size_t n);
-
 #endif

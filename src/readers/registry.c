@@ -56,12 +56,6 @@ const char *pv_intern(struct pv_read_ctx *ctx, const char *s)
 	return pv_table_str(ctx->table, s);
 }
 
-/* Is the table string q the n bytes at s? */
-static int same_str(const char *q, const char *s, size_t n)
-{
-	return pv_strmap_is(q, s, n);
-}
-
 /* The key of the metric the next cell is expected to be (see find()): in
  * this table, or at the same place in the table read before (t->like,
  * whose strings are this table's), or NULL. */
@@ -84,11 +78,11 @@ const char *pv_intern_n(struct pv_read_ctx *ctx, const char *s, size_t n)
 	 * first spares a probe of the string set, which at a million
 	 * metrics no longer fits in the cache. */
 	if (k) {
-		if (same_str(k->benchmark, s, n))
+		if (pv_strmap_is(k->benchmark, s, n))
 			return k->benchmark;
-		if (same_str(k->group, s, n))
+		if (pv_strmap_is(k->group, s, n))
 			return k->group;
-		if (same_str(k->metric, s, n))
+		if (pv_strmap_is(k->metric, s, n))
 			return k->metric;
 	}
 	return pv_table_strn(ctx->table, s, n);
@@ -285,6 +279,17 @@ static int mixed_error(struct pv_read_ctx *ctx, const struct pv_metric *m,
 			ctx->side == PV_BASE ? "baseline" : "candidate");
 }
 
+/* Sample v (in the metric's unit) of metric i. */
+static int add_sample(struct pv_read_ctx *ctx, long i, double v,
+		      struct pv_err *err)
+{
+	if (ctx->table->m[i].sum[ctx->side])
+		return mixed_error(ctx, &ctx->table->m[i], err);
+	pv_table_add(ctx->table, (size_t)i, ctx->side, ctx->file, v);
+	ctx->emitted++;
+	return 0;
+}
+
 int pv_emit(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	    struct pv_err *err)
 {
@@ -296,11 +301,7 @@ int pv_emit(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	if (s->unit && *s->unit &&
 	    convert(ctx, &ctx->table->m[i], s->unit, &v, err))
 		return -1;
-	if (ctx->table->m[i].sum[ctx->side])
-		return mixed_error(ctx, &ctx->table->m[i], err);
-	pv_table_add(ctx->table, (size_t)i, ctx->side, ctx->file, v);
-	ctx->emitted++;
-	return 0;
+	return add_sample(ctx, i, v, err);
 }
 
 /*
@@ -340,11 +341,7 @@ int pv_emit_interned(struct pv_read_ctx *ctx, const struct pv_sample *s,
 	m->seen[ctx->side] = 1;
 	if (*s->unit && s->unit != m->unit && convert(ctx, m, s->unit, &v, err))
 		return -1;
-	if (m->sum[ctx->side])
-		return mixed_error(ctx, m, err);
-	pv_table_add(ctx->table, (size_t)i, ctx->side, ctx->file, v);
-	ctx->emitted++;
-	return 0;
+	return add_sample(ctx, i, v, err);
 }
 
 int pv_emit_summary(struct pv_read_ctx *ctx, const struct pv_sample *s,

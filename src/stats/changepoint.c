@@ -170,15 +170,10 @@ double pv_cp_point_values(const double *lv, const uint32_t *n,
 
 	for (size_t j = 0; j < npoints; j++) {
 		const double *l = lv + off[j];
-		double sum = 0;
 
-		if (n[j] >= 3) {
-			value[j] = point_value_med(l, n[j], tau, med[j]);
-			continue;
-		}
-		for (size_t i = 0; i < n[j]; i++)
-			sum += l[i];
-		value[j] = n[j] ? sum / (double)n[j] : NAN;
+		/* below 3 runs point_value() needs no scratch */
+		value[j] = n[j] >= 3 ? point_value_med(l, n[j], tau, med[j]) :
+			   n[j] ? point_value(l, n[j], tau, NULL) : NAN;
 	}
 	free(med);
 	return tau;

@@ -907,6 +907,40 @@ static void test_point_value(void **state)
 					    1, 1.0)));
 }
 
+/* Every point's value at once (history's path): the same scale and
+ * values, worked by hand, for points of 3, 1 and 2 runs and none. */
+static void test_point_values(void **state)
+{
+	/* point 0: 0, 0.1, 2.0 (median 0.1); point 1: 5; point 2: 1, 3 */
+	const double lv[] = { 0.0, 0.1, 2.0, 5.0, 1.0, 3.0 };
+	const uint32_t n[] = { 3, 1, 2, 0 };
+	const size_t off[] = { 0, 3, 4, 6 };
+	double v[4];
+	double tau;
+
+	(void)state;
+	/* one point of 3 runs: deviations 0.1 and 1.9 (the median left
+	 * out), their median 1.0: tau = 5 * 1.482602218505602 * 1.0 */
+	tau = pv_cp_point_values(lv, n, off, 4, 6, v);
+	assert_float_equal(tau, 7.413011092528010, 1e-14);
+	assert_float_equal(v[0], 2.1 / 3, 1e-15);   /* all within tau */
+	assert_float_equal(v[1], 5.0, 0);
+	assert_float_equal(v[2], 2.0, 0);
+	assert_true(isnan(v[3]));
+	/* a third run far out: deviations 0.1 and 8.9, their median 4.5,
+	 * so tau = 33.4 keeps it */
+	{
+		const double far[] = { 0.0, 0.1, 9.0, 5.0, 1.0, 3.0 };
+
+		tau = pv_cp_point_values(far, n, off, 4, 6, v);
+		assert_float_equal(tau, 5 * 1.482602218505602 * 4.5, 1e-13);
+		assert_float_equal(v[0], 9.1 / 3, 1e-15);
+	}
+	/* and one beyond tau is left out: 1, 1.1 and 9 at tau 1 */
+	assert_float_equal(pv_cp_point_value((const double[]){ 1, 1.1, 9 },
+					     3, 0, 1.0), 1.05, 1e-15);
+}
+
 /* Constant levels (issue 22, pattern 4): 0 -> 1 (alone, a linear
  * series) and 100 -> 200 (logs), no noise at all: one change point each,
  * at the first point of the new level, with a finite, huge t; equal
@@ -1000,6 +1034,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_point_value),
+		cmocka_unit_test(test_point_values),
 		cmocka_unit_test(test_clip),
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_noisy_neighbours),
