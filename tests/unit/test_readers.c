@@ -626,6 +626,48 @@ static void csv_defaults(void **state)
 	assert_near(m->v[PV_BASE][1], 0.25, 0);
 }
 
+/*
+ * The usual record (no quote, blank or CR: read eight bytes at a time)
+ * and the others (read byte by byte) give the same cells: fields that
+ * cross words, a record of 20 fields (the field array grows), a record
+ * of one blank before its end (the other path, trimmed), a last record
+ * with no newline, and a bad number's line and column on the fast path.
+ */
+static void csv_word_path(void **state)
+{
+	struct fx *f = *state;
+	const struct pv_metric *m;
+	char wide[256];
+
+	/* 16 ignored columns before the three */
+	snprintf(wide, sizeof(wide),
+		 "c1,c2,c3,c4,c5,c6,c7,c8,c9,c10,c11,c12,c13,c14,c15,c16,"
+		 "benchmark,metric,value\n"
+		 "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,wide,m,42.25\n");
+	assert_int_equal(feed(f, &pv_reader_csv, "w.csv", wide), 0);
+	assert_int_equal(feed(f, &pv_reader_csv, "p.csv",
+			      "benchmark,metric,value\n"
+			      "a,m,1\n"
+			      "abcdefghijklmnopq,metric-that-crosses,12345.678\n"
+			      "a,m,2 \n"
+			      "abcdefghijklmnopq,metric-that-crosses,-0.5e3"), 0);
+	pv_table_finish(&f->t);
+	assert_near(get(f, "", "wide", "m")->v[PV_BASE][0], 42.25, 0);
+	m = get(f, "", "a", "m");
+	assert_int_equal(m->n[PV_BASE], 2);
+	assert_near(m->v[PV_BASE][0], 1, 0);
+	assert_near(m->v[PV_BASE][1], 2, 0);
+	m = get(f, "", "abcdefghijklmnopq", "metric-that-crosses");
+	assert_int_equal(m->n[PV_BASE], 2);
+	assert_near(m->v[PV_BASE][0], 12345.678, 0);
+	assert_near(m->v[PV_BASE][1], -500, 0);
+	expect_error_prefix(f, feed(f, &pv_reader_csv, "e.csv",
+				    "benchmark,metric,value\n"
+				    "bench-one,m,1.5\n"
+				    "bench-two,m,1.5x\n"),
+			    "e.csv:3:13: cannot parse '1.5x' as a number");
+}
+
 /* Columns in any order, extra columns ignored, rows in any order. */
 static void csv_reordered(void **state)
 {
@@ -928,6 +970,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(csv_basic, setup, teardown),
 		cmocka_unit_test_setup_teardown(csv_quoting, setup, teardown),
 		cmocka_unit_test_setup_teardown(csv_defaults, setup, teardown),
+		cmocka_unit_test_setup_teardown(csv_word_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(csv_reordered, setup, teardown),
 		cmocka_unit_test_setup_teardown(csv_missing_column, setup, teardown),
 		cmocka_unit_test_setup_teardown(csv_bad_number, setup, teardown),
