@@ -56,7 +56,7 @@ part() {
 		sh "tests/$1.sh"
 		return $? ;;
 	ci)	# The CI integrations (ci/): scripts, YAML, simulated pipelines.
-		summarised "fail" 20 sh tests/ci/run.sh
+		summarised "^(not ok|    )" 60 sh tests/ci/run.sh
 		return $? ;;
 	bad)	# Hostile input (tests/bad/): broken files, trees, configs, paths.
 		summarised "^(FAIL|     stderr)" 40 sh tests/bad/run.sh
