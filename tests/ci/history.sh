@@ -226,14 +226,29 @@ group_history_race() {
 	mk_trees "$C/t"
 	mk_remote "$C"
 	git clone -q "file://$C/remote.git" "$C/ws2" 2>/dev/null
-	# Every push takes a second on the forge: the two jobs overlap.
-	printf '#!/bin/sh\nsleep 1\n' >"$C/remote.git/hooks/pre-receive"
-	chmod +x "$C/remote.git/hooks/pre-receive"
 	for i in 1 2 3; do
 		hcommit "$C/ws" "$i"
 		gh_push "$C/ws" "$i" "$C/t/p$i" >"$C/log.$i" 2>&1
 	done
 	git -C "$C/ws2" pull -q origin main
+	# The forge holds the first two pushes until both have arrived (at
+	# most 60 s), so the two jobs race however the machine's load times
+	# them: both push what they fetched, the forge takes one and rejects
+	# the other.  (A one-second pause here left the overlap to chance on
+	# a loaded machine.)
+	cat >"$C/remote.git/hooks/pre-receive" <<EOF
+#!/bin/sh
+mkdir -p "$C/race"
+if mkdir "$C/race/1" 2>/dev/null || mkdir "$C/race/2" 2>/dev/null; then
+	i=0
+	while [ ! -d "$C/race/2" ] && [ \$i -lt 600 ]; do
+		sleep 0.1
+		i=\$((i + 1))
+	done
+fi
+exit 0
+EOF
+	chmod +x "$C/remote.git/hooks/pre-receive"
 	gh_push "$C/ws" 4 "$C/t/p4" >"$C/log.4" 2>&1 &
 	p1=$!
 	gh_push "$C/ws2" 5 "$C/t/p5" >"$C/log.5" 2>&1 &
