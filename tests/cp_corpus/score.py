@@ -2,9 +2,10 @@
 """Score perfverdict history and Apache Otava on the labelled corpus.
 
     score.py PERFVERDICT [OTAVA_SRC] [--project NAME] [--flags OUT.json]
-             [--labels a|b|consensus]
+             [--labels a|b|consensus] [--corpus DIR]
 
-For each project under tests/data/cp-corpus/ it writes the project's
+For each project under tests/data/cp-corpus/ (or DIR: a holdout's
+projects, scored once before they join) it writes the project's
 series as an archive (one point per commit, one run per point: the value
 github-action-benchmark kept), runs `PERFVERDICT history --json` on it,
 and, with OTAVA_SRC (a directory holding Otava's `otava` package, run with
@@ -186,14 +187,15 @@ def main(argv):
     only = argv[argv.index("--project") + 1] if "--project" in argv else None
     dump = argv[argv.index("--flags") + 1] if "--flags" in argv else None
     which = argv[argv.index("--labels") + 1] if "--labels" in argv else "consensus"
+    corpus = argv[argv.index("--corpus") + 1] if "--corpus" in argv else CORPUS
     tot = {"perfverdict": [0, 0, 0, 0], "otava": [0, 0, 0, 0]}
     allflags = {}
     print("| project | tool | series | shifts | rule | found | flags | on noise |")
     print("|---|---|---|---|---|---|---|---|")
-    for proj in sorted(os.listdir(CORPUS)):
+    for proj in sorted(os.listdir(corpus)):
         if only and proj != only:
             continue
-        d = os.path.join(CORPUS, proj)
+        d = os.path.join(corpus, proj)
         src = json.load(open(os.path.join(d, "source.json")))
         labels = read_labels(d, which)
         s = load(d)
@@ -208,7 +210,7 @@ def main(argv):
                   f"| {r[1]} | {r[2]} | {r[3]} |")
     for rule, r in tot.items():
         if r[0]:
-            print(f"| all | | | {r[0]} | **{rule}** | {r[1]} ({100 * r[1] / r[0]:.0f}%) "
+            print(f"| all | | | {r[0]} | **{rule}** | {r[1]} ({100 * r[1] / r[0]:.1f}%) "
                   f"| {r[2]} | {r[3]} ({100 * r[3] / max(r[2], 1):.1f}%) |")
     if dump:
         json.dump(allflags, open(dump, "w"), indent=1)
