@@ -57,9 +57,13 @@ def main(argv):
                 q = n.replace('"', "'")
                 f.write(f'"{q}",{i},{order[i][:12]},{v!r},"{u}"\n')
     repo = data.get("repoUrl", "")
+    # JMH's throughput modes write ops per time: higher is better
+    units = {u for n in names for _, u in series[n].values()}
+    higher = tool in BIGGER or (tool == "jmh" and units and
+                                all(u.startswith("ops/") for u in units))
     src = {"repository": repo, "ref": ref, "data_commit": commit,
            "path": path, "suite": suite, "tool": tool,
-           "direction": "higher" if tool in BIGGER else "lower",
+           "direction": "higher" if higher else "lower",
            "points": len(order), "series": len(names)}
     with open(os.path.join(d, "source.json"), "w") as f:
         json.dump(src, f, indent=1)
