@@ -128,8 +128,8 @@ static long pool_metric(struct pv_table *t, struct bh *bh,
 	struct pv_key key = { m->suite, m->test, m->group, m->benchmark,
 			      m->metric };
 	size_t since = m->ncp ? m->cp[m->ncp - 1].point : 0;
-	size_t first = m->nobs, k = 0;
-	double *y, f = 1;
+	size_t first = m->nobs, k = 0, nr = 0, *roff;
+	double *y, *runs, f = 1;
 	long mi;
 
 	while (first > 0 && k < window && m->obs[first - 1].point >= since) {
@@ -151,25 +151,36 @@ static long pool_metric(struct pv_table *t, struct bh *bh,
 			 bh->h.p[m->unit_point].label, t->m[mi].unit);
 		return -1;
 	}
+	for (size_t j = first; j < m->nobs; j++)
+		nr += bh->excluded[m->obs[j].point] ? 0 : m->obs[j].n;
 	y = arena_alloc(&t->arena, st_mult(k ? k : 1, sizeof(*y)));
+	runs = arena_alloc(&t->arena, st_mult(nr ? nr : 1, sizeof(*runs)));
+	roff = arena_alloc(&t->arena, st_mult(st_add(k, 1), sizeof(*roff)));
+	roff[0] = 0;
 	pts->y = y;
+	pts->runs = runs;
+	pts->roff = roff;
 	pts->K = 0;
 	pts->logscale = m->logscale;
 	pts->tau = m->logscale ? m->tau : m->tau * f;
+	pts->sd = m->logscale ? m->sd : m->sd * f;
 	for (size_t j = first; j < m->nobs; j++) {
 		const struct pv_hist_obs *ob = &m->obs[j];
 
 		if (bh->excluded[ob->point])
 			continue;
-		y[pts->K++] = m->logscale ? ob->value + log(f) : ob->value * f;
+		y[pts->K] = m->logscale ? ob->value + log(f) : ob->value * f;
 		bh->used[ob->point]++;
 		pv_table_hint(t, (uint32_t)(m->nobs - first));
+		roff[pts->K + 1] = roff[pts->K];
 		for (size_t r = 0; r < ob->n; r++) {
 			double v = m->runs[ob->off + r];
 
 			pv_unit_convert(m->unit, t->m[mi].unit, &v);
 			pv_table_add(t, (size_t)mi, PV_BASE, ob->point, v);
+			runs[roff[pts->K + 1]++] = m->logscale ? log(v) : v;
 		}
+		pts->K++;
 	}
 	return mi;
 }

@@ -71,6 +71,10 @@ struct pv_points {
 	size_t K;
 	double tau;
 	int logscale;
+	double sd;      /* the history's between-point sd (the points' scale) */
+	/* point j's runs on the points' scale: runs[roff[j] .. roff[j + 1]) */
+	const double *runs;
+	const size_t *roff;
 };
 
 /* A point a pooled baseline drew on: its label, its commit (NULL when

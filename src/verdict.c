@@ -562,14 +562,21 @@ static int pooled_tests(struct pv_report *r, struct work *w,
 			struct pv_diag *diag, struct pv_err *err)
 {
 	struct pv_pooled *x;
-	size_t *at, n = 0, lost = 0;
+	size_t *at, n = 0, lost = 0, nruns = 0, used = 0;
+	double *runs, spike_lo = INFINITY, spike_hi = 0;
+	struct pv_names spikes = PV_NAMES_INIT(3);
 	int rc;
 
 	ALLOC_ARRAY(x, st_add(r->n, 1));
 	ALLOC_ARRAY(at, st_add(r->n, 1));
+	for (size_t i = 0; i < r->n; i++)
+		if (r->m[i].points)
+			nruns = st_add(nruns, r->m[i].side[1].nsamples);
+	ALLOC_ARRAY(runs, st_add(nruns, 1));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct pv_result *res = &r->m[i];
 		const struct pv_points *pt = res->points;
+		const struct pv_side_result *c = &res->side[1];
 		double cand;
 
 		if (!pt || !res->side[1].nsamples)
@@ -583,6 +590,16 @@ static int pooled_tests(struct pv_report *r, struct work *w,
 		x[n].y = pt->y;
 		x[n].K = pt->K;
 		x[n].cand = cand;
+		x[n].spike_sd = pt->sd;
+		x[n].runs = pt->runs;
+		x[n].roff = pt->roff;
+		/* the candidate's runs on the points' scale (all > 0 when
+		 * it is logs: the point value was not NAN) */
+		x[n].cruns = runs + used;
+		x[n].ncruns = c->nsamples;
+		for (size_t k = 0; k < c->nsamples; k++)
+			runs[used++] = pt->logscale ? log(c->samples[k]) :
+						      c->samples[k];
 		at[n++] = i;
 	}
 	rc = pv_pooled_family(x, n, r->settings.gate.alpha, err);
@@ -600,6 +617,14 @@ static int pooled_tests(struct pv_report *r, struct work *w,
 		}
 		if (!w[i].testable)
 			continue;
+		if (p->spike && (up_worse ? p->delta > 0 : p->delta < 0)) {
+			pv_names_add(&spikes, res->group, res->benchmark,
+				     res->metric);
+			if (p->spike_p < spike_lo)
+				spike_lo = p->spike_p;
+			if (p->spike_p > spike_hi)
+				spike_hi = p->spike_p;
+		}
 		res->statistic = -p->t;
 		res->df = p->df;
 		res->ci_low = logs ? expm1(p->lo) :
@@ -610,11 +635,24 @@ static int pooled_tests(struct pv_report *r, struct work *w,
 		w[i].p_worse = up_worse ? p->p_up : p->p_down;
 		w[i].p_better = up_worse ? p->p_down : p->p_up;
 	}
+	if (!rc && spikes.n) {
+		size_t k = spikes.n;
+		const char *names = pv_names_end(&spikes);
+
+		if (spike_lo == spike_hi)
+			pv_diag_add(diag, PV_M_SPIKE_CANDIDATE, "%zu metric%s (%s) moved the worse way as far as the baseline's spikes, %.2g%% of its pooled points: p was at least that rate, the chance that a point is such a spike (history confirms a level that stays)",
+				    k, k == 1 ? "" : "s", names, 100 * spike_lo);
+		else
+			pv_diag_add(diag, PV_M_SPIKE_CANDIDATE, "%zu metrics (%s) moved the worse way as far as the baseline's spikes, %.2g-%.2g%% of its pooled points: p was at least that rate, the chance that a point is such a spike (history confirms a level that stays)",
+				    k, names, 100 * spike_lo, 100 * spike_hi);
+	}
+	strbuf_release(&spikes.sb);
 	if (!rc && lost)
 		pv_diag_add(diag, PV_M_FEW_BASELINE_POINTS, "%zu metric%s had fewer than 2 comparable baseline points: not tested",
 			    lost, lost == 1 ? "" : "s");
 	free(x);
 	free(at);
+	free(runs);
 	return rc;
 }
 

@@ -209,5 +209,44 @@ if not ok:
 sys.exit(0 if ok else 1)
 PY
 
+# 10. compare --baseline-history in a family with spikes: 20 metrics, 10
+# points, 1% noise, a tenth of the points 1.5x (two of three runs, at 3
+# runs: a noisy neighbour).  A candidate as far is judged against the
+# spikes' rate (exit 0, [spike-candidate]); the same candidate against
+# the family without spikes is a regression; three runs 10% slower,
+# where every spike was a split one, are one too.
+spiky() { # spiky DIR RUNS SPIKES CAND_FACTORS
+	"$PYTHON" - "$@" <<'PY'
+import os, random, sys
+root, runs, spikes, cand = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", \
+    [float(f) for f in sys.argv[4].split(",")]
+random.seed(9)
+def point(d, factor):
+    os.makedirs(d)
+    with open(os.path.join(d, "results.csv"), "w") as f:
+        f.write("group,benchmark,metric,unit,value\n")
+        for r in range(runs):
+            for m in range(20):
+                v = (100 + 10 * m) * (1 + 0.01 * random.gauss(0, 1)) * factor(m, r)
+                f.write("g,b%02d,t,ns,%.6g\n" % (m, v))
+for p in range(10):
+    hit = lambda m, p=p: spikes and (7 * p + 3 * m) % 10 == 0
+    point(os.path.join(root, "a", "%04d" % p),
+          lambda m, r: 1.5 if hit(m) and r < max(1, runs - 1) else 1.0)
+point(os.path.join(root, "c"), lambda m, r: cand[r] if m == 0 else 1.0)
+PY
+}
+spiky "$tmp/spk1" 1 1 1.5
+expect spike-one-run 0 "1 metric \(g/b00/t\) moved the worse way as far as the baseline's spikes, 10% of its pooled points.*\[spike-candidate\]" \
+	"$PV_BIN" compare --baseline-history "$tmp/spk1/a" "$tmp/spk1/c"
+spiky "$tmp/spk0" 1 0 1.5
+expect spike-none 1 "" "$PV_BIN" compare --baseline-history "$tmp/spk0/a" "$tmp/spk0/c"
+grep -q "spike-candidate" "$tmp/err" && bad "spike-none: a spike warning in a family without spikes"
+spiky "$tmp/spk3" 3 1 1.5,1.5,1.0
+expect spike-split 0 "\[spike-candidate\]" \
+	"$PV_BIN" compare --baseline-history "$tmp/spk3/a" "$tmp/spk3/c"
+spiky "$tmp/spk3w" 3 1 1.1,1.1,1.1
+expect spike-whole-step 1 "" "$PV_BIN" compare --baseline-history "$tmp/spk3w/a" "$tmp/spk3w/c"
+
 [ $failed -eq 0 ] && echo "check_history_inputs: ok"
 exit $failed

@@ -25,6 +25,8 @@ static const struct pv_msg_info table[PV_M_MAX] = {
 		"the points a pooled baseline was drawn from, with their age" },
 	[PV_M_FEW_BASELINE_POINTS] = { "few-baseline-points", W,
 		"metrics with fewer than 2 comparable baseline points were not tested" },
+	[PV_M_SPIKE_CANDIDATE] = { "spike-candidate", W,
+		"candidate values as far from a pooled baseline as its spikes were judged against the spikes' rate" },
 	[PV_M_TIME_TIE] = { "time-tie", W,
 		"points of a history archive have the same recorded time: --order time keeps their name order" },
 	[PV_M_SHARED_EFFECT] = { "shared-point-effect", N,

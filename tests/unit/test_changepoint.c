@@ -880,6 +880,64 @@ static void test_pooled(void **state)
 	assert_false(x.testable);
 }
 
+/* Spikes in a pooled baseline (pooled.h), worked by hand: spike sd
+ * 0.01, so the limit is 0.06 from each member's median (0.005 in both:
+ * -0.01, 0, 0.01 and the spike).  Member 0's spike has both runs as far
+ * (whole), member 1's one run (split): 2 spikes of 8 points, 1 whole,
+ * and 3 runs of 16 as far.  The spikes are not the level: mean 0 and
+ * sd 0.01 of the other three. */
+static void test_pooled_spikes(void **state)
+{
+	static const double y0[4] = { 0.0, 0.01, -0.01, 0.5 };
+	static const double y1[4] = { 0.0, 0.01, -0.01, 0.25 };
+	static const double r0[8] = { 0, 0, 0.01, 0.01, -0.01, -0.01, 0.5, 0.5 };
+	static const double r1[8] = { 0, 0, 0.01, 0.01, -0.01, -0.01, 0.5, 0.0 };
+	static const size_t roff[5] = { 0, 2, 4, 6, 8 };
+	static const double whole[2] = { 0.3, 0.31 }, split[2] = { 0.3, 0.0 };
+	struct pv_pooled x[2] = {
+		{ .y = y0, .K = 4, .cand = 0.3, .spike_sd = 0.01, .runs = r0,
+		  .roff = roff, .cruns = whole, .ncruns = 2 },
+		{ .y = y1, .K = 4, .cand = 0.15, .spike_sd = 0.01, .runs = r1,
+		  .roff = roff, .cruns = split, .ncruns = 2 },
+	};
+	struct pv_err err;
+
+	(void)state;
+	assert_int_equal(pv_pooled_family(x, 2, 0.05, &err), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_true(x[i].testable);
+		assert_int_equal(x[i].kept, 3);
+		assert_near(x[i].level, 0, 1e-15);
+		assert_near(x[i].s2, 1e-4, 1e-15);
+		assert_true(x[i].spike);
+	}
+	/* the t's p is far below either rate: the whole one's is the
+	 * rate of whole spikes, 1 of 8; the split one (one of its two runs
+	 * as far) has P(at least 1 of 2 runs) at 3/16 a run, 1 - (13/16)^2,
+	 * above the rate of spikes, 2 of 8 */
+	assert_near(x[0].p_up, 1.0 / 8, 0);
+	assert_near(x[0].p_two, 2.0 / 8, 0);
+	assert_near(x[1].p_up, 87.0 / 256, 1e-15);
+	/* the other way, no floor: p_down is the t's */
+	assert_true(x[0].p_down > 0.99);
+	/* a candidate within the limit is tested as before */
+	x[0].cand = 0.05;
+	x[0].cruns = NULL;
+	x[0].ncruns = 0;
+	assert_int_equal(pv_pooled_family(x, 2, 0.05, &err), 0);
+	assert_false(x[0].spike);
+	assert_true(x[0].p_up < 0.01);
+	/* no spike in the family: no floor, however far the candidate */
+	x[0].y = x[1].y = (const double[]){ 0.0, 0.01, -0.01, 0.005 };
+	x[0].runs = x[1].runs = NULL;
+	x[0].roff = x[1].roff = NULL;
+	x[0].cand = 0.3;
+	assert_int_equal(pv_pooled_family(x, 2, 0.05, &err), 0);
+	assert_false(x[0].spike);
+	assert_int_equal(x[0].kept, 4);
+	assert_true(x[0].p_up < 1e-6);
+}
+
 /* A point's value and the run scale, against values worked by hand. */
 static void test_point_value(void **state)
 {
@@ -1040,6 +1098,7 @@ int main(void)
 		cmocka_unit_test(test_noisy_neighbours),
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_pooled),
+		cmocka_unit_test(test_pooled_spikes),
 		cmocka_unit_test(test_constant_levels),
 		cmocka_unit_test(test_own_alpha),
 		cmocka_unit_test(test_shared_effect),
