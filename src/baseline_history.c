@@ -163,7 +163,10 @@ static long pool_metric(struct pv_table *t, struct bh *bh,
 	pts->K = 0;
 	pts->logscale = m->logscale;
 	pts->tau = m->logscale ? m->tau : m->tau * f;
-	pts->sd = m->logscale ? m->sd : m->sd * f;
+	/* the spike test's scale (pooled.h): none when history took a
+	 * shared machine effect out, whose sd is not the values' own */
+	pts->sd = m->shared_weight != 0 ? NAN :
+		  m->logscale ? m->sd : m->sd * f;
 	for (size_t j = first; j < m->nobs; j++) {
 		const struct pv_hist_obs *ob = &m->obs[j];
 

@@ -14,7 +14,9 @@
  * posterior (d0 s0^2 + (K-1) s^2) / (d0 + K - 1) with d0 + K - 1 df.
  *
  * Spikes.  A point further than PV_CP_GROSS sds (spike_sd, the history's
- * between-point sd of the metric) from the median of its K baseline
+ * between-point sd of the metric; none when history took a shared
+ * machine effect out of it, as that sd is not of the values the gate
+ * pools) from the median of its K baseline
  * points is a spike, as history's clipping calls one (changepoint.h,
  * step 1); a whole spike when every run of it is that far on the same
  * side (a slow machine for the whole job), else a split one (two of
