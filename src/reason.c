@@ -321,6 +321,9 @@ const char *pv_result_reason(const struct pv_report *r,
 	if (m->held)
 		strbuf_addf(sb, "; q < %g, but held back by the family gate: no metric reached q < %g and no more metrics had p < %g than chance explains",
 			    m->alpha, PV_GATE_FRAC * g->alpha, g->alpha);
+	if (m->spike)
+		strbuf_addf(sb, "; as far from the pooled baseline as its spikes, which were %.2g%% of its points: p is at least that",
+			    100 * m->spike_p);
 	add_summary_note(sb, m);
 	add_unit_note(sb, m);
 	if (m->dir_assumed && m->gated)

@@ -117,6 +117,10 @@ struct pv_result {
 	unsigned dir_assumed : 1;   /* direction guessed, not configured */
 	unsigned ratio : 1;         /* mean shown is a ratio (avg_update) */
 	unsigned held : 1;          /* significant, held back by the family gate */
+	unsigned spike : 1;         /* pooled: the candidate is as far as the
+				     * baseline's spikes; its p is at least
+				     * spike_p (stats/pooled.h) */
+	double spike_p;
 };
 
 /* The settings that produced the report (the JSON "config" object). */

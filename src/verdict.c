@@ -625,6 +625,8 @@ static int pooled_tests(struct pv_report *r, struct work *w,
 			if (p->spike_p > spike_hi)
 				spike_hi = p->spike_p;
 		}
+		res->spike = p->spike;
+		res->spike_p = p->spike_p;
 		res->statistic = -p->t;
 		res->df = p->df;
 		res->ci_low = logs ? expm1(p->lo) :

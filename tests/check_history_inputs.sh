@@ -238,7 +238,9 @@ PY
 }
 spiky "$tmp/spk1" 1 1 1.5
 expect spike-one-run 0 "1 metric \(g/b00/t\) moved the worse way as far as the baseline's spikes, 10% of its pooled points.*\[spike-candidate\]" \
-	"$PV_BIN" compare --baseline-history "$tmp/spk1/a" "$tmp/spk1/c"
+	"$PV_BIN" compare --baseline-history "$tmp/spk1/a" "$tmp/spk1/c" --json "$tmp/spk1.json"
+grep -q "as far from the pooled baseline as its spikes, which were 10% of its points: p is at least that" "$tmp/spk1.json" ||
+	bad "spike-one-run: the metric's reason does not say it was judged as a spike"
 spiky "$tmp/spk0" 1 0 1.5
 expect spike-none 1 "" "$PV_BIN" compare --baseline-history "$tmp/spk0/a" "$tmp/spk0/c"
 grep -q "spike-candidate" "$tmp/err" && bad "spike-none: a spike warning in a family without spikes"
