@@ -7,12 +7,10 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include "../stats.h"
 #include "changepoint.h"
+#include "internal.h"
 #include "../util/banned.h"
 
 /* What a family's pooled points say of spikes (pooled.h): the share of
@@ -20,14 +18,6 @@
 struct spikes {
 	double all, whole, q;
 };
-
-/* The median of y[0..K) (K >= 1; tmp of K). */
-static double median_of(const double *y, size_t K, double *tmp)
-{
-	memcpy(tmp, y, K * sizeof(*tmp));
-	gsl_sort(tmp, 1, K);
-	return gsl_stats_median_from_sorted_data(tmp, 1, K);
-}
 
 /* The spike limit of a member (PV_CP_GROSS history sds), INFINITY
  * when it has none. */
@@ -37,19 +27,10 @@ static double spike_limit(const struct pv_pooled *p)
 	       PV_CP_GROSS * p->spike_sd : INFINITY;
 }
 
-/* 0: v is no spike about med; 1: a split one; 2: a whole one (each of
- * its n runs r is as far on the same side; pooled.h). */
-static int spike_kind(double v, const double *r, size_t n, double med,
-		      double lim)
+/* Whether v is a spike: further than lim from med. */
+static int is_spike(double v, double med, double lim)
 {
-	double dev = v - med;
-
-	if (!(fabs(dev) > lim))
-		return 0;
-	for (size_t j = 0; j < n; j++)
-		if (!((r[j] - med) * (dev > 0 ? 1 : -1) > lim))
-			return 1;
-	return 2;
+	return fabs(v - med) > lim;
 }
 
 /* How many of the n runs r lie beyond lim from med on the side of dev
@@ -67,6 +48,16 @@ static size_t runs_beyond(const double *r, size_t n, double med, double lim,
 	return k;
 }
 
+/* 0: v is no spike about med; 1: a split one; 2: a whole one (each of
+ * its n runs r is as far on the same side; pooled.h). */
+static int spike_kind(double v, const double *r, size_t n, double med,
+		      double lim)
+{
+	if (!is_spike(v, med, lim))
+		return 0;
+	return runs_beyond(r, n, med, lim, v - med) == n ? 2 : 1;
+}
+
 /* The rates of spikes and of whole spikes among the members' baseline
  * points, and of runs as far (q); med[i]: member i's median (NAN when
  * K < 2). */
@@ -82,7 +73,7 @@ static void spike_rates(const struct pv_pooled *x, size_t n, double *med,
 		med[i] = NAN;
 		if (p->K < 2 || !isfinite(lim))
 			continue;
-		med[i] = median_of(p->y, p->K, tmp);
+		med[i] = pvs_median_select(p->y, p->K, tmp);
 		for (size_t j = 0; j < p->K; j++) {
 			int k = p->roff ?
 				spike_kind(p->y[j], p->runs + p->roff[j],
@@ -183,22 +174,21 @@ int pv_pooled_family(struct pv_pooled *x, size_t n, double alpha,
 		 * every point kept, when none can be told; two points far
 		 * apart are both kept) */
 		for (size_t j = 0; j < p->K; j++)
-			p->kept += !(fabs(p->y[j] - med[i]) > lim);
+			p->kept += !is_spike(p->y[j], med[i], lim);
 		if (!p->kept) {
 			lim = INFINITY;
 			p->kept = p->K;
 		}
 		for (size_t j = 0; j < p->K; j++)
-			if (!(fabs(p->y[j] - med[i]) > lim))
-				m += p->y[j];
+			m += is_spike(p->y[j], med[i], lim) ? 0 : p->y[j];
 		m /= (double)p->kept;
 		p->level = m;
 		p->delta = p->cand - m;
 		if (p->kept < 2)
 			continue;
 		for (size_t j = 0; j < p->K; j++)
-			if (!(fabs(p->y[j] - med[i]) > lim))
-				ss += (p->y[j] - m) * (p->y[j] - m);
+			ss += is_spike(p->y[j], med[i], lim) ? 0 :
+			      (p->y[j] - m) * (p->y[j] - m);
 		p->d = (double)(p->kept - 1);
 		p->s2 = ss / p->d;
 		s2[i] = p->s2;

@@ -24,7 +24,10 @@
  * hold spikes, a candidate that is a spike is judged against their rate
  * too: its p in that direction is at least the rate of whole spikes
  * when all its runs are that far, of all spikes when some are not -- the
- * chance that a point of this family is such a spike.  One run slower by
+ * chance that a point of this family is such a spike -- and at least the
+ * binomial chance of as many of its runs as far, at the rate of the
+ * baseline's runs that are (history's noisy-neighbour test, whose
+ * side_outliers() it follows).  One run slower by
  * half, which a noisy neighbour gives 5% of runs, is then not a
  * regression in a family of 100 metrics (it was, in 93% of cpsim's A/A
  * comparisons at one run), while three runs 10% slower in a family
