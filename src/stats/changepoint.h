@@ -100,7 +100,10 @@
  *      In a series step 2 fitted with a slope, the candidates are tested
  *      without it, and their steps stand when the slope within the new
  *      segments is no longer significant (a small step is often fitted
- *      as a slope).  Under the family's null step 2 finds nothing, there
+ *      as a slope) and they fit the series better than the slope, each
+ *      step past the first paying the candidates' squared critical t, the
+ *      residuals weighed by their segment's own noise (a slow drift cut
+ *      at the candidates stays a drift).  Under the family's null step 2 finds nothing, there
  *      is no candidate, and the family-wise level is step 2's; the
  *      shared effect (step 0) is estimated about step 2's levels alone.
  *   3. the sd of the t is the residual sd of the point values around
