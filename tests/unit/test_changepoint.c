@@ -601,6 +601,100 @@ static void test_drift_not_staircase(void **state)
 }
 
 /*
+ * The tests' variance is unbiased for normal noise at every length: the
+ * robust sd's square over pv_cp_scale_bias(L), averaged over 20,000
+ * series of L points, is 1 within 2% (its s.e. is under 0.7%).  The raw
+ * square is 31% high at 20 points.
+ */
+static void test_scale_bias(void **state)
+{
+	static const size_t lens[] = { 7, 8, 20, 45, 150 };
+	enum { R = 20000 };
+	double y[150], out[150];
+	uint64_t seed = 99;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		size_t L = lens[k];
+		double sum = 0, raw = 0;
+
+		for (int r = 0; r < R; r++) {
+			double sd;
+
+			for (size_t i = 0; i < L; i++)
+				y[i] = gauss(&seed);
+			pv_cp_clip(y, L, out, &sd);
+			raw += sd * sd;
+			sum += sd * sd / pv_cp_scale_bias(L);
+		}
+		print_message("scale bias at %zu points: %.4f raw, %.4f corrected\n",
+			      L, raw / R, sum / R);
+		assert_true(fabs(sum / R - 1) < 0.02);
+	}
+	assert_true(pv_cp_scale_bias(2000) > 1 && pv_cp_scale_bias(2000) < 1.02);
+}
+
+/*
+ * A short archive's bump is a bump: 20 points of 3% noise at one run,
+ * 10 of 100 series with a +-10% level of 6-9 points in the middle.  Net
+ * of a slope within the segments (with its error), such a level's edges
+ * are weak, and the refinement took them for a slope the series did not
+ * have: 9 of 80 bumps found before (both edges within a point), 73 now.
+ * The trend's test now needs a trend.
+ */
+static void test_short_bump_not_slope(void **state)
+{
+	enum { F = 8, M = 100, L = 20, C = 10 };
+	double y[M * L];
+	struct pv_cp_series s[M];
+	struct pv_err err;
+	uint64_t seed = 2026;
+	size_t found = 0, other = 0;
+
+	(void)state;
+	for (int f = 0; f < F; f++) {
+		int at[C], len[C];
+
+		memset(s, 0, sizeof(s));
+		for (int m = 0; m < M; m++) {
+			double d = 0;
+
+			if (m < C) {
+				len[m] = 6 + (int)(xorshift64(&seed) % 4);
+				at[m] = 5 + (int)(xorshift64(&seed) % (unsigned)(11 - len[m]));
+				d = xorshift64(&seed) & 1 ? log(1.1) : log(0.9);
+			}
+			for (int i = 0; i < L; i++)
+				y[m * L + i] = log1p(0.03 * gauss(&seed)) +
+					       (m < C && i >= at[m] && i < at[m] + len[m] ? d : 0);
+			s[m].y = y + m * L;
+			s[m].L = L;
+		}
+		assert_int_equal(pv_cp_family(s, M, 0.05, &err), 0);
+		for (int m = 0; m < M; m++) {
+			int hit0 = 0, hit1 = 0;
+
+			for (size_t k = 0; k < s[m].ncp; k++) {
+				long i = (long)s[m].cp[k].index;
+
+				if (m < C && labs(i - at[m]) <= 1)
+					hit0 = 1;
+				else if (m < C && labs(i - at[m] - len[m]) <= 1)
+					hit1 = 1;
+				else
+					other++;
+			}
+			found += hit0 && hit1;
+			pv_cp_series_release(&s[m]);
+		}
+	}
+	print_message("short bumps: %zu of %d found, %zu other change points\n",
+		      found, F * C, other);
+	assert_true(found >= 56);      /* 70% */
+	assert_true(other <= 8);
+}
+
+/*
  * A short level is not "noisy neighbours" because its own points are
  * gross: a 3-point +50% bump in 5% noise among series with two 2x spikes
  * each (replicache's `read tx` at 32-34, and tenant-shard-db's 3-point
@@ -697,11 +791,15 @@ static void test_commit_candidates(void **state)
 	(void)state;
 	for (int f = 0; f < F; f++)
 		found += commit_family(2, &seed, &other, &nulls);
-	/* before step 2b: 21 found, 8 misplaced */
+	/* before step 2b: 21 found, 8 misplaced; 161 and 8 before step 2
+	 * kept a step net of a slope the segments did not have
+	 * (PV_CP_SLOPE_SEEN), which finds more of the small steps itself,
+	 * often 2-5 points off: moved to the commit in their location
+	 * interval (snap_to_candidates()), 170 and 16, the rest outside it */
 	print_message("candidates: %zu of %d small steps, %zu misplaced, "
 		      "%zu in series with none\n", found, F * 9, other, nulls);
-	assert_true(found >= 150);
-	assert_true(other <= 15);
+	assert_true(found >= 165);
+	assert_true(other <= 20);
 	assert_true(nulls <= 3);
 }
 
@@ -1178,6 +1276,8 @@ int main(void)
 		cmocka_unit_test(test_cluster_no_slope),
 		cmocka_unit_test(test_commit_candidates),
 		cmocka_unit_test(test_drift_not_staircase),
+		cmocka_unit_test(test_scale_bias),
+		cmocka_unit_test(test_short_bump_not_slope),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
