@@ -1281,6 +1281,49 @@ static double level_of(const double *y, size_t a, size_t b, double beta)
 	return m / (double)(b - a);
 }
 
+/* The sum of squares of y[a, b) about its level less the slope beta,
+ * each residual at most cap and over w[j] (w NULL: 1). */
+static double seg_ss(const double *y, const double *w, size_t a, size_t b,
+		     double beta, double cap)
+{
+	double m = level_of(y, a, b, beta), ss = 0;
+
+	for (size_t j = a; j < b; j++) {
+		double r = fabs(y[j] - beta * (double)j - m);
+
+		r = r < cap ? r : cap;
+		ss += r * r / (w ? w[j] : 1);
+	}
+	return ss;
+}
+
+/* seg_ss() over the segments of s. */
+static double fit_ss(const double *y, const double *w, size_t L,
+		     const struct cpset *s, double beta, double cap)
+{
+	double tot = 0;
+
+	for (size_t i = 0, a = 0; i <= s->n; i++) {
+		size_t b = i < s->n ? s->k[i] : L;
+
+		tot += seg_ss(y, w, a, b, beta, cap);
+		a = b;
+	}
+	return tot;
+}
+
+/* The least variance a fit's cost divides by: with no noise at all,
+ * rounding's (a billionth of the values). */
+static double var_floor(const double *y, size_t L)
+{
+	double big = 0;
+
+	for (size_t j = 0; j < L; j++)
+		if (fabs(y[j]) > big)
+			big = fabs(y[j]);
+	return 1e-24 * (big * big + 1);
+}
+
 /* The fit's penalised cost: the residuals in units of their variances,
  * plus the squared critical t of each parameter beyond one level (a
  * split's, the slope's), the same thresholds the tests use. */
@@ -1288,33 +1331,15 @@ static double fit_cost(const double *y, const double *var, size_t L,
 		       const struct cpset *s, double beta, double pen_cp,
 		       double pen_slope)
 {
-	double cost = (double)s->n * pen_cp + (beta != 0 ? pen_slope : 0);
-	double floor = 0, s2 = 0;
-	size_t a = 0;
+	double floor = var_floor(y, L), s2 = 0;
 
 	/* one variance for both fits: the local ones would favour the fit
 	 * they were estimated from */
 	for (size_t j = 0; j < L; j++)
 		s2 += var[j];
 	s2 = L ? s2 / (double)L : 0;
-
-	/* no variance at all: rounding is the noise */
-	for (size_t j = 0; j < L; j++)
-		if (fabs(y[j]) > floor)
-			floor = fabs(y[j]);
-	floor = 1e-24 * (floor * floor + 1);
-
-	for (size_t i = 0; i <= s->n; i++) {
-		size_t b = i < s->n ? s->k[i] : L;
-		double m = level_of(y, a, b, beta);
-		for (size_t j = a; j < b; j++) {
-			double r = y[j] - beta * (double)j - m;
-
-			cost += r * r / (s2 > floor ? s2 : floor);
-		}
-		a = b;
-	}
-	return cost;
+	return (double)s->n * pen_cp + (beta != 0 ? pen_slope : 0) +
+	       fit_ss(y, NULL, L, s, beta, INFINITY) / (s2 > floor ? s2 : floor);
 }
 
 /*
@@ -1433,19 +1458,12 @@ static double seg_rss(const double *y, size_t L, const struct cpset *s,
 		      double beta, double cap, double *rss)
 {
 	double tot = 0;
-	size_t a = 0;
 
-	for (size_t i = 0; i <= s->n; i++) {
+	for (size_t i = 0, a = 0; i <= s->n; i++) {
 		size_t b = i < s->n ? s->k[i] : L;
-		double m = level_of(y, a, b, beta), ss = 0;
-		for (size_t j = a; j < b; j++) {
-			double r = fabs(y[j] - beta * (double)j - m);
 
-			r = r < cap ? r : cap;
-			ss += r * r;
-		}
-		rss[i] = ss;
-		tot += ss;
+		rss[i] = seg_ss(y, NULL, a, b, beta, cap);
+		tot += rss[i];
 		a = b;
 	}
 	return tot;
@@ -1989,7 +2007,8 @@ struct cands {
 
 /*
  * A step of s whose location interval (describe()'s) holds a candidate
- * moves to it, the candidate of the largest t when several: where its
+ * moves to it, the candidate of the largest t when several (itself, when
+ * it is one and the best): where its
  * location is uncertain, the commit other series stepped at is where it
  * happened (a +2.5% step in 2% noise is often best at 3-5 points off).
  */
@@ -2000,11 +2019,8 @@ static void snap_to_candidates(const struct psum *c, size_t L,
 		size_t a = i ? s->k[i - 1] : 0;
 		size_t b = i + 1 < s->n ? s->k[i + 1] : L, to = 0;
 		double t = fabs(split_t(c, a, s->k[i], b)), bt = 0;
-		int at = 0;
 
-		for (size_t u = 0; u < cs->m; u++)
-			at |= cs->js[u] == s->k[i];
-		if (at || !isfinite(t))
+		if (!isfinite(t))
 			continue;
 		for (size_t u = 0; u < cs->m; u++) {
 			size_t j = cs->js[u];
@@ -2101,32 +2117,6 @@ static void add_candidates(const struct psum *c, const struct pv_cp_series *x,
 }
 
 /*
- * The residuals of the fit of s and slope beta in units of each point's
- * variance w[] (each at most cap), plus pen.
- */
-static double weighted_cost(const double *y, const double *w, size_t L,
-			    const struct cpset *s, double beta, double cap,
-			    double pen)
-{
-	double cost = pen;
-	size_t a = 0;
-
-	for (size_t i = 0; i <= s->n; i++) {
-		size_t b = i < s->n ? s->k[i] : L;
-		double m = level_of(y, a, b, beta);
-
-		for (size_t j = a; j < b; j++) {
-			double r = fabs(y[j] - beta * (double)j - m);
-
-			r = r < cap ? r : cap;
-			cost += r * r / w[j];
-		}
-		a = b;
-	}
-	return cost;
-}
-
-/*
  * Whether the steps of s (no slope: keep's, and nadd candidates') explain
  * the series better than keep's steps and step 2's slope beta.  The
  * staircase replaces one parameter, the slope, by nadd: each candidate
@@ -2146,16 +2136,12 @@ static int staircase_wins(const double *y, const double *var, size_t L,
 {
 	double tc = pv_t_quantile(1 - lim->split_p / 2, lim->df);
 	double *w = scratch, *d = scratch + L, *tmp = scratch + 2 * L;
-	double pooled = 0, big = 0, floor;
+	double pooled = 0, floor = var_floor(y, L);
 	size_t a = 0;
 
-	for (size_t j = 0; j < L; j++) {
+	for (size_t j = 0; j < L; j++)
 		pooled += var[j];
-		if (fabs(y[j]) > big)
-			big = fabs(y[j]);
-	}
 	pooled = L ? pooled / (double)L : 0;
-	floor = 1e-24 * (big * big + 1);
 	for (size_t i = 0; i <= s->n; i++) {
 		size_t b = i < s->n ? s->k[i] : L;
 		double v = pooled;
@@ -2172,8 +2158,8 @@ static int staircase_wins(const double *y, const double *var, size_t L,
 			w[j] = v > floor ? v : floor;
 		a = b;
 	}
-	return weighted_cost(y, w, L, s, 0, lim->cap, (nadd - 1) * tc * tc) <
-	       weighted_cost(y, w, L, keep, beta, lim->cap, 0);
+	return (nadd - 1) * tc * tc + fit_ss(y, w, L, s, 0, lim->cap) <
+	       fit_ss(y, w, L, keep, beta, lim->cap);
 }
 
 /*
