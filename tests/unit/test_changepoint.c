@@ -479,6 +479,29 @@ static void test_weak_drift(void **state)
 }
 
 /*
+ * Scores a family in which the first c of m series took two steps, at
+ * at[i][0] and at[i][1]: a change point within one point of either is
+ * found, any other is counted in *other.  Releases the series.
+ */
+static void score_two_steps(struct pv_cp_series *s, int m, int c,
+			    int (*at)[2], size_t *found, size_t *steps,
+			    size_t *other)
+{
+	for (int i = 0; i < m; i++) {
+		for (size_t k = 0; k < s[i].ncp; k++) {
+			long x = (long)s[i].cp[k].index;
+			int hit = i < c && (labs(x - at[i][0]) <= 1 ||
+					    labs(x - at[i][1]) <= 1);
+
+			*found += hit;
+			*other += !hit;
+		}
+		*steps += i < c ? 2 : 0;
+		pv_cp_series_release(&s[i]);
+	}
+}
+
+/*
  * Steps in a family that does not drift stay steps: with 3% noise at one
  * run a point, two +-10% steps a series were often fitted as a line
  * through them (the line's start, tried for slow drifts, cost 0.05-0.08
@@ -516,18 +539,7 @@ static void test_steps_not_line(void **state)
 			s[m].L = L;
 		}
 		assert_int_equal(pv_cp_family(s, M, 0.05, &err), 0);
-		for (int m = 0; m < M; m++) {
-			for (size_t k = 0; k < s[m].ncp; k++) {
-				size_t i = s[m].cp[k].index;
-				int hit = m < C && (labs((long)i - at[m][0]) <= 1 ||
-						    labs((long)i - at[m][1]) <= 1);
-
-				found += hit;
-				other += !hit;
-			}
-			steps += m < C ? 2 : 0;
-			pv_cp_series_release(&s[m]);
-		}
+		score_two_steps(s, M, C, at, &found, &steps, &other);
 	}
 	print_message("steps not line: %zu of %zu steps found, %zu other\n",
 		      found, steps, other);
@@ -580,18 +592,7 @@ static void test_drift_not_staircase(void **state)
 			s[m].L = L;
 		}
 		assert_int_equal(pv_cp_family(s, M, 0.05, &err), 0);
-		for (int m = 0; m < M; m++) {
-			for (size_t k = 0; k < s[m].ncp; k++) {
-				size_t i = s[m].cp[k].index;
-				int hit = m < C && (labs((long)i - at[m][0]) <= 1 ||
-						    labs((long)i - at[m][1]) <= 1);
-
-				found += hit;
-				other += !hit;
-			}
-			steps += m < C ? 2 : 0;
-			pv_cp_series_release(&s[m]);
-		}
+		score_two_steps(s, M, C, at, &found, &steps, &other);
 	}
 	print_message("drift not staircase: %zu of %zu steps found, %zu other "
 		      "in %d series\n", found, steps, other, F * M);
