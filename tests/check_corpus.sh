@@ -4,9 +4,11 @@
 # fall below FLOOR, nor its flags on noise rise above NOISE_MAX (today's
 # counts: the goal is 90% found and at most 2% of the flags on
 # noise).  A change that finds fewer or flags more noise must say why,
-# and move the count with it.
+# and move the count with it: 388 since the thirteenth round of
+# docs/history.md (rune's eval/rhai, a stretch that flips between two
+# levels, lost to the inner gross limit that cpsim's outliers needed).
 set -u
-FLOOR=389
+FLOOR=388
 NOISE_MAX=5
 out=$("${PYTHON:-/usr/bin/python3}" tests/cp_corpus/score.py \
 	"${PV_BIN:-build/perfverdict}") || { printf '%s\n' "$out"; exit 1; }

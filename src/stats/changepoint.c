@@ -373,15 +373,16 @@ double pv_cp_scale_bias(size_t L)
 /* pv_cp_clip(), and the gross limit and how many points went as gross
  * (a noisy neighbour's rate, see outlier_rates()). */
 static size_t clip_series(const double *y, size_t L, double *out, double *sd,
-			  double *gross_out, size_t *ngross, unsigned char *flag)
+			  double *gross_out, double *gross_in, size_t *ngross,
+			  unsigned char *flag)
 {
-	double lim, gross, *d, *tmp, *ref;
+	double lim, gross, *d, *tmp, *ref, find = INFINITY;
 	struct diffs dy;
 	size_t nclip = 0;
 
 	memcpy(out, y, L * sizeof(*y));
 	*sd = NAN;
-	*gross_out = INFINITY;
+	*gross_out = *gross_in = INFINITY;
 	*ngross = 0;
 	if (L < 3)
 		return 0;
@@ -407,8 +408,10 @@ static size_t clip_series(const double *y, size_t L, double *out, double *sd,
 	 * Normal noise has no gross point: the same scale.
 	 */
 	if (*sd > 0) {
-		double find = robust_scale(&dy, FIND_KEPT), sd2 = *sd;
+		double sd2 = *sd;
 		size_t k = 0;
+
+		find = robust_scale(&dy, FIND_KEPT);
 
 		for (size_t i = 0; i < L; i++) {
 			out[i] = y[i];
@@ -435,6 +438,7 @@ static size_t clip_series(const double *y, size_t L, double *out, double *sd,
 	if (!(*sd > 0))
 		lim = gross;
 	*gross_out = gross;
+	*gross_in = gross < PV_CP_GROSS * find ? gross : PV_CP_GROSS * find;
 	for (size_t i = 0; i < L; i++) {
 		double dv = y[i] - ref[i];
 
@@ -456,10 +460,10 @@ static size_t clip_series(const double *y, size_t L, double *out, double *sd,
 
 size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
 {
-	double gross;
+	double gross, gross_in;
 	size_t ngross;
 
-	return clip_series(y, L, out, sd, &gross, &ngross, NULL);
+	return clip_series(y, L, out, sd, &gross, &gross_in, &ngross, NULL);
 }
 
 /*
@@ -892,6 +896,8 @@ struct limits {
 	double line_p;          /* a slope's: alpha over the series */
 	const double *raw;      /* the values before the clipping */
 	double gross;           /* the clipping's gross limit */
+	double gross_in;        /* ... for a level inside the series */
+	size_t L;
 	double rate;            /* the series' rate of gross points */
 	const struct gross_rate *gr;    /* how it was estimated */
 	double cap;             /* a residual's most in the sd and the slope
@@ -918,7 +924,10 @@ static double cap_of(const struct pv_cp_series *x)
  * level_p, or no point is gross, outliers do not explain it (0).
  * Otherwise the chance of at least that many gross points among the
  * side's, at the series' rate.  Three neighbouring 1.5x runs among 40
- * points at a 5% rate are a family's daily event, not a level.
+ * points at a 5% rate are a family's daily event, not a level.  A short
+ * side inside the series is gross against the smaller of the limit and
+ * PV_CP_GROSS scales with a quarter of the differences trimmed
+ * (clip_series()'s find scale): its own edges inflate the series' sd.
  */
 static double side_outliers(const struct psum *c, const struct limits *lim,
 			    size_t a, size_t b, size_t a2, size_t b2,
@@ -929,7 +938,8 @@ static double side_outliers(const struct psum *c, const struct limits *lim,
 	double dir = mean >= m0 ? 1 : -1, sum = 0;
 	size_t m = 0, rest = 0, own = 0;
 	const struct gross_rate *gr = lim->gr;
-	double rate;
+	double rate, g = a > 0 && (a2 < b2 ? b2 : b) < lim->L &&
+			 n <= 2 * PV_CP_MIN_SEG ? lim->gross_in : lim->gross;
 
 	if (!(lim->rate > 0) || !lim->raw)
 		return 0;
@@ -942,9 +952,9 @@ static double side_outliers(const struct psum *c, const struct limits *lim,
 			break;
 		z = lim->raw[j] - c->beta * (double)j;
 		own += gr && gr->flag && gr->flag[j];
-		if (dir * (z - m0) > lim->gross) {
+		if (dir * (z - m0) > g) {
 			m++;
-		} else if (-dir * (z - m0) > lim->gross) {
+		} else if (-dir * (z - m0) > g) {
 			/* gross the other way: an outlier too, and no
 			 * evidence on the side's level */
 			continue;
@@ -1927,7 +1937,7 @@ static void series_limits(const struct pv_cp_series *x, double alpha,
 			  double ntests, double nbumps, double ntrend,
 			  const unsigned char *gflag, size_t ngross,
 			  double prior_w, double prior_mu, double gross,
-			  double rate, struct gross_rate *gr,
+			  double gross_in, double rate, struct gross_rate *gr,
 			  struct limits *lim)
 {
 	double a = x->alpha > 0 ? x->alpha : alpha;
@@ -1940,7 +1950,7 @@ static void series_limits(const struct pv_cp_series *x, double alpha,
 	*lim = (struct limits){ x->df, ntests > 0 ? a / ntests : 0,
 				nbumps > 0 ? a / nbumps : 0,
 				ntrend > 0 ? a / ntrend : 0, values(x), gross,
-				rate, gr, cap_of(x) };
+				gross_in, x->L, rate, gr, cap_of(x) };
 }
 
 /*
@@ -2217,6 +2227,7 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 	double *drift = pv_calloc(n ? n : 1, sizeof(*drift));
 	int drifting = 1;
 	double *gross = pv_calloc(n ? n : 1, sizeof(*gross));
+	double *gross_in = pv_calloc(n ? n : 1, sizeof(*gross_in));
 	double *rate = pv_calloc(n ? n : 1, sizeof(*rate));
 	size_t *ngross = pv_calloc(n ? n : 1, sizeof(*ngross));
 	unsigned char **gflag = pv_calloc(n ? n : 1, sizeof(*gflag));
@@ -2255,8 +2266,8 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 		ALLOC_ARRAY(x->clipped, x->L ? x->L : 1);
 		gflag[i] = pv_calloc(x->L ? x->L : 1, 1);
 		x->nclipped = clip_series(values(x), x->L, x->clipped,
-					  &x->robust_sd, &gross[i], &ngross[i],
-					  gflag[i]);
+					  &x->robust_sd, &gross[i], &gross_in[i],
+					  &ngross[i], gflag[i]);
 		/* the first run, when step 0 follows: the series' own gross
 		 * points; the run after it: those the effect explained */
 		if (fit && !x->adjusted) {
@@ -2315,7 +2326,7 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 				continue;
 			series_limits(x, alpha, ntests, nbumps, ntrend,
 				      gflag[i], ngross[i], prior_w, prior_mu,
-				      gross[i], rate[i], &gr, &lim);
+				      gross[i], gross_in[i], rate[i], &gr, &lim);
 			if (quiet_at(&quiet[i], x->sd, x->df, lim.split_p,
 				     lim.bump_p, lim.line_p)) {
 				/* what fit_steps() finds, without the search */
@@ -2391,7 +2402,8 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 
 				series_limits(x, alpha, ntests, nbumps, ntrend,
 					      gflag[i], ngross[i], prior_w,
-					      prior_mu, gross[i], rate[i], &gr,
+					      prior_mu, gross[i], gross_in[i],
+					      rate[i], &gr,
 					      &lim);
 				lim.split_p = a / ncand;
 				lim.bump_p = nbcand > 0 ? a / nbcand : 0;
@@ -2477,6 +2489,7 @@ out:
 	free(beta);
 	free(drift);
 	free(gross);
+	free(gross_in);
 	free(rate);
 	free(ngross);
 	free(rss);

@@ -63,7 +63,18 @@
  *      the series' other points (shrunk to the family's by a beta prior
  *      fitted by moments: a cluster does not explain itself), must be
  *      at most the split level (for a bump too: the refinement tests
- *      each of its splits so).  Three 1.5x points close together are a
+ *      each of its splits so).  For a side inside the series of at
+ *      most 2 PV_CP_MIN_SEG points (a short level that came and went)
+ *      the gross limit is also never above
+ *      PV_CP_GROSS of the scale with a quarter of the differences
+ *      trimmed: a cluster's own edges inflate the series' sd (at 20
+ *      points one difference of 19 is trimmed), and against that sd
+ *      three 1.5x points were not gross and their level was a step
+ *      (cpsim's outliers at one run, 20 points: FWER 0.225 -> 0.000).
+ *      A side at either end keeps the series' limit (a series' first
+ *      or newest points at another level are a level), and so does a
+ *      longer one (a stretch flipping between two levels on the real
+ *      corpus).  Three 1.5x points close together are a
  *      family's daily event at a 5% rate, not a level.  Each split then moves to
  *      its best place between its neighbours and the weakest goes while
  *      it is not significant, or while the segments' common slope is
