@@ -370,20 +370,29 @@ double pv_cp_scale_bias(size_t L)
 #define SCALE_KEPT 0.9
 #define FIND_KEPT 0.75
 
-/* pv_cp_clip(), and the gross limit and how many points went as gross
- * (a noisy neighbour's rate, see outlier_rates()). */
-static size_t clip_series(const double *y, size_t L, double *out, double *sd,
-			  double *gross_out, double *gross_in, size_t *ngross,
-			  unsigned char *flag)
+/* What step 1 found of a series besides its values. */
+struct clip {
+	double sd;              /* the robust sd */
+	double first;           /* ... before the gross points went */
+	double gross;           /* the gross limit */
+	double gross_in;        /* ... of a short level inside the series
+				 * (side_outliers()) */
+	size_t ngross;          /* how many went as gross (a noisy
+				 * neighbour's rate, outlier_rates()) */
+};
+
+/* pv_cp_clip(), its limits' scale never below floor, with what it found
+ * into *o and the gross points into flag (when not NULL). */
+static size_t clip_series(const double *y, size_t L, double floor,
+			  double *out, struct clip *o, unsigned char *flag)
 {
-	double lim, gross, *d, *tmp, *ref, find = INFINITY;
+	double lim, gross, sdl, *d, *tmp, *ref, find = INFINITY;
+	double *sd = &o->sd;
 	struct diffs dy;
 	size_t nclip = 0;
 
 	memcpy(out, y, L * sizeof(*y));
-	*sd = NAN;
-	*gross_out = *gross_in = INFINITY;
-	*ngross = 0;
+	*o = (struct clip){ NAN, NAN, INFINITY, INFINITY, 0 };
 	if (L < 3)
 		return 0;
 	/* the differences' scratch, and each point's local median (the
@@ -394,7 +403,7 @@ static size_t clip_series(const double *y, size_t L, double *out, double *sd,
 	for (size_t i = 0; i < L; i++)
 		ref[i] = local_median(y, L, i);
 	diffs_of(y, L, d, tmp, &dy);
-	*sd = robust_scale(&dy, SCALE_KEPT);
+	*sd = o->first = robust_scale(&dy, SCALE_KEPT);
 	/*
 	 * Noisy neighbours' differences inflate that scale: each makes two
 	 * wild differences, so 5% of 1.5x points make a tenth of them wild,
@@ -430,15 +439,17 @@ static size_t clip_series(const double *y, size_t L, double *out, double *sd,
 			*sd = sd2;
 	}
 	memcpy(out, y, L * sizeof(*y));
-	lim = PV_CP_CLIP * *sd;
+	/* the limits' scale: never below the floor (the family's) */
+	sdl = *sd > floor ? *sd : floor;
+	lim = PV_CP_CLIP * sdl;
 	/* No noise: only a gross point goes, judged by the differences
 	 * themselves (a line's ends, one difference off a median anchored
 	 * inside, stay; a spike in constant levels goes). */
-	gross = *sd > 0 ? PV_CP_GROSS * *sd : PV_CP_GROSS * dy.med_abs;
+	gross = *sd > 0 ? PV_CP_GROSS * sdl : PV_CP_GROSS * dy.med_abs;
 	if (!(*sd > 0))
 		lim = gross;
-	*gross_out = gross;
-	*gross_in = gross < PV_CP_GROSS * find ? gross : PV_CP_GROSS * find;
+	o->gross = gross;
+	o->gross_in = gross < PV_CP_GROSS * find ? gross : PV_CP_GROSS * find;
 	for (size_t i = 0; i < L; i++) {
 		double dv = y[i] - ref[i];
 
@@ -446,7 +457,7 @@ static size_t clip_series(const double *y, size_t L, double *out, double *sd,
 			/* gross: a noisy neighbour, not a value */
 			out[i] = ref[i];
 			nclip++;
-			++*ngross;
+			o->ngross++;
 			if (flag)
 				flag[i] = 1;
 		} else if (fabs(dv) > lim) {
@@ -460,10 +471,11 @@ static size_t clip_series(const double *y, size_t L, double *out, double *sd,
 
 size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd)
 {
-	double gross, gross_in;
-	size_t ngross;
+	struct clip o;
+	size_t k = clip_series(y, L, 0, out, &o, NULL);
 
-	return clip_series(y, L, out, sd, &gross, &gross_in, &ngross, NULL);
+	*sd = o.sd;
+	return k;
 }
 
 /*
@@ -1795,7 +1807,8 @@ out:
 }
 
 /*
- * Each series' rate of gross points (noisy neighbours: ng[i] of L[i]),
+ * Each series' rate of gross points (noisy neighbours: cl[i].ngross of
+ * L[i]),
  * shrunk to the family's by a beta prior fitted by the method of moments
  * (the beta-binomial's spread beyond the binomial's): a family whose
  * series share one rate (cpsim's) gives every series that rate; one
@@ -1803,7 +1816,7 @@ out:
  * fewer than 5 points (no median of 5) has no rate.
  */
 static void outlier_rates(const struct pv_cp_series *s, size_t n,
-			  const size_t *ng, double *rate, double *w_out,
+			  const struct clip *cl, double *rate, double *w_out,
 			  double *mu_out)
 {
 	double sg = 0, sl = 0, mu, ss = 0, inv = 0, tau2, w;
@@ -1815,7 +1828,7 @@ static void outlier_rates(const struct pv_cp_series *s, size_t n,
 		rate[i] = 0;
 		if (s[i].L < 5)
 			continue;
-		sg += (double)ng[i];
+		sg += (double)cl[i].ngross;
 		sl += (double)s[i].L;
 		k++;
 	}
@@ -1827,7 +1840,7 @@ static void outlier_rates(const struct pv_cp_series *s, size_t n,
 
 		if (s[i].L < 5)
 			continue;
-		d = (double)ng[i] / (double)s[i].L - mu;
+		d = (double)cl[i].ngross / (double)s[i].L - mu;
 		ss += d * d;
 		inv += 1.0 / (double)s[i].L;
 	}
@@ -1842,7 +1855,7 @@ static void outlier_rates(const struct pv_cp_series *s, size_t n,
 	for (size_t i = 0; i < n; i++)
 		if (s[i].L >= 5)
 			rate[i] = isinf(w) ? mu :
-				  ((double)ng[i] + w * mu) / ((double)s[i].L + w);
+				  ((double)cl[i].ngross + w * mu) / ((double)s[i].L + w);
 }
 
 /* Segmentation and scale alternate this many times. */
@@ -2214,6 +2227,27 @@ static double candidates(const struct pv_cp_series *x, struct psum *c,
  * Steps 1-4 on the family; with fit, each series' fitted values (its
  * levels and slope, L of them) into fit[i].
  */
+/*
+ * Step 1 of series x into x->clipped, its limits never below floor (on
+ * the robust sd's scale), what it found into *o and flag.  In the first run before step 0
+ * (shared) the series' own gross points are kept; in the run after it,
+ * those the effect explained go as well (own_gross()).
+ */
+static void first_clip(struct pv_cp_series *x, int shared, double floor,
+		       struct clip *o, unsigned char *flag)
+{
+	x->nclipped = clip_series(values(x), x->L, floor, x->clipped, o,
+				  flag);
+	x->robust_sd = o->sd;
+	if (shared && !x->adjusted) {
+		free(x->own_gross);
+		ALLOC_ARRAY(x->own_gross, x->L ? x->L : 1);
+		memcpy(x->own_gross, flag, x->L);
+	} else if (x->own_gross && x->adjusted) {
+		x->nclipped += own_gross(x, flag, x->clipped);
+	}
+}
+
 int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 		  double **fit, struct pv_err *err)
 {
@@ -2226,10 +2260,8 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 	double *beta = pv_calloc(n ? n : 1, sizeof(*beta));
 	double *drift = pv_calloc(n ? n : 1, sizeof(*drift));
 	int drifting = 1;
-	double *gross = pv_calloc(n ? n : 1, sizeof(*gross));
-	double *gross_in = pv_calloc(n ? n : 1, sizeof(*gross_in));
+	struct clip *cl = pv_calloc(n ? n : 1, sizeof(*cl));
 	double *rate = pv_calloc(n ? n : 1, sizeof(*rate));
-	size_t *ngross = pv_calloc(n ? n : 1, sizeof(*ngross));
 	unsigned char **gflag = pv_calloc(n ? n : 1, sizeof(*gflag));
 	double prior_w, prior_mu;
 	struct cpset *sets = pv_calloc(n ? n : 1, sizeof(*sets));
@@ -2265,18 +2297,7 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 
 		ALLOC_ARRAY(x->clipped, x->L ? x->L : 1);
 		gflag[i] = pv_calloc(x->L ? x->L : 1, 1);
-		x->nclipped = clip_series(values(x), x->L, x->clipped,
-					  &x->robust_sd, &gross[i], &gross_in[i],
-					  &ngross[i], gflag[i]);
-		/* the first run, when step 0 follows: the series' own gross
-		 * points; the run after it: those the effect explained */
-		if (fit && !x->adjusted) {
-			free(x->own_gross);
-			ALLOC_ARRAY(x->own_gross, x->L ? x->L : 1);
-			memcpy(x->own_gross, gflag[i], x->L);
-		} else if (x->own_gross && x->adjusted) {
-			x->nclipped += own_gross(x, gflag[i], x->clipped);
-		}
+		first_clip(x, fit != NULL, 0, &cl[i], gflag[i]);
 		ALLOC_ARRAY(csum[i].s, st_add(x->L, 1));
 		ALLOC_ARRAY(csum[i].v, st_add(x->L, 1));
 		ALLOC_ARRAY(csum[i].sx, st_add(x->L, 1));
@@ -2289,7 +2310,6 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 		s2[i] = x->robust_sd * x->robust_sd / pv_cp_scale_bias(x->L);
 		d[i] = x->L >= 3 ? (double)(x->L - 1) / 3 : 0;
 	}
-	outlier_rates(s, n, ngross, rate, &prior_w, &prior_mu);
 	{
 		double *sd0 = pv_calloc(n ? n : 1, sizeof(*sd0));
 		double *df0 = pv_calloc(n ? n : 1, sizeof(*df0));
@@ -2299,7 +2319,20 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 			df0[i] = INFINITY;
 		}
 		rc = moderate(s, n, s2, d, sd0, df0, err);
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; i < n && !rc; i++) {
+			struct pv_cp_series *x = &s[i];
+			/* the moderated sd on the robust sd's scale */
+			double fl = sd0[i] * sqrt(pv_cp_scale_bias(x->L));
+
+			/* the gross points' going may not make a series
+			 * PV_CP_FLOOR_K times quieter than its family says
+			 * it is (changepoint.h, step 1) */
+			if (fl > cl[i].first)
+				fl = cl[i].first;
+			if (x->nclipped && fl > PV_CP_FLOOR_K * x->robust_sd) {
+				memset(gflag[i], 0, x->L);
+				first_clip(x, fit != NULL, fl, &cl[i], gflag[i]);
+			}
 			s[i].sd = sd0[i];
 			local_var(s[i].clipped, s[i].L, sd0[i], var[i], rss);
 		}
@@ -2308,6 +2341,7 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 		if (rc)
 			goto out;
 	}
+	outlier_rates(s, n, cl, rate, &prior_w, &prior_mu);
 	for (size_t i = 0; i < n; i++)
 		quiet_stats(&s[i], &csum[i], &quiet[i]);
 	for (int round = 0; round < ROUNDS; round++) {
@@ -2325,8 +2359,9 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 			if (x->L < 3 || !(x->sd >= 0))
 				continue;
 			series_limits(x, alpha, ntests, nbumps, ntrend,
-				      gflag[i], ngross[i], prior_w, prior_mu,
-				      gross[i], gross_in[i], rate[i], &gr, &lim);
+				      gflag[i], cl[i].ngross, prior_w,
+				      prior_mu, cl[i].gross, cl[i].gross_in,
+				      rate[i], &gr, &lim);
 			if (quiet_at(&quiet[i], x->sd, x->df, lim.split_p,
 				     lim.bump_p, lim.line_p)) {
 				/* what fit_steps() finds, without the search */
@@ -2401,9 +2436,9 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 						   &keep };
 
 				series_limits(x, alpha, ntests, nbumps, ntrend,
-					      gflag[i], ngross[i], prior_w,
-					      prior_mu, gross[i], gross_in[i],
-					      rate[i], &gr,
+					      gflag[i], cl[i].ngross, prior_w,
+					      prior_mu, cl[i].gross,
+					      cl[i].gross_in, rate[i], &gr,
 					      &lim);
 				lim.split_p = a / ncand;
 				lim.bump_p = nbcand > 0 ? a / nbcand : 0;
@@ -2488,10 +2523,8 @@ out:
 	free(d);
 	free(beta);
 	free(drift);
-	free(gross);
-	free(gross_in);
+	free(cl);
 	free(rate);
-	free(ngross);
 	free(rss);
 	return rc;
 }

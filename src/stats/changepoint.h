@@ -40,7 +40,14 @@
  *      again without the points gross against a scale with a quarter
  *      of the differences trimmed (each noisy neighbour makes two wild
  *      differences: 5% of them made a tenth wild and the scale 6-15%
- *      for 1% noise), never above the first estimate.  The tests'
+ *      for 1% noise), never above the first estimate.  Nor may the
+ *      gross points' going make a series more than PV_CP_FLOOR_K (2)
+ *      times quieter than its family says (its sd moderated across the
+ *      family, up to its own first estimate): a series of two modes
+ *      that changed mode a few times only has a scale of its jitter
+ *      without its lone points of the other mode, and their going made
+ *      its runs a step (cpsim's bimodal at 20 points, FWER 0.125 ->
+ *      0.000); its limits are then those of that scale.  The tests'
  *      variance is its square over its mean square under normal noise
  *      at the series' length (pv_cp_scale_bias(): the larger of
  *      estimators is biased up, 31% in the variance at 20 points, 18%
@@ -192,6 +199,11 @@
 #endif
 #ifndef PV_CP_GROSS
 #define PV_CP_GROSS 6.0
+#endif
+/* Step 1: how much quieter than its family (its moderated sd) a series
+ * may become when its gross points go. */
+#ifndef PV_CP_FLOOR_K
+#define PV_CP_FLOOR_K 2.0
 #endif
 #ifndef PV_CP_SHARED_P
 #define PV_CP_SHARED_P 1e-3
