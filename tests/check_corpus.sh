@@ -4,11 +4,13 @@
 # fall below FLOOR, nor its flags on noise rise above NOISE_MAX (today's
 # counts: the issue's goal is 90% found and at most 2% of the flags on
 # noise).  A change that finds fewer or flags more noise must say why,
-# and move the count with it: 388 since the thirteenth round of
+# and move the count with it: 387 since the thirteenth round of
 # docs/history.md (rune's eval/rhai, a stretch that flips between two
-# levels, lost to the inner gross limit that cpsim's outliers needed).
+# levels, lost to the inner gross limit that cpsim's outliers needed;
+# nautilus' e2e_single_mlir at 4, lost to the drifting family's check of
+# a candidate's step net of the slope).
 set -u
-FLOOR=388
+FLOOR=387
 NOISE_MAX=5
 out=$("${PYTHON:-/usr/bin/python3}" tests/cp_corpus/score.py \
 	"${PV_BIN:-build/perfverdict}") || { printf '%s\n' "$out"; exit 1; }

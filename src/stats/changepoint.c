@@ -2026,6 +2026,7 @@ struct cands {
 	int singles, bumps;     /* where the level is looser than step 2's */
 	size_t *scratch;        /* 2 m */
 	struct cpset *keep;     /* scratch */
+	int drifts;             /* the family drifts (family_drifts()) */
 };
 
 /*
@@ -2186,6 +2187,33 @@ static int staircase_wins(const double *y, const double *var, size_t L,
 }
 
 /*
+ * Each step of added (in s) is seen net of the slope common to s's
+ * segments, with that slope's error: its p at most PV_CP_STEP_SEEN.  A
+ * drift's two halves differ, and a step fits them about as well as the
+ * slope does (a third of the time better, at 20 points); net of the
+ * slope they do not differ.
+ */
+static int steps_seen(const struct psum *c, size_t L, const struct cpset *s,
+		      const struct cpset *added, double df)
+{
+	double sxx, beta = common_slope(c, L, s, &sxx);
+	double s2 = L ? (c->v[L] - c->v[0]) / (double)L : 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		size_t a = i ? s->k[i - 1] : 0, b = i + 1 < s->n ? s->k[i + 1] : L;
+		int is_added = 0;
+
+		for (size_t j = 0; j < added->n; j++)
+			is_added |= added->k[j] == s->k[i];
+		if (is_added &&
+		    two_sided_p(step_t_sloped(c, a, s->k[i], b, beta, sxx, s2),
+				df) > PV_CP_STEP_SEEN)
+			return 0;
+	}
+	return 1;
+}
+
+/*
  * Step 2b for one series: add_candidates(), and when step 2 fitted a
  * slope, first without it (a step of the series at a commit others
  * stepped at is often fitted as a slope, whose error then hides the
@@ -2213,7 +2241,8 @@ static double candidates(const struct pv_cp_series *x, struct psum *c,
 		seg_slope(x->clipped, x->L, s, lim->cap, &slope, &sxx, &rss);
 		if (two_sided_p(slope_t(slope, sxx, x->sd), lim->df) > lim->line_p &&
 		    staircase_wins(x->clipped, var, x->L, s, cs->keep, beta,
-				   lim, (double)added->n, scratch))
+				   lim, (double)added->n, scratch) &&
+		    (!cs->drifts || steps_seen(c, x->L, s, added, lim->df)))
 			return 0;
 	}
 	/* the slope stands: step 2's fit */
@@ -2224,14 +2253,10 @@ static double candidates(const struct pv_cp_series *x, struct psum *c,
 }
 
 /*
- * Steps 1-4 on the family; with fit, each series' fitted values (its
- * levels and slope, L of them) into fit[i].
- */
-/*
  * Step 1 of series x into x->clipped, its limits never below floor (on
- * the robust sd's scale), what it found into *o and flag.  In the first run before step 0
- * (shared) the series' own gross points are kept; in the run after it,
- * those the effect explained go as well (own_gross()).
+ * the robust sd's scale), what it found into *o and flag.  In the first
+ * run before step 0 (shared) the series' own gross points are kept; in
+ * the run after it, those the effect explained go as well (own_gross()).
  */
 static void first_clip(struct pv_cp_series *x, int shared, double floor,
 		       struct clip *o, unsigned char *flag)
@@ -2248,6 +2273,10 @@ static void first_clip(struct pv_cp_series *x, int shared, double floor,
 	}
 }
 
+/*
+ * Steps 1-4 on the family; with fit, each series' fitted values (its
+ * levels and slope, L of them) into fit[i].
+ */
 int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 		  double **fit, struct pv_err *err)
 {
@@ -2433,7 +2462,7 @@ int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 				struct cands cs = { js, m,
 						   gsl_cdf_chisq_Pinv(1 - a, 1),
 						   singles, bumps, js + maxL,
-						   &keep };
+						   &keep, drifting };
 
 				series_limits(x, alpha, ntests, nbumps, ntrend,
 					      gflag[i], cl[i].ngross, prior_w,
