@@ -752,6 +752,45 @@ static void test_bump_not_neighbours(void **state)
 	free(y);
 }
 
+/* Families with no step: F of M = 100 series of L points from point();
+ * how many families had a change point, and how many in all. */
+static void null_families(double (*point)(uint64_t *), int F, int L,
+			  uint64_t seed, size_t *families, size_t *all)
+{
+	enum { M = 100 };
+	double *y = malloc(M * (size_t)L * sizeof(*y));
+	struct pv_cp_series s[M];
+	struct pv_err err;
+
+	*families = *all = 0;
+	for (int f = 0; f < F; f++) {
+		size_t here = 0;
+
+		memset(s, 0, sizeof(s));
+		for (int m = 0; m < M; m++) {
+			for (int i = 0; i < L; i++)
+				y[m * L + i] = point(&seed);
+			s[m].y = y + m * L;
+			s[m].L = (size_t)L;
+		}
+		assert_int_equal(pv_cp_family(s, M, 0.05, &err), 0);
+		for (int m = 0; m < M; m++) {
+			here += s[m].ncp;
+			pv_cp_series_release(&s[m]);
+		}
+		*families += here > 0;
+		*all += here;
+	}
+	free(y);
+}
+
+static double outlier_point(uint64_t *seed)
+{
+	double v = log1p(0.01 * gauss(seed));
+
+	return v + (xorshift64(seed) % 20 == 0 ? log(1.5) : 0);
+}
+
 /*
  * cpsim's outliers at one run a point and 20 points: 1% noise, 5% of
  * the points 1.5x, no step.  Three such points in five are a family's
@@ -765,38 +804,13 @@ static void test_bump_not_neighbours(void **state)
  */
 static void test_outlier_clusters_short(void **state)
 {
-	enum { F = 20, M = 100, L = 20 };
-	double *y = malloc(M * L * sizeof(*y));
-	struct pv_cp_series s[M];
-	struct pv_err err;
-	uint64_t seed = 41;
-	size_t families = 0, other = 0;
+	size_t families, all;
 
 	(void)state;
-	for (int f = 0; f < F; f++) {
-		size_t here = 0;
-
-		memset(s, 0, sizeof(s));
-		for (int m = 0; m < M; m++) {
-			for (int i = 0; i < L; i++)
-				y[m * L + i] = log1p(0.01 * gauss(&seed)) +
-					       (xorshift64(&seed) % 20 == 0 ?
-						log(1.5) : 0);
-			s[m].y = y + m * L;
-			s[m].L = L;
-		}
-		assert_int_equal(pv_cp_family(s, M, 0.05, &err), 0);
-		for (int m = 0; m < M; m++) {
-			here += s[m].ncp;
-			pv_cp_series_release(&s[m]);
-		}
-		families += here > 0;
-		other += here;
-	}
-	print_message("outlier clusters: %zu of %d families with a change "
-		      "point, %zu in all\n", families, F, other);
+	null_families(outlier_point, 20, 20, 41, &families, &all);
+	print_message("outlier clusters: %zu of 20 families with a change "
+		      "point, %zu in all\n", families, all);
 	assert_true(families <= 2);
-	free(y);
 }
 
 /*
@@ -817,42 +831,20 @@ static double mode_run(uint64_t *seed)
 	for (int k = 0; k < 3; k++)
 		r[k] = (xorshift64(seed) & 1 ? 1.02 : 0.98) *
 		       (1 + 0.002 * gauss(seed));
-	return r[0] > r[1] ? (r[1] > r[2] ? r[1] : r[0] > r[2] ? r[2] : r[0])
-			   : (r[0] > r[2] ? r[0] : r[1] > r[2] ? r[2] : r[1]);
+	return log(r[0] > r[1] ?
+		   (r[1] > r[2] ? r[1] : r[0] > r[2] ? r[2] : r[0]) :
+		   (r[0] > r[2] ? r[0] : r[1] > r[2] ? r[2] : r[1]));
 }
 
 static void test_two_modes_short(void **state)
 {
-	enum { F = 40, M = 100, L = 20 };
-	double *y = malloc(M * L * sizeof(*y));
-	struct pv_cp_series s[M];
-	struct pv_err err;
-	uint64_t seed = 43;
-	size_t families = 0, other = 0;
+	size_t families, all;
 
 	(void)state;
-	for (int f = 0; f < F; f++) {
-		size_t here = 0;
-
-		memset(s, 0, sizeof(s));
-		for (int m = 0; m < M; m++) {
-			for (int i = 0; i < L; i++)
-				y[m * L + i] = log(mode_run(&seed));
-			s[m].y = y + m * L;
-			s[m].L = L;
-		}
-		assert_int_equal(pv_cp_family(s, M, 0.05, &err), 0);
-		for (int m = 0; m < M; m++) {
-			here += s[m].ncp;
-			pv_cp_series_release(&s[m]);
-		}
-		families += here > 0;
-		other += here;
-	}
-	print_message("two modes: %zu of %d families with a change point, "
-		      "%zu in all\n", families, F, other);
+	null_families(mode_run, 40, 20, 43, &families, &all);
+	print_message("two modes: %zu of 40 families with a change point, "
+		      "%zu in all\n", families, all);
 	assert_true(families <= 2);
-	free(y);
 }
 
 /*
