@@ -950,8 +950,10 @@ static double side_outliers(const struct psum *c, const struct limits *lim,
 	double dir = mean >= m0 ? 1 : -1, sum = 0;
 	size_t m = 0, rest = 0, own = 0;
 	const struct gross_rate *gr = lim->gr;
-	double rate, g = a > 0 && (a2 < b2 ? b2 : b) < lim->L &&
-			 n <= 2 * PV_CP_MIN_SEG ? lim->gross_in : lim->gross;
+	/* a short level that came and went: neither end of the series */
+	int inner = a > 0 && (a2 < b2 ? b2 : b) < lim->L &&
+		    n <= 2 * PV_CP_MIN_SEG;
+	double rate, g = inner ? lim->gross_in : lim->gross;
 
 	if (!(lim->rate > 0) || !lim->raw)
 		return 0;
@@ -1100,11 +1102,17 @@ static double step_t_sloped(const struct psum *c, size_t a, size_t k,
 	return d / sqrt(se2 > c->tol2 ? se2 : c->tol2);
 }
 
+/* The mean of the L points' variances c was built with. */
+static double mean_var(const struct psum *c, size_t L)
+{
+	return L ? (c->v[L] - c->v[0]) / (double)L : 0;
+}
+
 static void segment(const struct psum *c, size_t L, const struct limits *lim,
 		    struct cpset *s)
 {
 	double df = lim->df, limit_p = lim->split_p, line_p = lim->line_p;
-	double s2 = L ? (c->v[L] - c->v[0]) / (double)L : 0;
+	double s2 = mean_var(c, L);
 
 	s->n = 0;
 	bisect(c, 0, L, lim, s);
@@ -1808,9 +1816,8 @@ out:
 
 /*
  * Each series' rate of gross points (noisy neighbours: cl[i].ngross of
- * L[i]),
- * shrunk to the family's by a beta prior fitted by the method of moments
- * (the beta-binomial's spread beyond the binomial's): a family whose
+ * L[i]), shrunk to the family's by a beta prior fitted by the method of
+ * moments (the beta-binomial's spread beyond the binomial's): a family whose
  * series share one rate (cpsim's) gives every series that rate; one
  * spiky series among clean ones keeps most of its own.  A series of
  * fewer than 5 points (no median of 5) has no rate.
@@ -2190,22 +2197,21 @@ static int staircase_wins(const double *y, const double *var, size_t L,
  * Each step of added (in s) is seen net of the slope common to s's
  * segments, with that slope's error: its p at most PV_CP_STEP_SEEN.  A
  * drift's two halves differ, and a step fits them about as well as the
- * slope does (a third of the time better, at 20 points); net of the
+ * slope does (better in 411 of 1,052 trials at 20 points); net of the
  * slope they do not differ.
  */
 static int steps_seen(const struct psum *c, size_t L, const struct cpset *s,
 		      const struct cpset *added, double df)
 {
-	double sxx, beta = common_slope(c, L, s, &sxx);
-	double s2 = L ? (c->v[L] - c->v[0]) / (double)L : 0;
+	double sxx, beta = common_slope(c, L, s, &sxx), s2 = mean_var(c, L);
+	size_t h = 0;
 
 	for (size_t i = 0; i < s->n; i++) {
 		size_t a = i ? s->k[i - 1] : 0, b = i + 1 < s->n ? s->k[i + 1] : L;
-		int is_added = 0;
 
-		for (size_t j = 0; j < added->n; j++)
-			is_added |= added->k[j] == s->k[i];
-		if (is_added &&
+		while (h < added->n && added->k[h] < s->k[i])
+			h++;
+		if (h < added->n && added->k[h] == s->k[i] &&
 		    two_sided_p(step_t_sloped(c, a, s->k[i], b, beta, sxx, s2),
 				df) > PV_CP_STEP_SEEN)
 			return 0;
