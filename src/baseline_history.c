@@ -82,6 +82,31 @@ static void environments(struct bh *bh, const struct pv_sidemeta *cand,
 	}
 }
 
+/*
+ * The baseline side's context from the points pooled: each key the value
+ * of the newest point that has it.  Keys the points agree on are theirs;
+ * where they differ (another runner each time) the newest, nearest the
+ * candidate, stands for them, so a report warns of an environment only
+ * where the candidate differs from main as it is now.
+ */
+static void pool_context(struct pv_table *t, const struct bh *bh)
+{
+	const struct pv_history *h = &bh->h;
+	struct pv_sidemeta *side = &t->side[PV_BASE];
+
+	for (size_t i = h->np; i-- > 0;) {
+		const struct pv_hist_point *p = &h->p[i];
+
+		if (!bh->used[i])
+			continue;
+		for (size_t j = 0; j < p->ncontext; j++)
+			if (!context_get(side->context, side->ncontext,
+					 p->context[j].key))
+				pv_table_context(t, PV_BASE, p->context[j].key,
+						 p->context[j].value);
+	}
+}
+
 /* Name the points pooled, with their age (points before the
  * candidate), in a message and in the side. */
 static void name_points(struct pv_table *t, const struct bh *bh,
@@ -225,6 +250,7 @@ static int pool(struct pv_table *t, struct bh *bh, const char *archive,
 	for (size_t i = 0; i < h->nm; i++)
 		t->points[at[i]] = &pts[i];
 	name_points(t, bh, archive, window, diag);
+	pool_context(t, bh);
 	rc = 0;
 out:
 	free(at);

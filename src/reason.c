@@ -143,6 +143,18 @@ static size_t side_n(const struct pv_side_result *s)
 }
 
 /* The remark every verdict carries when a side has only a summary. */
+/* "main's newest 2 points moved +10.0% ..." (stats/pooled.h). */
+static void add_end_note(struct strbuf *sb, const struct pv_result *m)
+{
+	if (m->end_points == 1)
+		strbuf_addstr(sb, "; main's newest point");
+	else
+		strbuf_addf(sb, "; main's newest %zu points", m->end_points);
+	strbuf_addf(sb, " moved %+.1f%% from its long-run level, not confirmed yet: judged against both levels, the change is from the %s",
+		    100 * m->end_move,
+		    m->end_from_newest ? "newest" : "long-run one");
+}
+
 static void add_summary_note(struct strbuf *sb, const struct pv_result *m)
 {
 	int a = m->side[0].summary_only, b = m->side[1].summary_only;
@@ -324,6 +336,8 @@ const char *pv_result_reason(const struct pv_report *r,
 	if (m->spike)
 		strbuf_addf(sb, "; as far from the pooled baseline as its spikes, which were %.2g%% of its points: p is at least that",
 			    100 * m->spike_p);
+	if (m->end_points)
+		add_end_note(sb, m);
 	add_summary_note(sb, m);
 	add_unit_note(sb, m);
 	if (m->dir_assumed && m->gated)

@@ -5,6 +5,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "policy.h"
@@ -93,6 +94,60 @@ const char *pv_names_end(struct pv_names *nm)
 	if (nm->n > nm->few)
 		strbuf_addf(&nm->sb, " and %zu more", nm->n - nm->few);
 	return nm->sb.buf;
+}
+
+/* Whether every metric with fewer than all pooled points is of few's
+ * benchmark (and is few itself when it has none). */
+static int one_benchmark(const struct pv_report *r, size_t all,
+			 const struct pv_result *few)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pv_result *m = &r->m[i];
+
+		if (!m->side[0].present || m->side[0].nsamples >= all ||
+		    m == few)
+			continue;
+		if (!few->benchmark || !*few->benchmark || !m->benchmark ||
+		    strcmp(m->benchmark, few->benchmark))
+			return 0;
+	}
+	return 1;
+}
+
+const char *pv_side_count(const struct pv_report *r, int k, struct strbuf *sb)
+{
+	const struct pv_sidemeta *s = &r->side[k];
+	const struct pv_result *few = NULL;
+	size_t lo = SIZE_MAX, hi = 0, nfew = 0;
+
+	strbuf_reset(sb);
+	if (k || !(s->is_archive || r->npooled)) {
+		strbuf_addf(sb, "%zu run%s", s->runs, s->runs == 1 ? "" : "s");
+		return sb->buf;
+	}
+	strbuf_addf(sb, "%zu point%s", s->runs, s->runs == 1 ? "" : "s");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pv_side_result *b = &r->m[i].side[0];
+
+		if (!b->present || b->nsamples >= s->runs)
+			continue;
+		nfew++;
+		if (b->nsamples < lo) {
+			lo = b->nsamples;
+			few = &r->m[i];
+		}
+		if (b->nsamples > hi)
+			hi = b->nsamples;
+	}
+	if (nfew && lo == hi && one_benchmark(r, s->runs, few))
+		strbuf_addf(sb, ", %zu of them for %s", lo,
+			    few->benchmark && *few->benchmark ? few->benchmark :
+			    few->metric);
+	else if (nfew && lo == hi)
+		strbuf_addf(sb, ", %zu of them for %zu metrics", lo, nfew);
+	else if (nfew)
+		strbuf_addf(sb, ", %zu-%zu of them for %zu metrics", lo, hi, nfew);
+	return sb->buf;
 }
 
 void pv_report_some_names(const struct pv_report *r,

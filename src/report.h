@@ -121,6 +121,13 @@ struct pv_result {
 				     * baseline's spikes; its p is at least
 				     * spike_p (stats/pooled.h) */
 	double spike_p;
+	/* pooled: main's newest end_points points moved end_move (relative)
+	 * from the long-run level, not yet confirmed; the candidate was
+	 * judged against both levels, its change measured from the newest
+	 * when end_from_newest (stats/pooled.h) */
+	size_t end_points;
+	double end_move;
+	unsigned end_from_newest : 1;
 };
 
 /* The settings that produced the report (the JSON "config" object). */
@@ -209,6 +216,14 @@ struct pv_names {
 void pv_names_add(struct pv_names *nm, const char *group,
 		  const char *benchmark, const char *metric);
 const char *pv_names_end(struct pv_names *nm);
+
+/*
+ * How many runs side k had, as a side's line says it: "5 runs"; for a
+ * baseline pooled from an archive its points, with the count a metric
+ * used where it is fewer: "10 points, 3 of them for BM_Parse", or
+ * "10 points, 3-8 of them for 4 metrics".  Into sb, whose text it returns.
+ */
+const char *pv_side_count(const struct pv_report *r, int k, struct strbuf *sb);
 
 /* Indices of r->m ordered by severity, then by their order in r->m. */
 size_t *pv_report_ranked(const struct pv_report *r);

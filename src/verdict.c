@@ -550,6 +550,37 @@ static int is_noisy(const struct pv_result *m)
 }
 
 /*
+ * The pooled test's statistic, interval and (with an end excursion) its
+ * change, from the level the candidate is judged against: the long-run
+ * one, or main's newest when that is the worse of the two in the metric's
+ * direction (stats/pooled.h).
+ */
+static void end_change(struct pv_result *res, const struct pv_pooled *p,
+		       int up_worse, int logs)
+{
+	int newest = p->end && (up_worse ? p->end_level > p->level :
+				p->end_level < p->level);
+	double ref = newest ? p->end_level : p->level;
+	double lo = newest ? p->end_lo : p->lo, hi = newest ? p->end_hi : p->hi;
+	double delta = newest ? p->end_delta : p->delta;
+
+	res->statistic = -(newest ? p->end_t : p->t);
+	res->ci_low = logs ? expm1(lo) : ref != 0 ? lo / fabs(ref) : NAN;
+	res->ci_high = logs ? expm1(hi) : ref != 0 ? hi / fabs(ref) : NAN;
+	res->end_points = p->end;
+	res->end_from_newest = newest;
+	res->end_move = NAN;
+	if (!p->end)
+		return;
+	res->end_move = logs ? expm1(p->end_level - p->level) :
+			p->level != 0 ? (p->end_level - p->level) /
+					fabs(p->level) : NAN;
+	res->change_rel = logs ? expm1(delta) :
+			  ref != 0 ? delta / fabs(ref) : NAN;
+	res->change_abs = logs ? exp(p->cand) - exp(ref) : delta;
+}
+
+/*
  * A baseline pooled from an archive's points (res->points): the
  * candidate's runs are valued as the points were, and each metric with a
  * candidate value is tested against its points by the prediction t,
@@ -627,12 +658,8 @@ static int pooled_tests(struct pv_report *r, struct work *w,
 		}
 		res->spike = p->spike;
 		res->spike_p = p->spike_p;
-		res->statistic = -p->t;
 		res->df = p->df;
-		res->ci_low = logs ? expm1(p->lo) :
-			      p->level != 0 ? p->lo / fabs(p->level) : NAN;
-		res->ci_high = logs ? expm1(p->hi) :
-			       p->level != 0 ? p->hi / fabs(p->level) : NAN;
+		end_change(res, p, up_worse, logs);
 		w[i].p_two = p->p_two;
 		w[i].p_worse = up_worse ? p->p_up : p->p_down;
 		w[i].p_better = up_worse ? p->p_down : p->p_up;

@@ -34,12 +34,46 @@
  * whose spikes are split ones still are.  A family with no spike in its
  * baseline is tested as before; history finds a level that stays at its
  * third point.
+ *
+ * The end of the archive.  Main's newest points are where a new level is
+ * most likely, and history confirms one only at its third point
+ * (PV_CP_MIN_SEG), so its newest one or two points are neither spikes
+ * nor noise until later points come back down.  First the family is fit
+ * on each member's points before its newest h = min(2, K - 2) (spikes
+ * left out as above): their level L (of kept points), their moderated
+ * sd and df; with c = t(1 - PV_POOL_END_ALPHA / 2, df), the newest two
+ * points are an *end excursion* when they lie on one side of L, their
+ * mean beyond c * sd * sqrt(1/2 + 1/kept) of it, and they agree with each
+ * other (apart by at most c * sd * sqrt(2)); else the newest point alone
+ * is one when beyond c * sd * sqrt(1 + 1/kept).  An excursion's points
+ * are then out of everything above -- the level, the variance, the spike
+ * rates -- which come from the K - k points before them, so they neither
+ * widen the noise nor make a candidate as far a spike.  The candidate is
+ * tested twice, with the one posterior sd and df: against the long-run
+ * level L (se sd * sqrt(1 + 1/kept)) and against the newest level N, the
+ * mean of the k points (se sd * sqrt(1 + 1/k)), where a candidate beyond
+ * N, away from L, as far as a spike is a spike of N's (its p at least
+ * their rate, as above); its p in each direction is the larger of the
+ * two.  It is worse only when worse than both
+ * levels, and the change the threshold is applied to is measured from the
+ * worse of L and N (verdict.c).  A member with no excursion is tested as
+ * before.  Measured with cpsim --mode gate --end-step 0.1 against the
+ * other choice, judging the candidate against L alone and saying that
+ * main moved too: that calls every metric that merely inherits main's
+ * unconfirmed step a regression (docs in perfverdict(1), figures in the
+ * commit that made this).
  */
 #ifndef PV_STATS_POOLED_H
 #define PV_STATS_POOLED_H
 
 #include <stddef.h>
 #include "../util/err.h"
+
+/* The two-sided level at which main's newest points are an end
+ * excursion (a point beyond about 2 sds; pooled.h). */
+#ifndef PV_POOL_END_ALPHA
+#define PV_POOL_END_ALPHA 0.05
+#endif
 
 struct pv_pooled {
 	const double *y;        /* the K baseline point values */
@@ -61,6 +95,10 @@ struct pv_pooled {
 					 * and two-sided */
 	double lo, hi;          /* delta's 1 - alpha interval */
 	int testable;           /* K >= 2 and a finite sd */
+	/* the end excursion: its newest points end of y (0: none), their
+	 * mean, the candidate against it, and the interval */
+	size_t end;
+	double end_level, end_delta, end_se, end_t, end_lo, end_hi;
 	int spike;              /* the candidate is a spike, and its p in
 				 * that direction was raised to spike_p */
 	double spike_p;         /* the rate of its kind of spike */

@@ -585,8 +585,14 @@ static void header(struct page *p)
 		}
 		strbuf_addstr(sb, "<span class=\"muted\">(");
 		esc(sb, s->path ? s->path : (k ? "candidate" : "baseline"));
-		strbuf_addf(sb, ", %zu run%s)</span>", s->runs,
-			    s->runs == 1 ? "" : "s");
+		{
+			struct strbuf n = STRBUF_INIT;
+
+			strbuf_addstr(sb, ", ");
+			esc(sb, pv_side_count(r, k, &n));
+			strbuf_addstr(sb, ")</span>");
+			strbuf_release(&n);
+		}
 	}
 	strbuf_addstr(sb, ".</p>\n<p class=\"counts\">");
 	for (size_t k = 0; k < sizeof(count_order) / sizeof(*count_order); k++) {

@@ -281,7 +281,12 @@ void md_provenance(struct strbuf *sb, const struct pv_report *r)
 			md_text_in(sb, what, CTX_CHARS, 0);
 			strbuf_addstr(sb, "** ");
 		}
-		strbuf_addf(sb, "(%zu run%s)", s->runs, s->runs == 1 ? "" : "s");
+		{
+			struct strbuf n = STRBUF_INIT;
+
+			strbuf_addf(sb, "(%s)", pv_side_count(r, k, &n));
+			strbuf_release(&n);
+		}
 	}
 	strbuf_addstr(sb, ".\n\n");
 }

@@ -419,6 +419,7 @@ static void side_line(const struct tx *t, int k)
 {
 	const struct pv_sidemeta *s = &t->r->side[k];
 	struct strbuf line = STRBUF_INIT, tail = STRBUF_INIT;
+	struct strbuf count = STRBUF_INIT;
 	char buf[16];
 	const char *label = pv_fmt_label(t->r->label[k], buf, sizeof(buf));
 	size_t room;
@@ -428,7 +429,7 @@ static void side_line(const struct tx *t, int k)
 		clean(&line, label);
 		strbuf_addch(&line, ' ');
 	}
-	strbuf_addf(&tail, " (%zu run%s)", s->runs, s->runs == 1 ? "" : "s");
+	strbuf_addf(&tail, " (%s)", pv_side_count(t->r, k, &count));
 	/* the path gives way first */
 	room = t->width > width(line.buf) + width(tail.buf) ?
 	       t->width - width(line.buf) - width(tail.buf) : 0;
@@ -442,6 +443,7 @@ static void side_line(const struct tx *t, int k)
 	strbuf_add(&line, tail.buf, tail.len);
 	put_line(t, line.buf);
 	strbuf_release(&line);
+	strbuf_release(&count);
 	strbuf_release(&tail);
 }
 

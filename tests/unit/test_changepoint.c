@@ -1154,7 +1154,47 @@ static void test_pooled(void **state)
 	assert_false(x.testable);
 }
 
-/* Spikes in a pooled baseline (pooled.h), worked by hand: spike sd
+/* Main's newest two points moved (pooled.h, the end of the archive),
+ * worked by hand: one member (no prior), the six points before them of
+ * mean 0 and variance 5e-5 (df 5); the newest two at 0.1 are on one
+ * side, their mean beyond t(0.975, 5) = 2.5706 sd sqrt(1/2 + 1/6) and
+ * they agree: an end excursion of 2, out of the level and the variance.
+ * A candidate at 0.1 inherits it: p_up 1/2 (against N).  At 0.2 the p is
+ * the newest level's, scipy's stats.t.sf(0.1 / (sd sqrt(1.5)), 5), larger
+ * than the long-run one's (0.2 / (sd sqrt(1 + 1/6))).  Back at 0 it is
+ * no change either way: p_down is the long-run test's 1/2. */
+static void test_pooled_end(void **state)
+{
+	static const double y[8] = { 0.0, 0.01, -0.01, 0.005, -0.005, 0.0,
+				     0.1, 0.1 };
+	struct pv_pooled x = { .y = y, .K = 8, .cand = 0.1 };
+	struct pv_err err;
+
+	(void)state;
+	assert_int_equal(pv_pooled_family(&x, 1, 0.05, &err), 0);
+	assert_true(x.testable);
+	assert_int_equal(x.end, 2);
+	assert_int_equal(x.kept, 6);
+	assert_near(x.level, 0, 1e-15);
+	assert_near(x.s2, 5e-5, 1e-15);
+	assert_near(x.end_level, 0.1, 1e-15);
+	assert_near(x.p_up, 0.5, 1e-12);
+	x.cand = 0.2;
+	assert_int_equal(pv_pooled_family(&x, 1, 0.05, &err), 0);
+	assert_near(x.p_up, 4.272152345746461e-05, 1e-15);
+	assert_near(x.end_hi - x.end_delta, 2.5705818366147395 * x.end_se, 1e-10);
+	x.cand = 0.0;
+	assert_int_equal(pv_pooled_family(&x, 1, 0.05, &err), 0);
+	assert_true(x.p_up > 0.99);
+	assert_near(x.p_down, 0.5, 1e-12);
+	/* without the newest two's move: no excursion, as before */
+	x.K = 6;
+	assert_int_equal(pv_pooled_family(&x, 1, 0.05, &err), 0);
+	assert_int_equal(x.end, 0);
+}
+
+/* Spikes in a pooled baseline (pooled.h), worked by hand (the spike is
+ * the second point: the newest ones would be an end excursion): spike sd
  * 0.01, so the limit is 0.06 from each member's median (0.005 in both:
  * -0.01, 0, 0.01 and the spike).  Member 0's spike has both runs as far
  * (whole), member 1's one run (split): 2 spikes of 8 points, 1 whole,
@@ -1162,10 +1202,10 @@ static void test_pooled(void **state)
  * sd 0.01 of the other three. */
 static void test_pooled_spikes(void **state)
 {
-	static const double y0[4] = { 0.0, 0.01, -0.01, 0.5 };
-	static const double y1[4] = { 0.0, 0.01, -0.01, 0.25 };
-	static const double r0[8] = { 0, 0, 0.01, 0.01, -0.01, -0.01, 0.5, 0.5 };
-	static const double r1[8] = { 0, 0, 0.01, 0.01, -0.01, -0.01, 0.5, 0.0 };
+	static const double y0[4] = { 0.0, 0.5, 0.01, -0.01 };
+	static const double y1[4] = { 0.0, 0.25, 0.01, -0.01 };
+	static const double r0[8] = { 0, 0, 0.5, 0.5, 0.01, 0.01, -0.01, -0.01 };
+	static const double r1[8] = { 0, 0, 0.5, 0.0, 0.01, 0.01, -0.01, -0.01 };
 	static const size_t roff[5] = { 0, 2, 4, 6, 8 };
 	static const double whole[2] = { 0.3, 0.31 }, split[2] = { 0.3, 0.0 };
 	struct pv_pooled x[2] = {
@@ -1373,6 +1413,7 @@ int main(void)
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_pooled),
 		cmocka_unit_test(test_pooled_spikes),
+		cmocka_unit_test(test_pooled_end),
 		cmocka_unit_test(test_constant_levels),
 		cmocka_unit_test(test_own_alpha),
 		cmocka_unit_test(test_shared_effect),
