@@ -150,9 +150,9 @@ static void add_end_note(struct strbuf *sb, const struct pv_result *m)
 		strbuf_addstr(sb, "; main's newest point");
 	else
 		strbuf_addf(sb, "; main's newest %zu points", m->end_points);
-	strbuf_addf(sb, " moved %+.1f%% from its long-run level, not confirmed yet: judged against both levels, the change is from the %s",
+	strbuf_addf(sb, " moved %+.1f%% from its long-run level, not confirmed yet: judged against both levels, the baseline's mean and the change are the %s level's",
 		    100 * m->end_move,
-		    m->end_from_newest ? "newest" : "long-run one");
+		    m->end_from_newest ? "newest" : "long-run");
 }
 
 static void add_summary_note(struct strbuf *sb, const struct pv_result *m)

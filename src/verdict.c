@@ -550,6 +550,30 @@ static int is_noisy(const struct pv_result *m)
 }
 
 /*
+ * With an end excursion, the baseline's mean is that of the level the
+ * candidate is judged against (its points' means: main's newest, or those
+ * before them), and the change is from it, as model.c takes a change from
+ * the means.
+ */
+static void base_level(struct pv_result *res, const struct pv_pooled *p,
+		       int newest)
+{
+	struct pv_side_result *b = &res->side[0];
+	size_t from = newest ? p->K - p->end : 0;
+	size_t to = newest ? p->K : p->K - p->end;
+	double m = 0;
+
+	if (b->nsamples != p->K || b->summary_only)
+		return;
+	for (size_t j = from; j < to; j++)
+		m += b->samples[j];
+	b->s.mean = m / (double)(to - from);
+	res->change_abs = res->side[1].s.mean - b->s.mean;
+	res->change_rel = res->change_abs == 0 ? 0 :
+			  pv_rel_change(b->s.mean, res->side[1].s.mean);
+}
+
+/*
  * The pooled test's statistic, interval and (with an end excursion) its
  * change, from the level the candidate is judged against: the long-run
  * one, or main's newest when that is the worse of the two in the metric's
@@ -562,7 +586,6 @@ static void end_change(struct pv_result *res, const struct pv_pooled *p,
 				p->end_level < p->level);
 	double ref = newest ? p->end_level : p->level;
 	double lo = newest ? p->end_lo : p->lo, hi = newest ? p->end_hi : p->hi;
-	double delta = newest ? p->end_delta : p->delta;
 
 	res->statistic = -(newest ? p->end_t : p->t);
 	res->ci_low = logs ? expm1(lo) : ref != 0 ? lo / fabs(ref) : NAN;
@@ -575,9 +598,7 @@ static void end_change(struct pv_result *res, const struct pv_pooled *p,
 	res->end_move = logs ? expm1(p->end_level - p->level) :
 			p->level != 0 ? (p->end_level - p->level) /
 					fabs(p->level) : NAN;
-	res->change_rel = logs ? expm1(delta) :
-			  ref != 0 ? delta / fabs(ref) : NAN;
-	res->change_abs = logs ? exp(p->cand) - exp(ref) : delta;
+	base_level(res, p, newest);
 }
 
 /*
