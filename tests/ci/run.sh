@@ -105,7 +105,7 @@ GH_ENV() {
 comments_with_marker() {
 	cat >"$C/comments.json" <<'EOF'
 [{"id": 1000, "user": {"login": "alice", "id": 1}, "body": "LGTM"},
- {"id": 1001, "user": {"login": "github-actions[bot]", "id": 41898282},
+ {"id": 1001, "user": {"login": "github-actions[bot]", "id": 41898282, "type": "Bot"},
   "body": "<!-- perfverdict-report -->\n## perfverdict: fail"},
  {"id": 1002, "user": {"login": "bob", "id": 2}, "body": "please fix"}]
 EOF
@@ -133,7 +133,7 @@ group_lint() {
 	C=
 	check "shellcheck is installed (Debian: shellcheck)" command -v shellcheck
 	check "python3 has yaml (Debian: python3-yaml)" "$PY" -c 'import yaml'
-	for f in "$S"/*.sh "$TESTS/run.sh" "$TESTS/runners.sh" "$TESTS/history.sh" "$FAKES/perfverdict" "$FAKES/gh" "$FAKES/curl"; do
+	for f in "$S"/*.sh "$TESTS/run.sh" "$TESTS/runners.sh" "$TESTS/history.sh" "$TESTS/trust.sh" "$FAKES/perfverdict" "$FAKES/gh" "$FAKES/curl"; do
 		check "shellcheck $(basename "$f")" shellcheck -x -s sh "$f"
 	done
 	for f in "$CI_DIR"/github/action.yml "$CI_DIR"/gitlab/*.yml; do
@@ -407,7 +407,7 @@ group_github_comment() {
 	mkmd
 	{
 		printf '[{"id": 1, "body": "a"}, {"id": 2, "body": "b"}]\n'
-		printf '[{"id": 3, "body": "c"},\n {"id": 4444, "body": "\\u003c!-- perfverdict-report --\\u003e\\n## x"}]\n'
+		printf '[{"id": 3, "body": "c"},\n {"id": 4444, "user": {"login": "github-actions[bot]", "type": "Bot"}, "body": "\\u003c!-- perfverdict-report --\\u003e\\n## x"}]\n'
 	} >comments.json
 	upsert_gh -- --status 1
 	check "comment (gh): finds the marker on a later page, \\u-escaped" has calls "--method PATCH repos/o/r/issues/comments/4444 "
@@ -1050,9 +1050,12 @@ group_mutation() {
 # Issue 21: data.js archives and the history jobs (tests/ci/history.sh).
 # shellcheck disable=SC1091 # checked on its own in group_lint
 . "$TESTS/history.sh"
+# Issue 37: forks, hostile archives, shared runners (tests/ci/trust.sh).
+# shellcheck disable=SC1091 # checked on its own in group_lint
+. "$TESTS/trust.sh"
 
 # ---------------------------------------------------------------------------
-ALL="lint status truncate github_comment gitlab_comment log github_action github_baseline gitlab_job gitlab_baseline build jenkins benchdata history history_race history_first history_gitlab mutation"
+ALL="lint status truncate github_comment gitlab_comment comment_trust log github_action github_baseline gitlab_job gitlab_baseline build jenkins benchdata history history_race history_first history_gitlab mutation"
 for g in ${ONLY:-$ALL}; do
 	"group_$g"
 done
