@@ -326,3 +326,58 @@ group_archive_onerun() {
 		'! grep -q "error" "$@"' sh "$C/jlog1" "$C/jlog2" "$C/jlog3" "$C/jlog4"
 	check "one run: ... the points are there" eq "$(ls "$C/kept" | wc -l | tr -d ' ')" 3
 }
+
+# history-comment.sh: hostile metric ids, units, labels and commits.
+group_comment_names() {
+	if ! command -v cmark-gfm >/dev/null 2>&1; then
+		say "# skip: comment_names (no cmark-gfm; ci/scripts/install-deps.sh installs it)"
+		return 0
+	fi
+	new_case
+	cat >r.json <<'EOF'
+{"baseline": {"pooled_points": [
+   {"label": "2026-a`b\u001b[31m", "commit": "abc|def`$(rm -rf ~)", "age": 1, "metrics": 2},
+   {"label": "../x\r\n| a | b |", "commit": "", "age": 2, "metrics": 2}]},
+ "metrics": [
+  {"id": "g/b/``m|x\n| injected | row |\r\u001b[2J\u202e../../etc $(id) `", "unit": "ms<img src=x onerror=alert(1)>*[a](javascript:x)|\n",
+   "verdict": "regression", "baseline": {"samples": [1, 2, 3]}, "candidate": {"mean": 4}, "change": {"rel": 0.5}},
+  {"id": "`\u202eevil\u2066", "unit": "`_x_`", "verdict": "regression",
+   "baseline": {"samples": [1]}, "candidate": {"mean": 2}, "change": {"rel": 1}}]}
+EOF
+	sh "$S/history-comment.sh" r.json >c.md 2>err
+	check "comment names: history-comment.sh reads the hostile report" eq "$?" 0
+	check "comment names: no raw control character or U+202E in the Markdown" sh -c \
+		'! LC_ALL=C grep -q "$(printf "[\001-\010\013-\037\177]")" c.md && ! grep -q "$(printf "\342\200\256")" c.md && [ "$(grep -c "^|" c.md)" = 8 ]'
+	cmark-gfm --unsafe -e table -e autolink c.md >c.html
+	check "comment names: rendered (cmark-gfm), every row has its cells and each name is shown whole, nothing injected" "$PY" - r.json c.html <<'PY'
+import html.parser, json, re, sys
+rep = json.load(open(sys.argv[1]))
+bad = re.compile("[\x00-\x1f\x7f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]")
+def shown(s):
+    return bad.sub("\ufffd", s)
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.rows, self.cell, self.tags = [], None, set()
+    def handle_starttag(self, t, a):
+        self.tags.add(t)
+        if t == "tr": self.rows.append([])
+        if t in ("td", "th"): self.cell = ""
+    def handle_endtag(self, t):
+        if t in ("td", "th"): self.rows[-1].append(self.cell); self.cell = None
+    def handle_data(self, d):
+        if self.cell is not None: self.cell += d
+p = P()
+p.feed(open(sys.argv[2], encoding="utf-8").read())
+assert not ({"img", "a", "script"} & p.tags), p.tags
+pts = [r for r in p.rows if len(r) == 4][1:]
+trs = [r for r in p.rows if len(r) == 5][1:]
+assert len(pts) == 2 and len(trs) == 2 and len(p.rows) == 6, p.rows
+for r, pp in zip(pts, rep["baseline"]["pooled_points"]):
+    assert r[0] == shown(pp["label"]), (r[0], shown(pp["label"]))
+    assert r[1] == (shown(pp["commit"][:12]) or "-"), r[1]
+for r, m in zip(trs, rep["metrics"]):
+    assert r[0] == shown(m["id"]), (r[0], shown(m["id"]))
+    assert r[2].endswith(" " + shown(m["unit"]).rstrip()) or m["unit"] == "", (r[2], m["unit"])
+PY
+}
