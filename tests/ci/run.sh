@@ -1055,7 +1055,7 @@ group_mutation() {
 . "$TESTS/trust.sh"
 
 # ---------------------------------------------------------------------------
-ALL="lint status truncate github_comment gitlab_comment comment_trust comment_names archive_names archive_lock archive_token archive_onerun log github_action github_baseline gitlab_job gitlab_baseline build jenkins benchdata history history_race history_first history_gitlab mutation"
+ALL="lint status truncate github_comment gitlab_comment comment_trust comment_names token_first archive_names archive_lock archive_token archive_onerun log github_action github_baseline gitlab_job gitlab_baseline build jenkins benchdata history history_race history_first history_gitlab mutation"
 for g in ${ONLY:-$ALL}; do
 	"group_$g"
 done

@@ -381,3 +381,43 @@ for r, m in zip(trs, rep["metrics"]):
     assert r[2].endswith(" " + shown(m["unit"]).rstrip()) or m["unit"] == "", (r[2], m["unit"])
 PY
 }
+
+# A GitLab main job without the push token stops before it clones or
+# builds anything (issue 40, item 10).
+group_token_first() {
+	new_case
+	echo '[]' >notes.json
+	sim_gl --var PERFVERDICT_BASELINE=history --var CI_PIPELINE_SOURCE=push --var CI_COMMIT_BRANCH=main \
+		--var CI_DEFAULT_BRANCH=main --var PERFVERDICT_HOME="$C/perfverdict-clone" \
+		--var PERFVERDICT_REPO="file://$C/no-such-repo.git"
+	rc=$?
+	check "gitlab template: a main history job without PERFVERDICT_HISTORY_TOKEN fails (exit 2)" eq "$rc" 2
+	check "gitlab template: ... naming the token" has err "set it as the masked variable PERFVERDICT_HISTORY_TOKEN"
+	check "gitlab template: ... before cloning perfverdict" missing "$C/perfverdict-clone"
+	new_case
+	echo '[]' >notes.json
+	sim_gl --var PERFVERDICT_BASELINE=history --var CI_PIPELINE_SOURCE=merge_request_event --var CI_COMMIT_BRANCH= \
+		--var CI_DEFAULT_BRANCH=main --var PERFVERDICT_HOME="$C/perfverdict-clone" \
+		--var PERFVERDICT_REPO="file://$C/no-such-repo.git"
+	check "gitlab template: a merge-request job needs no push token (it goes on to clone)" sh -c \
+		'grep -q "fatal\|no perfverdict checkout\|git" err && ! grep -q PERFVERDICT_HISTORY_TOKEN err' sh
+
+	# gate.sh itself: no build before the check (a tree whose Makefile
+	# and install-deps.sh only record that they ran).
+	if ! command -v make >/dev/null 2>&1; then
+		say "# skip: gate.sh's build check (no make)"
+		return 0
+	fi
+	new_case
+	t=$C/tree
+	mkdir -p "$t"
+	cp -R "$CI_DIR" "$t/ci"
+	printf '#!/bin/sh\necho "$*" >>"$DEPS_LOG"\n' >"$t/ci/scripts/install-deps.sh"
+	printf 'all:\n\techo make >>"$(DEPS_LOG)"\n' >"$t/Makefile"
+	env -i PATH="$SYSPATH" HOME="$C" DEPS_LOG="$C/deps" GITLAB_CI=true CI_PIPELINE_SOURCE=push \
+		CI_COMMIT_BRANCH=main CI_DEFAULT_BRANCH=main PERFVERDICT_BASELINE=history PERFVERDICT_CANDIDATE=cand \
+		sh "$t/ci/scripts/gate.sh" >out 2>err
+	rc=$?
+	check "gate.sh: a GitLab main history job without the token fails (exit 2) before building" sh -c \
+		'[ "$1" = 2 ] && [ ! -s deps ] && grep -q PERFVERDICT_HISTORY_TOKEN err' sh "$rc"
+}
