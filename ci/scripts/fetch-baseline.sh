@@ -169,7 +169,7 @@ gitlab)
 		say "$job's artifacts on $branch hold no directory '$inner' (set PERFVERDICT_BASELINE_PATH)"
 		exit 2
 	}
-	if ! { mkdir -p "$(dirname "$dest")" && rm -rf "$dest" && mv "$tmpd/x/$inner" "$dest"; }; then
+	if ! { mkdir -p -- "$(dirname -- "$dest")" && rm -rf -- "$dest" && mv -- "$tmpd/x/$inner" "$dest"; }; then
 		say "could not move the baseline into $dest"
 		exit 2
 	fi

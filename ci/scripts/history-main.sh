@@ -66,8 +66,8 @@ $2"
 	finish "$1" error
 }
 
-mkdir -p "$OUT" || exit 2
-rm -f "$HMD" "$HJSON" "$PV_ENVFILE"
+mkdir -p -- "$OUT" || exit 2
+rm -f -- "$HMD" "$HJSON" "$PV_ENVFILE"
 msg=$(pv_history_check) || die 2 "$msg"
 # GitLab's job token can read the repository, not push: refuse before
 # any work rather than fail at the push.

@@ -1045,6 +1045,10 @@ group_mutation() {
 		's/^\tfinish 1 fail$/\tfinish 0 fail/'
 	check "mutation: policy never ignored -> caught" mutant never github_comment upsert-comment.sh \
 		's/^\[ "\$policy" = never \] && skip "policy never"$/:/'
+	check "mutation: a forged PR claim accepted -> caught" mutant claim comment_trust upsert-comment.sh \
+		's/if \[ -n "\$claim" \] && \[ "\$claim" != "\$pr" \]; then/if false; then/'
+	check "mutation: any author's marker comment updated -> caught" mutant author comment_trust upsert-comment.sh \
+		's/id=\$(pv_json_marker_id "\$tmpd\/list" \.user\.login "\$who_login" \.user\.type "\$who_type")/id=$(pv_json_marker_id "$tmpd\/list")/'
 }
 
 # Issue 21: data.js archives and the history jobs (tests/ci/history.sh).
