@@ -292,6 +292,9 @@ else
 	esac
 	token=${PERFVERDICT_GITLAB_TOKEN:-${GITLAB_TOKEN:-}}
 	[ -n "$token" ] || skip "no GitLab token (set PERFVERDICT_GITLAB_TOKEN)"
+	# To curl in a file (-H @FILE; printf is a builtin), never on its
+	# command line, which every user of the machine can read (ps).
+	printf 'PRIVATE-TOKEN: %s\n' "$token" >"$tmpd/hdr"
 	api=${CI_API_V4_URL:-${CI_SERVER_URL:+$CI_SERVER_URL/api/v4}}
 	[ -n "$api" ] || skip "CI_API_V4_URL is not set"
 	project=${CI_PROJECT_ID:-}
@@ -305,7 +308,7 @@ else
 	# Only the token's own notes may be updated: its user (GET /user).
 	# Unknown, no note is updated (a new one may be created).
 	who_id=
-	if curl -sS --fail -H "PRIVATE-TOKEN: $token" "$api/user" -o "$tmpd/user" 2>/dev/null; then
+	if curl -sS --fail -H "@$tmpd/hdr" "$api/user" -o "$tmpd/user" 2>/dev/null; then
 		who_id=$(pv_json_get "$tmpd/user" .id)
 	fi
 	case $who_id in
@@ -353,7 +356,7 @@ if [ "$platform" = github ]; then
 else
 	page=1
 	while [ "$page" -le 50 ]; do
-		if ! curl -sS --fail -H "PRIVATE-TOKEN: $token" \
+		if ! curl -sS --fail -H "@$tmpd/hdr" \
 			"$notes?per_page=100&page=$page&sort=asc&order_by=created_at" \
 			-o "$tmpd/list" 2>"$tmpd/err"; then
 			api_failed "list the MR notes to find" "$tmpd/err"
@@ -387,11 +390,11 @@ if [ "$platform" = github ]; then
 	fi
 else
 	if [ -n "$id" ]; then
-		curl -sS --fail -X PUT -H "PRIVATE-TOKEN: $token" --data-urlencode "body@$bodyf" \
+		curl -sS --fail -X PUT -H "@$tmpd/hdr" --data-urlencode "body@$bodyf" \
 			"$notes/$id" -o /dev/null 2>"$tmpd/err" || api_failed "update" "$tmpd/err"
 		result updated "$id"
 	else
-		curl -sS --fail -X POST -H "PRIVATE-TOKEN: $token" --data-urlencode "body@$bodyf" \
+		curl -sS --fail -X POST -H "@$tmpd/hdr" --data-urlencode "body@$bodyf" \
 			"$notes" -o "$tmpd/new" 2>"$tmpd/err" || api_failed "create" "$tmpd/err"
 		result created "$(pv_json_get "$tmpd/new" .id)"
 	fi
