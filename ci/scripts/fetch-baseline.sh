@@ -128,14 +128,16 @@ gitlab)
 		say "curl is not installed; it is needed to download the baseline"
 		exit 2
 	}
+	# The token goes to curl in a file (-H @FILE, printf is a builtin):
+	# a command line is readable by every user of the machine (ps).
 	token=${PERFVERDICT_GITLAB_TOKEN:-}
 	if [ -n "$token" ]; then
-		hdr="PRIVATE-TOKEN: $token"
+		printf 'PRIVATE-TOKEN: %s\n' "$token" >"$tmpd/hdr"
 	else
-		hdr="JOB-TOKEN: ${CI_JOB_TOKEN:-}"
+		printf 'JOB-TOKEN: %s\n' "${CI_JOB_TOKEN:-}" >"$tmpd/hdr"
 	fi
 	url="$api/projects/$CI_PROJECT_ID/jobs/artifacts/$branch/download?job=$job"
-	code=$(curl -sS -L -H "$hdr" -o "$tmpd/a.zip" -w '%{http_code}' "$url" 2>"$tmpd/err")
+	code=$(curl -sS -L -H "@$tmpd/hdr" -o "$tmpd/a.zip" -w '%{http_code}' "$url" 2>"$tmpd/err")
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		sed 's/^/  /' "$tmpd/err" >&2
@@ -169,7 +171,7 @@ gitlab)
 		say "$job's artifacts on $branch hold no directory '$inner' (set PERFVERDICT_BASELINE_PATH)"
 		exit 2
 	}
-	if ! { mkdir -p "$(dirname "$dest")" && rm -rf "$dest" && mv "$tmpd/x/$inner" "$dest"; }; then
+	if ! { mkdir -p -- "$(dirname -- "$dest")" && rm -rf -- "$dest" && mv -- "$tmpd/x/$inner" "$dest"; }; then
 		say "could not move the baseline into $dest"
 		exit 2
 	fi

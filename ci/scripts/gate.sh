@@ -41,7 +41,16 @@ no_fail=$PV_NO_FAIL
 PV_NO_FAIL=0
 export PV_NO_FAIL
 
-if [ "$parsed" = 0 ] && ! pv_ensure_binary; then
+# The default branch's history job checks its settings (the push token)
+# before it builds anything: history-main.sh finds or builds the binary.
+history_main=0
+if [ "$parsed" = 0 ] && [ "$PERFVERDICT_BASELINE" = history ]; then
+	# shellcheck source-path=SCRIPTDIR source=history-lib.sh
+	. "$PV_SCRIPTS/history-lib.sh"
+	pv_history_defaults
+	[ "$(pv_history_job)" = main ] && history_main=1
+fi
+if [ "$parsed" = 0 ] && [ "$history_main" = 0 ] && ! pv_ensure_binary; then
 	pv_log "could not find or build perfverdict"
 fi
 
@@ -52,10 +61,7 @@ PV_BASELINE_NOTE=
 # archive of points and gates on its change points (history-main.sh);
 # any other run is gated on a baseline pooled from it (history-fetch.sh).
 if [ "$parsed" = 0 ] && [ "$PERFVERDICT_BASELINE" = history ]; then
-	# shellcheck source-path=SCRIPTDIR source=history-lib.sh
-	. "$PV_SCRIPTS/history-lib.sh"
-	pv_history_defaults
-	if [ "$(pv_history_job)" = main ]; then
+	if [ "$history_main" = 1 ]; then
 		sh "$PV_SCRIPTS/history-main.sh"
 		status=$?
 		[ "$no_fail" = 1 ] && exit 0

@@ -19,7 +19,53 @@ set -u
 	exit 3
 }
 pv_json_flat "$1" | LC_ALL=C awk -F '\t' '
-	function un(s) { if (s ~ /^".*"$/) s = substr(s, 2, length(s) - 2); gsub(/\|/, "\\|", s); return s }
+	# Text from the report (metric ids, units, point labels and commits)
+	# may hold anything: it is decoded from JSON, its control characters
+	# and bidirectional overrides become U+FFFD, and it is printed either
+	# as a code span (md_code: a fence longer than any backtick run in
+	# it, | escaped) or as text with every ASCII punctuation escaped
+	# (md_text), so no name can end a table row, open a link or HTML, or
+	# reorder what a reader sees.
+	function un(s) { if (s ~ /^".*"$/) s = substr(s, 2, length(s) - 2); return s }
+	function utf8(c) {
+		if (c < 128) return sprintf("%c", c)
+		if (c < 2048) return sprintf("%c%c", 192 + int(c / 64), 128 + c % 64)
+		return sprintf("%c%c%c", 224 + int(c / 4096), 128 + int(c / 64) % 64, 128 + c % 64)
+	}
+	function hex(h,    i, v) {
+		v = 0
+		for (i = 1; i <= 4; i++) v = v * 16 + index("0123456789abcdef", tolower(substr(h, i, 1))) - 1
+		return v
+	}
+	function clean(s,    out, c, e, v) {
+		out = ""
+		while (s != "") {
+			c = substr(s, 1, 1)
+			if (c != "\\") { out = out c; s = substr(s, 2); continue }
+			e = substr(s, 2, 1)
+			if (e == "u" && substr(s, 3, 4) ~ /^[0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f]$/) {
+				v = hex(substr(s, 3, 4)); s = substr(s, 7)
+				out = out ((v < 32 || v == 127 || (v >= 55296 && v < 57344)) ? "\001" : utf8(v))
+				continue
+			}
+			out = out (e == "\"" || e == "/" || e == "\\" ? e : "\001"); s = substr(s, 3)
+		}
+		gsub(/[\001-\037\177]|\342\200[\216\217\252-\256]|\342\201[\246-\251]|\330\234/, "\357\277\275", out)
+		return out
+	}
+	function md_code(s,    t, n, m, d, pad) {
+		s = clean(s); gsub(/\|/, "\\|", s)
+		t = s; n = 0
+		while (match(t, /`+/)) { if (RLENGTH > n) n = RLENGTH; t = substr(t, RSTART + RLENGTH) }
+		d = ""; for (m = 0; m <= n; m++) d = d "`"
+		pad = (s ~ /^[` ]/ || s ~ /[` ]$/) ? " " : ""
+		return d pad s pad d
+	}
+	function md_text(s) {
+		s = clean(s)
+		gsub(/[][!"#$%&'"'"'()*+,.\/:;<=>?@\\^_`{|}~-]/, "\\\\&", s)
+		return s
+	}
 	$2 ~ /^\.baseline\.pooled_points\[[0-9]+\]\.[a-z]+$/ {
 		i = $2; sub(/^\.baseline\.pooled_points\[/, "", i); k = i; sub(/\].*/, "", i); sub(/.*\./, "", k)
 		pp[i, k] = un($3); if (i + 1 > np) np = i + 1
@@ -55,7 +101,7 @@ pv_json_flat "$1" | LC_ALL=C awk -F '\t' '
 		print "| point | commit | age (points) | metrics |"
 		print "|---|---|---|---|"
 		for (i = 0; i < np; i++)
-			printf "| `%s` | %s | %s | %s |\n", pp[i, "label"], pp[i, "commit"] != "" ? "`" substr(pp[i, "commit"], 1, 12) "`" : "-", pp[i, "age"], pp[i, "metrics"]
+			printf "| %s | %s | %s | %s |\n", md_code(pp[i, "label"]), pp[i, "commit"] != "" ? md_code(substr(pp[i, "commit"], 1, 12)) : "-", md_text(pp[i, "age"]), md_text(pp[i, "metrics"])
 		nr = 0
 		for (i = 0; i < nm; i++) if (m[i, "verdict"] == "regression") nr++
 		if (!nr) exit
@@ -71,7 +117,7 @@ pv_json_flat "$1" | LC_ALL=C awk -F '\t' '
 			for (j = 0; j < ns[i]; j++) { v[n++] = s[i, j]; sum += s[i, j] }
 			base = ns[i] ? sum / ns[i] : 0
 			v[n++] = cand[i] + 0
-			printf "| `%s` | %s | %.4g %s | %.4g %s | %+.1f%% |\n", m[i, "id"], spark(v, n), base, m[i, "unit"], cand[i], m[i, "unit"], rel[i] * 100
+			printf "| %s | %s | %.4g %s | %.4g %s | %+.1f%% |\n", md_code(m[i, "id"]), spark(v, n), base, md_text(m[i, "unit"]), cand[i], md_text(m[i, "unit"]), rel[i] * 100
 			shown++
 		}
 		if (nr > shown) printf "\n_and %d more regressions (see the JSON report)_\n", nr - shown

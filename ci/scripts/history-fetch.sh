@@ -25,8 +25,31 @@ msg=$(pv_history_check) || {
 }
 mkdir -p "$PERFVERDICT_OUTPUT_DIR" || exit 1
 if [ "$PERFVERDICT_HISTORY_STORE" = dir ]; then
-	archive=$PERFVERDICT_HISTORY_DIR
-	where="the history directory $archive"
+	where="the history directory $PERFVERDICT_HISTORY_DIR"
+	archive=$PV_HISTORY_WORK
+	rm -rf -- "$archive"
+	mkdir -p -- "$archive" || exit 1
+	# A snapshot taken under the main job's lock (hard links, or copies):
+	# never a set of points in the middle of an update.
+	if [ -d "$PERFVERDICT_HISTORY_DIR" ]; then
+		pv_history_lock "$PERFVERDICT_HISTORY_DIR"
+		case $? in
+		0)
+			trap 'pv_history_unlock' EXIT
+			trap 'exit 130' INT TERM HUP
+			;;
+		2) pv_log "warning: cannot lock $where (no write access?); reading it unlocked" ;;
+		*)
+			echo "$where stays locked"
+			exit 1
+			;;
+		esac
+		pv_history_snapshot "$PERFVERDICT_HISTORY_DIR" "$archive" || {
+			echo "cannot copy $where to $archive"
+			exit 1
+		}
+		pv_history_unlock
+	fi
 else
 	url=$(pv_history_url)
 	where="the history branch '$PERFVERDICT_HISTORY_BRANCH'"
@@ -54,7 +77,6 @@ if [ "$n" -lt 3 ]; then
 	echo "$where has $n point$([ "$n" = 1 ] || echo s); pooling a baseline needs at least 3 (each push to the default branch adds one)"
 	exit 4
 fi
-newest=$(find "$archive" -maxdepth 1 -type f \( -name '*.json.gz' -o -name '*.json' \) | LC_ALL=C sort | tail -n 1)
 echo "$archive"
-echo "baseline pooled from $where ($n points, newest $(basename "$newest"))"
+echo "baseline pooled from $where ($n points, newest $(pv_history_newest "$archive"))"
 exit 0

@@ -66,8 +66,8 @@ $2"
 	finish "$1" error
 }
 
-mkdir -p "$OUT" || exit 2
-rm -f "$HMD" "$HJSON" "$PV_ENVFILE"
+mkdir -p -- "$OUT" || exit 2
+rm -f -- "$HMD" "$HJSON" "$PV_ENVFILE"
 msg=$(pv_history_check) || die 2 "$msg"
 # GitLab's job token can read the repository, not push: refuse before
 # any work rather than fail at the push.
@@ -82,7 +82,9 @@ pv_find_binary || pv_ensure_binary || die 2 "perfverdict not found: put it on PA
 
 # ---- 1. the point ------------------------------------------------------------
 commit=$(pv_history_commit)
-short=$(printf '%.7s' "$commit")
+# The name holds only [0-9A-Za-z._-]: the commit id comes from the CI.
+short=$(printf '%s' "$commit" | LC_ALL=C tr -cd '0-9A-Za-z' | cut -c 1-7)
+[ -n "$short" ] || short=unknown
 epoch=${SOURCE_DATE_EPOCH:-$(date -u +%s)}
 stamp=$(date -u -d "@$epoch" +%Y-%m-%dT%H%M%SZ 2>/dev/null) || stamp=$(date -u +%Y-%m-%dT%H%M%SZ)
 name=$stamp-$short.json.gz
@@ -94,8 +96,17 @@ set -- compare
 set -- "$@" --candidate-label "$short" --save-point "$point" -q \
 	"$PERFVERDICT_CANDIDATE" "$PERFVERDICT_CANDIDATE"
 pv_log "$PV_BIN $*"
-SOURCE_DATE_EPOCH=$epoch GITHUB_SHA=$commit "$PV_BIN" "$@" >/dev/null
+SOURCE_DATE_EPOCH=$epoch GITHUB_SHA=$commit "$PV_BIN" "$@" >/dev/null 2>"$OUT/perfverdict-point.err"
 rc=$?
+# The candidate is compared with itself only to write its point: with
+# fewer runs than min_samples nothing can be compared, which says
+# nothing about this job.  That error is dropped once the point is
+# written; any other line (a warning, an error) is shown.
+if [ -f "$point" ]; then
+	grep -v '^perfverdict: error: no metric could be compared .*\[nothing-compared\]$' "$OUT/perfverdict-point.err" >&2
+else
+	cat "$OUT/perfverdict-point.err" >&2
+fi
 [ -f "$point" ] || die "$([ "$rc" -ge 2 ] && [ "$rc" -le 3 ] && echo "$rc" || echo 3)" \
 	"perfverdict could not write the point of $PERFVERDICT_CANDIDATE (compare exit $rc)"
 
@@ -113,7 +124,14 @@ import_into() { # import_into DIR: the data.js of PERFVERDICT_HISTORY_IMPORT as 
 }
 
 apply() { # apply DIR: the point in, the oldest out; prints what changed
-	[ -f "$1/$name" ] || cp "$point" "$1/$name"
+	# Copied under a temporary name and renamed: a reader never sees
+	# half a point.
+	if [ ! -f "$1/$name" ]; then
+		if ! { cp -- "$point" "$1/.pv-new-$$-$name" && mv -f -- "$1/.pv-new-$$-$name" "$1/$name"; }; then
+			rm -f -- "$1/.pv-new-$$-$name"
+			return 1
+		fi
+	fi
 	pv_history_prune "$1" "$PERFVERDICT_HISTORY_KEEP" | sed 's/^/pruned /'
 }
 
@@ -121,19 +139,19 @@ archive=
 case $PERFVERDICT_HISTORY_STORE in
 dir)
 	archive=$PERFVERDICT_HISTORY_DIR
-	mkdir -p "$archive" || die 2 "cannot create the history directory $archive"
-	# One job at a time: mkdir is atomic.
-	i=0
-	until mkdir "$archive/.lock" 2>/dev/null; do
-		i=$((i + 1))
-		[ "$i" -lt 120 ] || die 5 "the history directory $archive stays locked ($archive/.lock)"
-		sleep 1
-	done
+	mkdir -p -- "$archive" || die 2 "cannot create the history directory $archive"
+	# One job at a time (history-lib.sh: a stale lock is broken); history
+	# then reads a snapshot taken under the lock.
+	pv_history_lock "$archive" || die 5 "the history directory $archive stays locked ($archive/.lock)"
+	trap 'pv_history_unlock' EXIT
+	trap 'exit 130' INT TERM HUP
 	if [ "$(pv_history_points "$archive")" = 0 ] && [ -n "$PERFVERDICT_HISTORY_IMPORT" ]; then
 		pv_history_repo "$OUT/perfverdict-import-repo" && url=$(pv_history_url) && import_into "$archive"
 	fi
-	apply "$archive" >&2
-	rmdir "$archive/.lock"
+	apply "$archive" >&2 || die 5 "cannot add $name to the history directory $archive"
+	pv_history_snapshot "$archive" "$PV_HISTORY_WORK" || die 5 "cannot copy the history directory $archive to $PV_HISTORY_WORK"
+	pv_history_unlock
+	archive=$PV_HISTORY_WORK
 	;;
 branch)
 	url=$(pv_history_url)
@@ -155,7 +173,7 @@ branch)
 			;;
 		*) die 5 "cannot fetch the history branch '$PERFVERDICT_HISTORY_BRANCH'" ;;
 		esac
-		changes=$(apply "$archive")
+		changes=$(apply "$archive") || die 5 "cannot add $name to the history branch"
 		[ -n "$changes" ] && pv_log "$changes"
 		if ! pv_hgit add -A .; then
 			die 5 "cannot add the point to the history branch"
@@ -180,7 +198,7 @@ n=$(pv_history_points "$archive")
 if [ "$n" -lt 3 ]; then
 	summary "### perfverdict history: $n point$([ "$n" = 1 ] || echo s) so far
 
-The archive ($PERFVERDICT_HISTORY_STORE $([ "$PERFVERDICT_HISTORY_STORE" = branch ] && echo "$PERFVERDICT_HISTORY_BRANCH" || echo "$archive")) needs 3 points before change points can be found; $name was added."
+The archive ($PERFVERDICT_HISTORY_STORE $([ "$PERFVERDICT_HISTORY_STORE" = branch ] && echo "$PERFVERDICT_HISTORY_BRANCH" || echo "$PERFVERDICT_HISTORY_DIR")) needs 3 points before change points can be found; $name was added."
 	finish 0 pass
 fi
 set -- history

@@ -250,18 +250,55 @@ pv_json_get() {
 		$2 == p { v = $3; if (v ~ /^".*"$/) v = substr(v, 2, length(v) - 2); print v; exit }'
 }
 
-# pv_json_marker_id FILE: the id of the first element of the (possibly
-# paginated) array whose "body" holds the marker, raw or \u-escaped.
+# pv_json_marker_id FILE [PATH VALUE]...: the id of the first element of
+# the (possibly paginated) array whose "body" holds the marker, raw or
+# \u-escaped, and whose every PATH (e.g. .user.login) has VALUE (strings
+# compared unquoted).  An element missing a PATH never matches.
 pv_json_marker_id() {
-	pv_json_flat "$1" | awk -F '\t' '
-		BEGIN { m1 = "<!-- perfverdict-report -->"; m2 = "\\u003c!-- perfverdict-report --\\u003e" }
-		$2 ~ /^\[[0-9]+\]\.(id|body)$/ {
-			o = $1 ":" $2; sub(/\..*/, "", o)
-			if (!(o in seen)) { seen[o] = 1; order[++n] = o }
-			if ($2 ~ /\.id$/) id[o] = $3
-			else if (index($3, m1) || index(tolower($3), m2)) hit[o] = 1
+	pv_mf=$1
+	shift
+	pv_conds=
+	while [ $# -ge 2 ]; do
+		pv_conds="$pv_conds$1	$2
+"
+		shift 2
+	done
+	pv_json_flat "$pv_mf" | awk -F '\t' -v conds="$pv_conds" '
+		BEGIN {
+			m1 = "<!-- perfverdict-report -->"; m2 = "\\u003c!-- perfverdict-report --\\u003e"
+			nc = split(conds, cl, "\n")
+			for (i = 1; i <= nc; i++) if (cl[i] != "") { split(cl[i], kv, "\t"); want[kv[1]] = kv[2]; nw++ }
 		}
-		END { for (i = 1; i <= n; i++) if ((order[i] in hit) && (order[i] in id)) { print id[order[i]]; exit } }'
+		$2 ~ /^\[[0-9]+\]\./ {
+			o = $1 ":" $2; sub(/\..*/, "", o)
+			k = $2; sub(/^\[[0-9]+\]/, "", k)
+			if (!(o in seen)) { seen[o] = 1; order[++n] = o }
+			if (k == ".id") id[o] = $3
+			else if (k == ".body") { if (index($3, m1) || index(tolower($3), m2)) hit[o] = 1 }
+			else if (k in want) {
+				v = $3; if (v ~ /^".*"$/) v = substr(v, 2, length(v) - 2)
+				if (v == want[k]) ok[o]++
+			}
+		}
+		END {
+			for (i = 1; i <= n; i++)
+				if ((order[i] in hit) && (order[i] in id) && ok[order[i]] + 0 == nw) { print id[order[i]]; exit }
+		}'
+}
+
+# pv_urlencode STRING: STRING percent-encoded for a URL query (every
+# byte but A-Z a-z 0-9 . _ ~ -), after undoing the JSON escapes \" \\ \/.
+pv_urlencode() {
+	printf '%s' "$1" | LC_ALL=C awk '
+		BEGIN { for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i }
+		{
+			s = (NR > 1 ? "\n" : "") $0
+			gsub(/\\"/, "\"", s); gsub(/\\\//, "/", s); gsub(/\\\\/, "\\", s)
+			for (i = 1; i <= length(s); i++) {
+				c = substr(s, i, 1)
+				printf "%s", (c ~ /[A-Za-z0-9._~-]/) ? c : sprintf("%%%02X", ord[c])
+			}
+		}'
 }
 
 # pv_json_count FILE: how many top-level array elements carry an "id".

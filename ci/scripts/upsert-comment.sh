@@ -29,6 +29,14 @@
 # GitLab: `curl`, token (api scope) from PERFVERDICT_GITLAB_TOKEN or
 # GITLAB_TOKEN; CI_API_V4_URL, CI_PROJECT_ID, and PERFVERDICT_MR_IID or
 # CI_MERGE_REQUEST_IID (set in merge-request pipelines).
+# In a workflow_run event (a fork's pull request, commented on from the
+# base repository) the PR is the event's run's (head SHA and head
+# repository); PERFVERDICT_PR, read from the fork's artifact, is only a
+# claim: a mismatch is refused (exit 2, nothing posted).
+# Only a comment of the token's own identity is updated: GitHub
+# PERFVERDICT_COMMENT_AUTHOR, else the token's user (GET /user), else
+# github-actions[bot], with type Bot for a [bot] login; GitLab the
+# token's user (GET /user).  A marker in anyone else's comment is ignored.
 # Without a token or a PR/MR it does nothing.  Prints what it did; with
 # PERFVERDICT_CI=github it also sets the step outputs comment
 # (created|updated|skipped|failed) and comment-id.
@@ -94,6 +102,7 @@ result() { # result WHAT [ID] [REASON]
 	case $1 in
 	skipped) pv_log "comment: skipped (${3:-})" ;;
 	failed) pv_annotate warning "" "" "could not ${3:-post} the PR comment; the gate status is unaffected" ;;
+	refused) ;;
 	*) pv_log "comment: $1${2:+ $2}" ;;
 	esac
 }
@@ -106,6 +115,93 @@ api_failed() { # api_failed WHAT LOGFILE
 	result failed "" "$1"
 	[ "$strict" = 1 ] && exit 4
 	exit 0
+}
+
+# pr_of_workflow_run: sets pr to the pull request whose head is the
+# workflow_run event's run (its head SHA and head repository): from the
+# event's pull_requests (same-repository pull requests; entries whose base
+# is another repository are not ours), else from the API (a fork's pull
+# request: open pull requests of this repository whose head is OWNER:BRANCH,
+# kept only when head SHA and head repository match).
+pr_of_workflow_run() {
+	wr_event=$(pv_json_flat_get "$tmpd/event" .workflow_run.event)
+	case $wr_event in
+	pull_request | pull_request_target) ;;
+	*) skip "the workflow_run's run was a '$wr_event' event, not a pull request" ;;
+	esac
+	wr_repo=$(pv_json_flat_get "$tmpd/event" .workflow_run.head_repository.full_name)
+	pr=$(awk -F '\t' -v repo="$repo" -v hrepo="$wr_repo" -v sha="$wr_sha" '
+		function un(s) { if (s ~ /^".*"$/) s = substr(s, 2, length(s) - 2); return s }
+		function ends(u, r) { u = tolower(u); r = tolower("/repos/" r); return length(u) >= length(r) && substr(u, length(u) - length(r) + 1) == r }
+		$2 ~ /^\.workflow_run\.pull_requests\[[0-9]+\]\./ {
+			i = $2; sub(/^\.workflow_run\.pull_requests\[/, "", i); k = i; sub(/\].*/, "", i); sub(/^[0-9]+\]/, "", k)
+			v[i, k] = un($3); if (i + 1 > n) n = i + 1
+		}
+		END {
+			for (i = 0; i < n; i++)
+				if (v[i, ".head.sha"] == sha && ends(v[i, ".base.repo.url"], repo) &&
+				    ends(v[i, ".head.repo.url"], hrepo) && v[i, ".number"] ~ /^[0-9]+$/)
+					print v[i, ".number"]
+		}' "$tmpd/event" | sort -u)
+	if [ -z "$pr" ]; then
+		wr_owner=$(pv_json_flat_get "$tmpd/event" .workflow_run.head_repository.owner.login)
+		wr_branch=$(pv_json_flat_get "$tmpd/event" .workflow_run.head_branch)
+		if [ -z "$wr_repo" ] || [ -z "$wr_owner" ] || [ -z "$wr_branch" ]; then
+			pv_annotate error "" "" "refusing to comment: the workflow_run event names no head repository, owner and branch"
+			result refused "" ""
+			exit 2
+		fi
+		if ! gh api --paginate "repos/$repo/pulls?state=open&per_page=100&head=$(pv_urlencode "$wr_owner:$wr_branch")" \
+			>"$tmpd/pulls" 2>"$tmpd/err"; then
+			api_failed "find the pull request of the run, to post" "$tmpd/err"
+		fi
+		pr=$(pv_json_flat "$tmpd/pulls" | awk -F '\t' -v repo="$repo" -v hrepo="$wr_repo" -v sha="$wr_sha" '
+			function un(s) { if (s ~ /^".*"$/) s = substr(s, 2, length(s) - 2); return s }
+			$2 ~ /^\[[0-9]+\]\./ {
+				i = $1 ":" $2; sub(/\..*/, "", i); k = $2; sub(/^\[[0-9]+\]/, "", k)
+				if (!(i in seen)) { seen[i] = 1; order[++n] = i }
+				v[i, k] = un($3)
+			}
+			END {
+				for (j = 1; j <= n; j++) {
+					i = order[j]
+					if (v[i, ".head.sha"] == sha && tolower(v[i, ".head.repo.full_name"]) == tolower(hrepo) &&
+					    tolower(v[i, ".base.repo.full_name"]) == tolower(repo) && v[i, ".number"] ~ /^[0-9]+$/)
+						print v[i, ".number"]
+				}
+			}' | sort -u)
+	fi
+	case $(printf '%s\n' "$pr" | grep -c .) in
+	0) skip "no open pull request of $repo has the head $wr_repo at $wr_sha" ;;
+	1) ;;
+	*)
+		if [ -n "$claim" ] && printf '%s\n' "$pr" | grep -qx -- "$claim"; then
+			pr=$claim
+		else
+			pv_annotate error "" "" "refusing to comment: the run (head $wr_repo at $wr_sha) is the head of several pull requests ($(printf '%s\n' "$pr" | tr '\n' ' ')) and the reports name none of them"
+			result refused "" ""
+			exit 2
+		fi
+		;;
+	esac
+}
+
+# author_conds: whose comments may be updated (GitHub): who_login, and
+# who_type (Bot for a [bot] login).  PERFVERDICT_COMMENT_AUTHOR, else
+# the token's own login (GET /user: a personal or user token), else
+# github-actions[bot] (GITHUB_TOKEN and installation tokens cannot read
+# /user).  A marker in anyone else's comment is ignored.
+author_conds() {
+	who_login=${PERFVERDICT_COMMENT_AUTHOR:-}
+	if [ -z "$who_login" ]; then
+		case $token in
+		ghs_*) ;;
+		*) gh api user >"$tmpd/user" 2>/dev/null && who_login=$(pv_json_get "$tmpd/user" .login) ;;
+		esac
+	fi
+	[ -n "$who_login" ] || who_login='github-actions[bot]'
+	who_type=
+	case $who_login in *'[bot]') who_type=Bot ;; esac
 }
 
 case $policy in
@@ -136,14 +232,18 @@ if [ "$platform" = github ]; then
 	repo=${GITHUB_REPOSITORY:-}
 	[ -n "$repo" ] || skip "GITHUB_REPOSITORY is not set"
 	pr=${PERFVERDICT_PR:-}
-	if [ -z "$pr" ] && [ -n "${GITHUB_EVENT_PATH:-}" ] && [ -f "$GITHUB_EVENT_PATH" ]; then
+	: >"$tmpd/event"
+	if [ -n "${GITHUB_EVENT_PATH:-}" ] && [ -f "$GITHUB_EVENT_PATH" ]; then
 		pv_json_flat "$GITHUB_EVENT_PATH" >"$tmpd/event"
+	fi
+	wr_sha=$(pv_json_flat_get "$tmpd/event" .workflow_run.head_sha)
+	if [ -z "$pr" ] && [ -z "$wr_sha" ]; then
 		pr=$(awk -F '\t' '$2 == ".pull_request.number" { print $3; exit }' "$tmpd/event")
 		if [ -z "$pr" ] && awk -F '\t' '$2 ~ /^\.issue\.pull_request\./ { f = 1 } END { exit !f }' "$tmpd/event"; then
 			pr=$(awk -F '\t' '$2 == ".issue.number" { print $3; exit }' "$tmpd/event")
 		fi
 	fi
-	if [ -z "$pr" ]; then
+	if [ -z "$pr" ] && [ -z "$wr_sha" ]; then
 		case ${GITHUB_REF:-} in
 		refs/pull/*/*)
 			pr=${GITHUB_REF#refs/pull/}
@@ -151,9 +251,11 @@ if [ "$platform" = github ]; then
 			;;
 		esac
 	fi
-	case $pr in
-	'' | *[!0-9]*) skip "not a pull request" ;;
-	esac
+	if [ -z "$wr_sha" ]; then
+		case $pr in
+		'' | *[!0-9]*) skip "not a pull request" ;;
+		esac
+	fi
 	command -v gh >/dev/null 2>&1 || {
 		result failed "" "find gh to post"
 		exit 0
@@ -166,6 +268,21 @@ if [ "$platform" = github ]; then
 		export GH_HOST GH_ENTERPRISE_TOKEN
 	fi
 	limit=$GITHUB_BODY_MAX
+	# A workflow_run job (a fork's pull request) runs with a write token
+	# on files the fork's run uploaded: what they say is a claim.  The
+	# pull request is the one the event names, checked against the
+	# claim (PERFVERDICT_PR, e.g. from the artifact); a mismatch is refused.
+	if [ -n "$wr_sha" ]; then
+		claim=$pr
+		pr_of_workflow_run
+		if [ -n "$claim" ] && [ "$claim" != "$pr" ]; then
+			pv_annotate error "" "" "refusing to comment: the reports claim pull request #$claim, but the workflow_run event's run (head $wr_sha) belongs to #$pr"
+			result refused "" ""
+			exit 2
+		fi
+		pv_log "comment: pull request #$pr, from the workflow_run event (head $wr_sha)"
+	fi
+	author_conds
 else
 	# Outside a merge-request pipeline there is nothing to comment on,
 	# whatever the token: say that, not that a token is missing.
@@ -175,6 +292,9 @@ else
 	esac
 	token=${PERFVERDICT_GITLAB_TOKEN:-${GITLAB_TOKEN:-}}
 	[ -n "$token" ] || skip "no GitLab token (set PERFVERDICT_GITLAB_TOKEN)"
+	# To curl in a file (-H @FILE; printf is a builtin), never on its
+	# command line, which every user of the machine can read (ps).
+	printf 'PRIVATE-TOKEN: %s\n' "$token" >"$tmpd/hdr"
 	api=${CI_API_V4_URL:-${CI_SERVER_URL:+$CI_SERVER_URL/api/v4}}
 	[ -n "$api" ] || skip "CI_API_V4_URL is not set"
 	project=${CI_PROJECT_ID:-}
@@ -185,6 +305,18 @@ else
 	}
 	notes=$api/projects/$project/merge_requests/$iid/notes
 	limit=$GITLAB_BODY_MAX
+	# Only the token's own notes may be updated: its user (GET /user).
+	# Unknown, no note is updated (a new one may be created).
+	who_id=
+	if curl -sS --fail -H "@$tmpd/hdr" "$api/user" -o "$tmpd/user" 2>/dev/null; then
+		who_id=$(pv_json_get "$tmpd/user" .id)
+	fi
+	case $who_id in
+	'' | *[!0-9]*)
+		pv_log "comment: cannot tell the token's user (GET /user); an existing note will not be updated"
+		who_id=
+		;;
+	esac
 fi
 
 # ---- the body ------------------------------------------------------------------
@@ -213,16 +345,23 @@ if [ "$platform" = github ]; then
 	if ! gh api --paginate "repos/$repo/issues/$pr/comments?per_page=100" >"$tmpd/list" 2>"$tmpd/err"; then
 		api_failed "list the PR comments to find" "$tmpd/err"
 	fi
-	id=$(pv_json_marker_id "$tmpd/list")
+	if [ -n "$who_type" ]; then
+		id=$(pv_json_marker_id "$tmpd/list" .user.login "$who_login" .user.type "$who_type")
+	else
+		id=$(pv_json_marker_id "$tmpd/list" .user.login "$who_login")
+	fi
+	any=$(pv_json_marker_id "$tmpd/list")
+	[ -n "$any" ] && [ "$any" != "$id" ] &&
+		pv_log "comment: ignoring comment $any: it holds the marker but was not written by $who_login${who_type:+ (type $who_type)}"
 else
 	page=1
 	while [ "$page" -le 50 ]; do
-		if ! curl -sS --fail -H "PRIVATE-TOKEN: $token" \
+		if ! curl -sS --fail -H "@$tmpd/hdr" \
 			"$notes?per_page=100&page=$page&sort=asc&order_by=created_at" \
 			-o "$tmpd/list" 2>"$tmpd/err"; then
 			api_failed "list the MR notes to find" "$tmpd/err"
 		fi
-		id=$(pv_json_marker_id "$tmpd/list")
+		[ -n "$who_id" ] && id=$(pv_json_marker_id "$tmpd/list" .author.id "$who_id")
 		[ -n "$id" ] && break
 		[ "$(pv_json_count "$tmpd/list")" -lt 100 ] && break
 		page=$((page + 1))
@@ -251,11 +390,11 @@ if [ "$platform" = github ]; then
 	fi
 else
 	if [ -n "$id" ]; then
-		curl -sS --fail -X PUT -H "PRIVATE-TOKEN: $token" --data-urlencode "body@$bodyf" \
+		curl -sS --fail -X PUT -H "@$tmpd/hdr" --data-urlencode "body@$bodyf" \
 			"$notes/$id" -o /dev/null 2>"$tmpd/err" || api_failed "update" "$tmpd/err"
 		result updated "$id"
 	else
-		curl -sS --fail -X POST -H "PRIVATE-TOKEN: $token" --data-urlencode "body@$bodyf" \
+		curl -sS --fail -X POST -H "@$tmpd/hdr" --data-urlencode "body@$bodyf" \
 			"$notes" -o "$tmpd/new" 2>"$tmpd/err" || api_failed "create" "$tmpd/err"
 		result created "$(pv_json_get "$tmpd/new" .id)"
 	fi

@@ -105,7 +105,7 @@ GH_ENV() {
 comments_with_marker() {
 	cat >"$C/comments.json" <<'EOF'
 [{"id": 1000, "user": {"login": "alice", "id": 1}, "body": "LGTM"},
- {"id": 1001, "user": {"login": "github-actions[bot]", "id": 41898282},
+ {"id": 1001, "user": {"login": "github-actions[bot]", "id": 41898282, "type": "Bot"},
   "body": "<!-- perfverdict-report -->\n## perfverdict: fail"},
  {"id": 1002, "user": {"login": "bob", "id": 2}, "body": "please fix"}]
 EOF
@@ -133,7 +133,7 @@ group_lint() {
 	C=
 	check "shellcheck is installed (Debian: shellcheck)" command -v shellcheck
 	check "python3 has yaml (Debian: python3-yaml)" "$PY" -c 'import yaml'
-	for f in "$S"/*.sh "$TESTS/run.sh" "$TESTS/runners.sh" "$TESTS/history.sh" "$FAKES/perfverdict" "$FAKES/gh" "$FAKES/curl"; do
+	for f in "$S"/*.sh "$TESTS/run.sh" "$TESTS/runners.sh" "$TESTS/history.sh" "$TESTS/trust.sh" "$FAKES/perfverdict" "$FAKES/gh" "$FAKES/curl"; do
 		check "shellcheck $(basename "$f")" shellcheck -x -s sh "$f"
 	done
 	for f in "$CI_DIR"/github/action.yml "$CI_DIR"/gitlab/*.yml; do
@@ -407,7 +407,7 @@ group_github_comment() {
 	mkmd
 	{
 		printf '[{"id": 1, "body": "a"}, {"id": 2, "body": "b"}]\n'
-		printf '[{"id": 3, "body": "c"},\n {"id": 4444, "body": "\\u003c!-- perfverdict-report --\\u003e\\n## x"}]\n'
+		printf '[{"id": 3, "body": "c"},\n {"id": 4444, "user": {"login": "github-actions[bot]", "type": "Bot"}, "body": "\\u003c!-- perfverdict-report --\\u003e\\n## x"}]\n'
 	} >comments.json
 	upsert_gh -- --status 1
 	check "comment (gh): finds the marker on a later page, \\u-escaped" has calls "--method PATCH repos/o/r/issues/comments/4444 "
@@ -556,10 +556,12 @@ group_gitlab_comment() {
 	echo '[]' >notes.json
 	upsert_gl -- --status 1
 	check "note (gl): exit 0" eq "$?" 0
-	check "note (gl): lists the MR notes with the token" has calls \
-		"curl -sS --fail -H PRIVATE-TOKEN: gltok https://gitlab.example/api/v4/projects/7/merge_requests/5/notes?per_page=100&page=1"
+	check "note (gl): lists the MR notes" has calls \
+		"https://gitlab.example/api/v4/projects/7/merge_requests/5/notes?per_page=100&page=1"
+	check "note (gl): ... with the token, from a file (-H @FILE)" has calls "header-file: PRIVATE-TOKEN: gltok"
+	check "note (gl): ... never on curl's command line" sh -c '! grep "^curl " calls | grep -q gltok'
 	check "note (gl): creates a note when none has the marker" has calls \
-		"-X POST -H PRIVATE-TOKEN: gltok --data-urlencode body@"
+		"-X POST -H @"
 	check "note (gl): the posted body is the report" cmp -s fake/body.1 perfverdict-reports/perfverdict-report.md
 
 	new_case
@@ -567,7 +569,7 @@ group_gitlab_comment() {
 	notes_with_marker
 	upsert_gl -- --status 1
 	check "note (gl): updates the note with the marker (PUT)" has calls \
-		"-X PUT -H PRIVATE-TOKEN: gltok --data-urlencode body@"
+		"-X PUT -H @"
 	check "note (gl): ... at notes/2002" has calls "/projects/7/merge_requests/5/notes/2002 "
 	check "note (gl): ... and does not create a duplicate" lacks calls "-X POST"
 
@@ -715,7 +717,7 @@ group_gitlab_job() {
 	FAKE_PV_STATUS=1 sim_gl --var PERFVERDICT_GITLAB_TOKEN=gltok
 	rc=$?
 	check "gitlab job: a regression fails the job" eq "$rc" 1
-	check "gitlab job: the MR note is created" has calls "-X POST -H PRIVATE-TOKEN: gltok"
+	check "gitlab job: the MR note is created" has calls "-X POST -H @"
 	check "gitlab job: artifacts when: always" has artifacts "when=always"
 	check "gitlab job: artifact paths and the junit report exist" sh -c '
 		n=0
@@ -925,7 +927,7 @@ group_gitlab_baseline() {
 	rc=$?
 	check "gitlab baseline: the candidate path of the default branch's artifacts becomes the baseline" \
 		sh -c '[ "$1" = 0 ] && [ -f base/repeat1/r.csv ]' sh "$rc"
-	check "gitlab baseline: with the job token" has calls "JOB-TOKEN:"
+	check "gitlab baseline: with the job token, from a file" has calls "header-file: JOB-TOKEN:"
 }
 
 # ---------------------------------------------------------------------------
@@ -1045,14 +1047,21 @@ group_mutation() {
 		's/^\tfinish 1 fail$/\tfinish 0 fail/'
 	check "mutation: policy never ignored -> caught" mutant never github_comment upsert-comment.sh \
 		's/^\[ "\$policy" = never \] && skip "policy never"$/:/'
+	check "mutation: a forged PR claim accepted -> caught" mutant claim comment_trust upsert-comment.sh \
+		's/if \[ -n "\$claim" \] && \[ "\$claim" != "\$pr" \]; then/if false; then/'
+	check "mutation: any author's marker comment updated -> caught" mutant author comment_trust upsert-comment.sh \
+		's/id=\$(pv_json_marker_id "\$tmpd\/list" \.user\.login "\$who_login" \.user\.type "\$who_type")/id=$(pv_json_marker_id "$tmpd\/list")/'
 }
 
 # Issue 21: data.js archives and the history jobs (tests/ci/history.sh).
 # shellcheck disable=SC1091 # checked on its own in group_lint
 . "$TESTS/history.sh"
+# Issue 37: forks, hostile archives, shared runners (tests/ci/trust.sh).
+# shellcheck disable=SC1091 # checked on its own in group_lint
+. "$TESTS/trust.sh"
 
 # ---------------------------------------------------------------------------
-ALL="lint status truncate github_comment gitlab_comment log github_action github_baseline gitlab_job gitlab_baseline build jenkins benchdata history history_race history_first history_gitlab mutation"
+ALL="lint status truncate github_comment gitlab_comment comment_trust comment_names token_first archive_names archive_lock archive_token archive_onerun log github_action github_baseline gitlab_job gitlab_baseline build jenkins benchdata history history_race history_first history_gitlab mutation"
 for g in ${ONLY:-$ALL}; do
 	"group_$g"
 done
