@@ -4,10 +4,7 @@
 # reviewed netperf report against the planted expectations, and refuses
 # the same report with a planted regression called unchanged, an
 # unexpected regression, and an expectation that matches no metric.
-set -u
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 g=tests/golden/netperf
 bad=0
 "$PYTHON" tests/lib/check_verdicts.py "$g/out/report.json" "$g/expected" >/dev/null 2>&1 ||

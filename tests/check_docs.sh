@@ -2,7 +2,7 @@
 # check_docs.sh - the Markdown documentation stands on its own: every
 # relative link points at a file or directory in the repository, and
 # nothing points outside it (../shared/).
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib/test-lib.sh"
 exec "${PYTHON:-/usr/bin/python3}" - README.md docs/*.md samples/README.md ci/*/README.md <<'PY'
 import os, re, sys
 bad = []

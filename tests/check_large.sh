@@ -3,11 +3,7 @@
 # codes, @here and invalid UTF-8: the JSON must validate, the JUnit pass
 # both schemas and junitparser's counts, and the Markdown render through
 # cmark-gfm with consistent tables and stay under 65,536 characters.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 "$PYTHON" - "$tmp" <<'PY'
 import os, random, sys
 root = sys.argv[1]

@@ -4,11 +4,7 @@
 # and b/ (specjbb, ebizzy, dbench).  Every metric's verdict, p and q must
 # agree, the family correction being recomputed over the union; and a
 # metric present in two shards is an error.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 conf=samples/kernbench/perf.conf
 for side in baseline candidate; do
 	src=samples/kernbench/$side/results.csv

@@ -4,11 +4,7 @@
 # every report comes out, the gate's verdict is kept, and a metric that
 # version 1 called "unchanged" although it is never gated (direction
 # none) is "ungated" now.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 st=0
 v1=tests/data/report-v1.json
 "$PV_BIN" render "$v1" --markdown "$tmp/r.md" --junit "$tmp/r.xml" \

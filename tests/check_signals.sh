@@ -5,11 +5,7 @@
 # found by polling), and after the signal the output directory must be
 # empty and the process must have died of that signal.  Then a SIGTERM
 # inside the commit of a report set (below) must not leave it mixed.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 "$PYTHON" tests/bench/gen.py 20000 "$tmp/t" >/dev/null || exit 1
 "$PYTHON" - "$PV_BIN" "$tmp" <<'PY'
 import os, signal, subprocess, sys, time

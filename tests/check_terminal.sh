@@ -4,11 +4,7 @@
 # terminal, at most 60 lines for samples/netperf at 80, the first lines
 # say what was compared with what, every regression is listed, the
 # closing line names the worst one, and -v lists every metric.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 st=0
 for dir in samples/*/; do
 	dir=${dir%/}
