@@ -162,7 +162,11 @@ def main():
         if o not in helped:
             problems.append(f"{docs[o]}: a perfverdict command line uses {o}, which no --help lists")
     man_text = open("perfverdict.1", encoding="utf-8").read()
-    conf_doc = open("docs/configuration.md", encoding="utf-8").read()
+    conf_doc = ""
+    if os.path.exists("docs/configuration.md"):
+        conf_doc = open("docs/configuration.md", encoding="utf-8").read()
+    else:
+        problems.append("docs/configuration.md: missing")
     conf_man = man_text.split(".Sh CONFIGURATION", 1)[-1].split("\n.Sh ", 1)[0]
     keys = config_keys("src/config.c")
     if len(keys) < 20:
