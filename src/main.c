@@ -791,6 +791,31 @@ static int print_command_help(const struct cmd_struct *c, FILE *fp)
 	return fflush(fp) || ferror(fp) ? PV_EUSAGE : PV_OK;
 }
 
+/* perfverdict alone: the two commands most runs need, where to start,
+ * and exit 2 (no command is a usage error). */
+static int print_short_usage(FILE *fp)
+{
+	const char *lead = "usage:";
+
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(commands[i].name, "compare") &&
+		    strcmp(commands[i].name, "history"))
+			continue;
+		fprintf(fp, "%-6s perfverdict %s %s\n", lead, commands[i].name,
+			commands[i].operands);
+		lead = "";
+	}
+	fprintf(fp, "\nOther commands:");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, "compare") &&
+		    strcmp(commands[i].name, "history"))
+			fprintf(fp, " %s", commands[i].name);
+	fprintf(fp, ".\nEvery command and option: perfverdict --help.\n"
+		"Quick start: \"First comparison\" in README.md, or EXAMPLES in\n"
+		"perfverdict(1) (man perfverdict).\n");
+	return PV_EUSAGE;
+}
+
 /* Parse the command's arguments into a struct cli, then run it. */
 static int run_command(const struct cmd_struct *c, int argc, char **argv)
 {
@@ -816,17 +841,8 @@ static int run_command(const struct cmd_struct *c, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	gsl_set_error_handler_off();
-	if (argc < 2) {
-		struct strbuf list = STRBUF_INIT;
-
-		for (size_t i = 0; i < NCOMMANDS; i++)
-			strbuf_addf(&list, "%s%s", i == 0 ? "" :
-				    i + 1 == NCOMMANDS ? " or " : ", ",
-				    commands[i].name);
-		usage_error(PV_M_USAGE, "a command is required: %s", list.buf);
-		strbuf_release(&list);
-		return PV_EUSAGE;
-	}
+	if (argc < 2)
+		return print_short_usage(stderr);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return print_help(stdout);
 	if (!strcmp(argv[1], "--version")) {

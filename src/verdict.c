@@ -8,8 +8,8 @@
  * ones as one family, and applies the rules; `merge` reruns it over the
  * union of shards, `calibrate` over A/A splits.
  *
- * The default rule (test auto), chosen by simulation (README, "How a
- * verdict is decided" and "Why these defaults"): the empirical-Bayes
+ * The default rule (test auto), chosen by simulation (docs/statistics.md,
+ * "The rules" and "Why these defaults"): the empirical-Bayes
  * moderated t on log values (Smyth 2004), switching the whole family to
  * the moderated Yuen test when gross outliers are common and n >= 8,
  * one-sided in the worse direction, Benjamini-Hochberg over the gated

@@ -4,27 +4,12 @@
 # reviewed netperf report against the planted expectations, and refuses
 # the same report with a planted regression called unchanged, an
 # unexpected regression, and an expectation that matches no metric.
-set -u
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 g=tests/golden/netperf
 bad=0
 "$PYTHON" tests/lib/check_verdicts.py "$g/out/report.json" "$g/expected" >/dev/null 2>&1 ||
 	{ echo "check_checkers: check_verdicts.py refuses the netperf golden"; bad=1; }
-"$PYTHON" - "$g/out/report.json" "$tmp" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-out = sys.argv[2]
-reg = [m for m in r["metrics"] if m["verdict"] == "regression"]
-unc = [m for m in r["metrics"] if m["verdict"] == "unchanged"]
-assert reg and unc
-reg[0]["verdict"] = "unchanged"
-json.dump(r, open(out + "/missed.json", "w"))
-reg[0]["verdict"] = "regression"
-unc[0]["verdict"] = "regression"
-json.dump(r, open(out + "/extra.json", "w"))
-PY
+"$PYTHON" tests/lib/plant_verdicts.py "$g/out/report.json" "$tmp"
 for case in missed extra; do
 	if "$PYTHON" tests/lib/check_verdicts.py "$tmp/$case.json" "$g/expected" >/dev/null 2>&1; then
 		echo "check_checkers: check_verdicts.py passes a report with a $case regression"

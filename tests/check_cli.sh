@@ -2,16 +2,11 @@
 # The command line end to end (issues 12, 13, 16): options parsed from
 # the tables, --help printed from them, render with no output options,
 # merge -c, calibrate's wording and scratch, out of memory.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
+. "$(dirname "$0")/lib/test-lib.sh"
 NO_COLOR=1
 SOURCE_DATE_EPOCH=1764460800
 export NO_COLOR SOURCE_DATE_EPOCH
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
 failed=0
-bad() { echo "check_cli: $1"; failed=1; }
 base=samples/gbench/baseline cand=samples/gbench/candidate
 
 # ---- help ----

@@ -9,7 +9,7 @@
 # levels, lost to the inner gross limit that cpsim's outliers needed;
 # nautilus' e2e_single_mlir at 4, lost to the drifting family's check of
 # a candidate's step net of the slope).
-set -u
+. "$(dirname "$0")/lib/test-lib.sh"
 FLOOR=387
 NOISE_MAX=5
 out=$("${PYTHON:-/usr/bin/python3}" tests/cp_corpus/score.py \

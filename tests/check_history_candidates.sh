@@ -18,12 +18,8 @@
 #   - the JSON validates against schemas/history.schema.json;
 #   - with big2 flat (one metric's step alone is no candidate), small has
 #     no change point, and no metric without a step has one either way.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "check_history_candidates: $*"; exit 1; }
+. "$(dirname "$0")/lib/test-lib.sh"
+fail() { tl_die "$@"; }
 
 for case in two one; do
 	"$PYTHON" - "$tmp/$case" "$case" <<'EOF' || fail "cannot write the archive"

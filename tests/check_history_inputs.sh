@@ -3,14 +3,8 @@
 # "Inputs that break it silently"): each case builds its archive, runs
 # history (or compare --baseline-history) and checks the exit status and
 # the message or report that says what happened.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-cd "$(dirname "$0")/.." || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 failed=0
-bad() { echo "check_history_inputs: $*"; failed=1; }
 
 # expect NAME STATUS PATTERN CMD...: CMD exits STATUS and its stderr
 # holds PATTERN (an extended regex; "" for none).

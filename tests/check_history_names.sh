@@ -3,11 +3,7 @@
 # Markdown keeps its table shape and its fences, links nothing, and holds
 # no raw HTML; the HTML escapes them (independent of the writers: the
 # checks parse the output with Python).
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 "$PYTHON" - "$tmp/archive" <<'PY'
 import os, random, sys
 random.seed(5)

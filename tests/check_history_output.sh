@@ -9,14 +9,8 @@
 # reports are written, and -v lists every change point.
 # (How tall the comment renders is measured by tests/look/, with
 # Chromium, which make check does not need.)
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-cd "$(dirname "$0")/.." || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 failed=0
-bad() { echo "check_history_output: $*"; failed=1; }
 
 printf '[metric "*throughput"]\ndirection = higher\n[gate]\ndirection = lower\n' \
 	>"$tmp/perf.conf"

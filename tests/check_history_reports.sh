@@ -3,11 +3,7 @@
 # read once (pv_archive_read(), with its size limit), not parsed a second
 # time for its candidate.label, and that label is the point's commit in
 # the history JSON.  The opens are counted with strace when it can trace.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 cp -r tests/golden/history-reports/archive "$tmp/archive"
 "$PYTHON" - "$tmp/archive" <<'PY'
 import json, os, sys

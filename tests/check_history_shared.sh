@@ -3,10 +3,7 @@
 # the HTML, is one the effect was estimated at: a newest point with too
 # few metrics for an effect (its shared_effect null) was picked as the
 # largest and printed as "at most nan% faster at 'p40'".
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 cp -r tests/golden/history-shared-effect/archive "$tmp/a"
 mkdir "$tmp/a/p40"
 head -n 3 "$tmp/a/p39/results.csv" >"$tmp/a/p40/results.csv"

@@ -5,11 +5,7 @@
 # page's script, by its sha256), and render --html from the archived
 # JSON gives the same page byte for byte; history's page has the same
 # head and stylesheet and no script.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 st=0
 n=0
 for dir in samples/*/; do

@@ -3,37 +3,8 @@
 # codes, @here and invalid UTF-8: the JSON must validate, the JUnit pass
 # both schemas and junitparser's counts, and the Markdown render through
 # cmark-gfm with consistent tables and stay under 65,536 characters.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-"$PYTHON" - "$tmp" <<'PY'
-import os, random, sys
-root = sys.argv[1]
-rng = random.Random(10000)
-hostile = ["a|b", "<script>", "x > y & z", "]]>", "*bold*", "_it_",
-           "`tick`", "\x1b[31mred\x1b[0m", "@here", "bad\xff\xfeutf8",
-           "tab\tsep", "#123", "~strike~", "[link](x)"]
-for side, seed in (("baseline", 1), ("candidate", 2)):
-    rng2 = random.Random(seed)
-    d = os.path.join(root, side)
-    os.makedirs(d)
-    with open(os.path.join(d, "results.csv"), "wb") as f:
-        f.write(b"group,benchmark,metric,unit,value\n")
-        for i in range(10000):
-            g = hostile[i % len(hostile)]
-            b = f"{hostile[(i // 7) % len(hostile)]} {i}"
-            base = 1000 + (i % 97) * 10
-            slow = 1.2 if side == "candidate" and i % 50 == 0 else 1.0
-            for _ in range(5):
-                v = base * slow * rng2.gauss(1, 0.01)
-                row = '"%s","%s",time,ns,%.3f\n' % (g.replace('"', '""'),
-                                                     b.replace('"', '""'), v)
-                f.write(row.encode("utf-8", "surrogateescape")
-                        if "\xff" not in row else
-                        row.encode("latin-1", "replace"))
-PY
+. "$(dirname "$0")/lib/test-lib.sh"
+"$PYTHON" tests/lib/large_tree.py "$tmp"
 "$PV_BIN" compare "$tmp/baseline" "$tmp/candidate" --json "$tmp/r.json" \
 	--junit "$tmp/r.xml" --markdown "$tmp/r.md" -q >/dev/null 2>"$tmp/err"
 st=$?

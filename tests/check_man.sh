@@ -8,12 +8,8 @@
 # have (manpages-dev, makewhatis), so they are not findings.  Instead the
 # page's cross references are checked against the fixed list XREFS:
 # a new .Xr is added there on purpose, and a typo in one fails here.
-set -u
-cd "$(dirname "$0")/.." || exit 1
-PV_BIN=${PV_BIN:-build/perfverdict}
-PV_BUILD=${PV_BUILD:-build}
+. "$(dirname "$0")/lib/test-lib.sh"
 fail=0
-bad() { echo "check_man: $*" >&2; fail=1; }
 
 if ! command -v mandoc >/dev/null 2>&1; then
 	echo "check_man: mandoc is not installed (ci/scripts/install-deps.sh installs it)" >&2
@@ -48,8 +44,7 @@ done
 
 # -o: install the binary under test as it is; make must not rebuild it
 # (without its SANITIZE flags) while other parts of the suite run it.
-d=$(mktemp -d) || exit 1
-trap 'rm -rf "$d"' EXIT
+d=$tmp
 if make --no-print-directory -s install BUILD="$PV_BUILD" -o "$PV_BUILD/perfverdict" DESTDIR="$d" PREFIX=/usr/local >"$d/log" 2>&1; then
 	m=$d/usr/local/share/man/man1/perfverdict.1
 	cmp -s perfverdict.1 "$m" || bad "make install put no copy of perfverdict.1 in PREFIX/share/man/man1"

@@ -4,11 +4,7 @@
 # and b/ (specjbb, ebizzy, dbench).  Every metric's verdict, p and q must
 # agree, the family correction being recomputed over the union; and a
 # metric present in two shards is an error.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 conf=samples/kernbench/perf.conf
 for side in baseline candidate; do
 	src=samples/kernbench/$side/results.csv
@@ -31,24 +27,7 @@ done
 st=$?
 [ $st -le 1 ] || exit 1
 "$PYTHON" tests/lib/validate_json.py "$tmp/merged.json" || exit 1
-"$PYTHON" - "$tmp/all.json" "$tmp/merged.json" "$st" <<'PY' || exit 1
-import json, math, sys
-union = {m["id"]: m for m in json.load(open(sys.argv[1]))["metrics"]}
-merged = json.load(open(sys.argv[2]))
-got = {m["id"]: m for m in merged["metrics"]}
-assert set(union) == set(got), "different metrics"
-def same(x, y):
-    if x is None or y is None:
-        return x is y
-    return math.isclose(x, y, rel_tol=1e-12, abs_tol=1e-300)
-bad = [i for i in union if union[i]["verdict"] != got[i]["verdict"]
-       or not same(union[i]["test"]["p_value"], got[i]["test"]["p_value"])
-       or not same(union[i]["q_value"], got[i]["q_value"])]
-assert not bad, bad[:3]
-status = 1 if merged["verdict"] == "fail" else 0
-assert status == int(sys.argv[3]), "exit status disagrees with the verdict"
-print(f"merge check: {len(got)} metrics agree with the union")
-PY
+"$PYTHON" tests/lib/merge_check.py "$tmp/all.json" "$tmp/merged.json" "$st" || exit 1
 # The same shard twice: every metric is in two reports.
 if "$PV_BIN" merge "$tmp/a.json" "$tmp/a.json" --json "$tmp/dup.json" 2>"$tmp/err"; then
 	echo "merge accepted a metric present in two shards" >&2

@@ -8,13 +8,9 @@
 #    by the merge: the merged gate fails (1), with a warning;
 #  - shards that disagree on a waiver: an input error (3);
 #  - a version 1 report (no waivers) is still merged and rendered.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 bad=0
-say() { echo "check_merge_waivers: FAIL: $*" >&2; bad=1; }
+say() { bad "$@"; }
 
 for side in baseline candidate; do
 	src=samples/kernbench/$side/results.csv

@@ -1,58 +1,13 @@
 #!/bin/sh
-# Messages with stable codes (issue 12, item 6): the README's Messages
+# Messages with stable codes (issue 12, item 6): docs/messages.md's
 # table lists exactly the codes of src/util/msg.c, with their levels and
 # meanings, and what perfverdict prints carries them: each error line
 # ends in its code, and a known warning is in the JSON with its code.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PV_BUILD=${PV_BUILD:-build}
-PYTHON=${PYTHON:-/usr/bin/python3}
-cd "$(dirname "$0")/.." || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 failed=0
-bad() { echo "check_messages: $*"; failed=1; }
 
 "$PV_BUILD/tests/tools/msgtable" >"$tmp/table" || bad "msgtable failed"
-"$PYTHON" - "$tmp/table" README.md <<'PY' || failed=1
-import re, sys
-table = {}
-for line in open(sys.argv[1], encoding="utf-8"):
-    code, level, text = line.rstrip("\n").split("\t")
-    table[code] = (level, text)
-readme, sec = {}, False
-for line in open(sys.argv[2], encoding="utf-8"):
-    if line.startswith("#"):
-        sec = line.strip() == "### Messages"
-        continue
-    m = re.match(r"^\| `([^`]*)` \| (note|warning|usage|input|fatal)(?: \(\d\))? \| (.*) \|$", line.rstrip("\n"))
-    if sec and m:
-        if m.group(1) in readme:
-            print("check_messages: README lists '%s' twice" % m.group(1))
-            sys.exit(1)
-        readme[m.group(1)] = (m.group(2), m.group(3))
-bad = 0
-for c in sorted(set(table) - set(readme)):
-    print("check_messages: code '%s' is not in the README's Messages table" % c); bad = 1
-for c in sorted(set(readme) - set(table)):
-    print("check_messages: the README lists '%s', which is not in src/util/msg.c" % c); bad = 1
-for c in sorted(set(table) & set(readme)):
-    if table[c] != readme[c]:
-        print("check_messages: '%s' is %s in msg.c but %s in the README" % (c, table[c], readme[c])); bad = 1
-# The levels a report's warnings[] can hold are the schemas' too.
-import json
-listed = {lv for lv, _ in table.values() if lv in ("note", "warning")}
-for schema in ("schemas/report.schema.json", "schemas/history.schema.json"):
-    sch = json.load(open(schema, encoding="utf-8"))
-    level = sch["properties"]["warnings"]["items"]["properties"]["level"]
-    if set(level.get("enum", [level.get("const")])) != listed:
-        print("check_messages: %s: warnings[].level is %r, msg.c lists %r" % (schema, level, sorted(listed))); bad = 1
-if listed != {"note", "warning"}:
-    print("check_messages: msg.c has no note or no warning: %r" % sorted(listed)); bad = 1
-if len(table) < 50:
-    print("check_messages: only %d codes read from msgtable" % len(table)); bad = 1
-sys.exit(bad)
-PY
+"$PYTHON" tests/lib/check_message_table.py "$tmp/table" docs/messages.md || failed=1
 
 # An input error, a config error and a usage error each end in a code.
 mkdir -p "$tmp/b" "$tmp/c"

@@ -6,13 +6,9 @@
 # reports in one archive; broken points (bad or truncated gzip, a JSON
 # syntax error, a wrong shape) are one-line errors naming the file (and
 # the line), exit status 3.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 bad=0
-say() { echo "check_points: $*"; bad=1; }
+say() { bad "$@"; }
 
 # 1. The netperf sample's candidate as a point: size and schema.
 GITHUB_SHA=3f2a9c1d0e5b6a7c8d9e0f1a2b3c4d5e6f7a8b9c SOURCE_DATE_EPOCH=1796156100 \

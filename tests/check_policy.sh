@@ -27,13 +27,9 @@
 #   - insufficient = fail fails the gate and is a JUnit error, as the
 #     gate says (JUnit said skipped), and the closing line names it, not
 #     a missing metric that the gate lets pass.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 bad=0
-say() { echo "check_policy: FAIL: $*" >&2; bad=1; }
+say() { bad "$@"; }
 
 "$PYTHON" - "$tmp/arch" <<'EOF'
 import os, random, sys

@@ -10,12 +10,10 @@
 #  - no object of the library holds writable static data (.data, .bss):
 #    no file-level mutable state, no static memo, which is what makes
 #    the JSON writer's helper thread safe (writers/json.c);
-set -u
+. "$(dirname "$0")/lib/test-lib.sh"
 CC=${CC:-cc}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
 bad=0
-say() { echo "check_util: FAIL: $*" >&2; bad=1; }
+say() { bad "$@"; }
 
 for call in 'sprintf(b, "x")' 'vsprintf(b, "x", ap)' 'strcpy(b, "x")' \
 	    'strcat(b, "x")' 'strncpy(b, "x", 1)' 'strncat(b, "x", 1)' \

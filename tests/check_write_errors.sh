@@ -11,19 +11,11 @@
 # no tmpfs can be mounted, on /dev/full through a link (written through
 # at commit: the commit's message), or skipped without either.  Standard
 # output on /dev/full gives "cannot write to standard output: REASON".
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
+. "$(dirname "$0")/lib/test-lib.sh"
 case $PV_BIN in /*) ;; *) PV_BIN=$PWD/$PV_BIN ;; esac
-tmp=$(mktemp -d) || exit 2
 mnt=""
-cleanup() {
-	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
+TL_ON_EXIT='[ -z "$mnt" ] || umount "$mnt" 2>/dev/null'
 failed=0
-bad() { echo "check_write_errors: FAIL: $*"; failed=1; }
 
 "$PYTHON" tests/bench/gen.py 2000 "$tmp/t" >/dev/null || exit 2
 mkdir "$tmp/full"

@@ -2,11 +2,7 @@
 # The three reports of the netperf and kernbench samples, checked by their
 # consumers: JUnit against both schemas and junitparser's counts, Markdown
 # through cmark-gfm, and the size limit (tests/lib/writers_check.py).
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
 st=0
 for s in netperf kernbench; do
 	"$PV_BIN" compare -c samples/$s/perf.conf samples/$s/baseline \

@@ -19,15 +19,9 @@
 #     locale is live (Python formats 1.5 as "1,5" under it).
 # And generated_at honours SOURCE_DATE_EPOCH (0 and 1764460800).
 #   PV_BIN (build/perfverdict), PYTHON (python3), CC (cc)
-set -u
-LC_ALL=C
-export LC_ALL
+. "$(dirname "$0")/lib/test-lib.sh"
 unset LANG LC_NUMERIC LC_CTYPE TZ
-cd "$(dirname "$0")/.." || exit 2
-ROOT=$PWD
-PV_BIN=${PV_BIN:-build/perfverdict}
 case $PV_BIN in /*) ;; *) PV_BIN=$ROOT/$PV_BIN ;; esac
-PYTHON=${PYTHON:-/usr/bin/python3}
 CC=${CC:-cc}
 NO_COLOR=1
 export NO_COLOR
@@ -35,14 +29,8 @@ export NO_COLOR
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 export ASAN_OPTIONS
 
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
 fail=0
-problem() {
-	echo "determinism: $*"
-	fail=1
-}
+problem() { bad "$@"; }
 
 # copy SRC DST [reverse]: recreate a tree file by file, in sorted or
 # reverse-sorted order of the paths.

@@ -14,12 +14,8 @@
 # its schema: schemas/report.schema.json for compare's, render's and
 # merge's reports, schemas/history.schema.json for history's.
 # With PV_UPDATE=1 the expected files are rewritten: review the diff.
-set -u
+. "$(dirname "$0")/lib/test-lib.sh"
 case_dir=${1%/}
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
 OUT=$tmp/out
 CASE=$case_dir
 mkdir "$OUT"

@@ -13,24 +13,14 @@
 # A last part runs the JSON writer's two threads under helgrind: the
 # netperf sample's 546 metrics are three chunks, two for the helper.
 #   PV_VALGRIND_PARTS  which parts to run (golden checks bad threads)
-set -u
-LC_ALL=C
-export LC_ALL
-cd "$(dirname "$0")/.." || exit 2
-ROOT=$PWD
-PV_BIN=${PV_BIN:-build/perfverdict}
+. "$(dirname "$0")/lib/test-lib.sh"
 case $PV_BIN in /*) ;; *) PV_BIN=$ROOT/$PV_BIN ;; esac
-PV_BUILD=${PV_BUILD:-build}
-PYTHON=${PYTHON:-/usr/bin/python3}
 parts=${PV_VALGRIND_PARTS:-golden checks bad threads}
 
 if ! command -v valgrind >/dev/null 2>&1; then
 	echo "valgrind-check: valgrind is not installed (apt-get install valgrind)"
 	exit 1
 fi
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
 chmod 755 "$tmp"
 mkdir "$tmp/logs"
 chmod 1777 "$tmp/logs"   # the unreadable-file cases run as nobody

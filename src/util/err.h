@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include "msg.h"
 
-/* Exit statuses, as documented in the README. */
+/* Exit statuses, as documented in perfverdict.1 (EXIT STATUS). */
 enum pv_status {
 	PV_OK = 0,
 	PV_FAIL = 1,    /* the gate failed: a regression */

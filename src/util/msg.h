@@ -6,7 +6,7 @@
  * a fixed text saying what it means.  The level of an error decides the
  * exit status.  The call site adds the variable part (file:line, names,
  * the value) as the message's wording; the code never changes once
- * released, the wording may.  The README lists every code.
+ * released, the wording may.  docs/messages.md lists every code.
  */
 #ifndef PV_MSG_H
 #define PV_MSG_H
@@ -147,7 +147,7 @@ enum pv_msg {
 struct pv_msg_info {
 	const char *code;       /* stable, lowercase kebab-case */
 	enum pv_level level;
-	const char *text;       /* what it means, for the README */
+	const char *text;       /* what it means, for docs/messages.md */
 };
 
 /* The entry of id (PV_M_NONE for an id out of range). */

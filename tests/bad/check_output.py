@@ -46,7 +46,7 @@ def check_stderr(path, status):
     for ln in lines:
         if not ln.startswith("perfverdict: "):
             problems.append(f"{path}: line not from perfverdict: {ln[:80]!r}")
-        # Every message ends in its code (README, Messages) but the
+        # Every message ends in its code (docs/messages.md) but the
         # tally of warnings not shown.
         elif not CODE.search(ln) and not TALLY.match(ln):
             problems.append(f"{path}: message without a code: {ln[:80]!r}")

@@ -33,29 +33,20 @@
 # fuzzers named known-bug-* are replayed the same way.
 # The last line is "bad: N passed, M failed, K skipped, X known bugs";
 # the exit status is 0 only when nothing failed.
-set -u
-LC_ALL=C
-export LC_ALL
+TL_KEEP=${PV_BAD_KEEP:-}
+. "$(dirname "$0")/../lib/test-lib.sh"
 NO_COLOR=1
 SOURCE_DATE_EPOCH=1764460800
 export NO_COLOR SOURCE_DATE_EPOCH
-cd "$(dirname "$0")/../.." || exit 2
-ROOT=$PWD
-PV_BIN=${PV_BIN:-build/perfverdict}
-PV_BUILD=${PV_BUILD:-build}
 case $PV_BIN in /*) ;; *) PV_BIN=$ROOT/$PV_BIN ;; esac
 case $PV_BUILD in /*) ;; *) PV_BUILD=$ROOT/$PV_BUILD ;; esac
-PYTHON=${PYTHON:-/usr/bin/python3}
 TIMEOUT=${PV_BAD_TIMEOUT:-10}
 WRAP=${PV_WRAP:-}
 ONLY=${PV_BAD_ONLY:-}
 CHECK="$PYTHON $ROOT/tests/bad/check_output.py"
 
-tmp=$(mktemp -d) || exit 2
 # The unreadable-file cases run as nobody when we are root.
 chmod 755 "$tmp"
-[ -n "${PV_BAD_KEEP:-}" ] || trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
 
 pass=0
 fail=0

@@ -14,10 +14,12 @@
 #   PYTHON=...        the python with yaml (default /usr/bin/python3)
 # sh -c snippets take their arguments as $1...: single quotes are meant.
 # shellcheck disable=SC2016
-set -u
+TL_KEEP=${KEEP_WORK:-}
+# shellcheck source-path=SCRIPTDIR
+# shellcheck source=../lib/test-lib.sh
+. "$(dirname "$0")/../lib/test-lib.sh"
 
-TESTS=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$TESTS/../.." && pwd)
+TESTS=$ROOT/tests/ci
 CI_DIR=${CI_DIR:-$ROOT/ci}
 S=$CI_DIR/scripts
 FAKES=$TESTS/fakes
@@ -27,8 +29,7 @@ SYSPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 MARKER='<!-- perfverdict-report -->'
 MIB=1048576
 
-WORK=$(mktemp -d) || exit 1
-[ -n "${KEEP_WORK:-}" ] || trap 'rm -rf "$WORK"' EXIT INT TERM
+WORK=$tmp
 
 npass=0
 nfail=0

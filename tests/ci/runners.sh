@@ -21,9 +21,9 @@
 #   PV_BIN  the perfverdict binary (build/perfverdict)
 # sh -c snippets take their arguments as $1...: single quotes are meant.
 # shellcheck disable=SC2016
-set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT" || exit 1
+# shellcheck source-path=SCRIPTDIR
+# shellcheck source=../lib/test-lib.sh
+. "$(dirname "$0")/../lib/test-lib.sh"
 PV_BIN=$(cd "$(dirname "${PV_BIN:-build/perfverdict}")" && pwd)/$(basename "${PV_BIN:-build/perfverdict}")
 PREFIX=${PV_NPM_PREFIX:-$ROOT/build/npm}
 GCL_VERSION=4.65.1   # the last release that runs on Debian 12's node 18+ (later ones need node 22)
@@ -67,8 +67,7 @@ npm_module() {
 	[ -f "$PREFIX/node_modules/$1/package.json" ] && echo "$PREFIX/node_modules/$1"
 }
 
-WORK=$(mktemp -d) || exit 1
-trap 'rm -rf "$WORK"' EXIT INT TERM
+WORK=$tmp
 
 # ---- action-validator ----------------------------------------------------------
 if av=$(npm_tool action-validator "@action-validator/cli@$AV_VERSION"); then

@@ -12,19 +12,13 @@
 # build/fuzz/crashes/TARGET-crash-... and the exit status is 1.  To keep
 # it fixed, copy the input to tests/fuzz/regress/TARGET/ (make check
 # replays that directory through build/tests/tools/fuzzreplay).
-set -u
-LC_ALL=C
-export LC_ALL
-cd "$(dirname "$0")/../.." || exit 2
+. "$(dirname "$0")/../lib/test-lib.sh"
 FUZZ_DIR=${FUZZ_DIR:-build/fuzz}
 JOBS=${FUZZ_JOBS:-1}
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
 targets=${*:-rhs csv gbench pyperf hyperfine gobench pytest criterion jmh catch2 csv-summary gbench-aggregates criterion-old load config archive num dtoa}
 
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
 mkdir -p "$FUZZ_DIR/crashes"
 
 # seeds TARGET: the files that seed TARGET's corpus, one per line.

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """check_options.py - `perfverdict --help` is the authoritative list of
-options; the man page and the README must document each one, and must
-document no option the program lacks.
+options, src/config.c the list of config keys, and --help's last lines the
+exit statuses: the man page must document every one of them, and no page
+may document an option or key the program lacks.
 
 Where each list comes from:
 
@@ -13,11 +14,18 @@ Where each list comes from:
   man     every `Fl` macro argument of perfverdict.1 (`.Fl c` is -c,
           `.Fl \\-config` is --config); other programs' flags are written
           with Cm or Li there, never Fl.
-  README  every `-x`/`--long` inside backquotes or indented code in the
-          README's "## Usage" section (down to the next "## " heading).
+  docs    every `-x`/`--long` of a perfverdict command line in README.md
+          and docs/*.md (a code line or a backquoted span that starts with
+          `perfverdict` or `build/perfverdict`): each must be in --help.
+  keys    every `strcmp(key, "KEY")` of src/config.c, by the function it is
+          in (suite_key, gate_key, limits_key, rule_key, waiver_key): each
+          must be an `.It Cm KEY` entry of perfverdict.1 and a backquoted
+          `KEY` of docs/configuration.md.
+  exits   the codes of --help's "exit status:" lines: each is an `.It N`
+          of the man page's EXIT STATUS and a `| N |` row of README.md.
 
 Usage: check_options.py [PERFVERDICT] (default build/perfverdict, or $PV_BIN)
-Exit status 0 when the three lists agree; otherwise one line per
+Exit status 0 when the lists agree; otherwise one line per
 difference saying what is missing where, and exit status 1.
 """
 import os
@@ -88,29 +96,50 @@ def man_options(path):
     return found
 
 
-def readme_options(path):
-    """{option: line number} in the README's Usage section."""
+CMDLINE = re.compile(r"^\s*(?:\$ )?(?:build/)?perfverdict (?:[a-z]+)\b.*")
+
+
+def docs_options(paths):
+    """{option: 'file:line'} of the options on perfverdict command lines."""
     found = {}
-    inside = False
-    fence = False
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if re.match(r"^## ", line):
-                inside = bool(re.match(r"^## Usage\b", line))
-                continue
-            if not inside:
-                continue
-            if line.startswith("```"):
-                fence = not fence
-                continue
-            if fence or line.startswith("    "):
-                spans = [line]
-            else:
-                spans = re.findall(r"`([^`]*)`", line)
-            for s in spans:
-                for o in OPT.findall(s):
-                    found.setdefault(o, n)
+    for path in paths:
+        fence = False
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if line.startswith("```"):
+                    fence = not fence
+                    continue
+                if fence or line.startswith("    "):
+                    spans = [line]
+                else:
+                    spans = re.findall(r"`([^`]*)`", line)
+                for sp in spans:
+                    m = CMDLINE.match(sp.split("#")[0])
+                    if m:
+                        for o in OPT.findall(m.group(0)):
+                            found.setdefault(o, f"{path}:{n}")
     return found
+
+
+def config_keys(path):
+    """{key: section kind} from the strcmp chains of src/config.c."""
+    kinds = {"suite_key": "suite", "gate_key": "[gate]", "limits_key": "[limits]",
+             "rule_key": "[metric]", "waiver_key": "[waiver]"}
+    keys, fn = {}, None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"^static int (\w+)\(", line)
+            if m:
+                fn = m.group(1)
+            if fn in kinds:
+                for k in re.findall(r'strcmp\(key, "([a-z_]+)"\)', line):
+                    keys.setdefault(k, set()).add(kinds[fn])
+    return keys
+
+
+def exit_codes(help_text):
+    text = help_text.split("\nexit status:", 1)
+    return sorted(set(re.findall(r"\b(\d) [a-z]", text[1]))) if len(text) == 2 else []
 
 
 def main():
@@ -118,31 +147,56 @@ def main():
     os.chdir(ROOT)
     helped, commands = help_options(binary)
     man = man_options("perfverdict.1")
-    readme = readme_options("README.md")
+    import glob
+    docs = docs_options(["README.md"] + sorted(glob.glob("docs/*.md")))
     problems = []
-    if not readme:
-        problems.append("README.md: no '## Usage' section with options in backquotes")
     for o in sorted(helped):
         if o not in man:
             problems.append(f"perfverdict.1: does not document {o} (listed by '{helped[o]}'); "
                             f"add an entry such as '.It Fl {o[1:].replace('-', chr(92) + '-')}' under Options")
-        if o not in readme:
-            problems.append(f"README.md: the Usage section does not document {o} (listed by '{helped[o]}')")
     for o in sorted(man):
         if o not in helped:
             problems.append(f"perfverdict.1:{man[o]}: documents {o}, which no --help lists "
                             "(remove it, or write another program's flag with Cm)")
-    for o in sorted(readme):
+    for o in sorted(docs):
         if o not in helped:
-            problems.append(f"README.md:{readme[o]}: the Usage section documents {o}, which no --help lists")
+            problems.append(f"{docs[o]}: a perfverdict command line uses {o}, which no --help lists")
+    man_text = open("perfverdict.1", encoding="utf-8").read()
+    conf_doc = ""
+    if os.path.exists("docs/configuration.md"):
+        conf_doc = open("docs/configuration.md", encoding="utf-8").read()
+    else:
+        problems.append("docs/configuration.md: missing")
+    conf_man = man_text.split(".Sh CONFIGURATION", 1)[-1].split("\n.Sh ", 1)[0]
+    keys = config_keys("src/config.c")
+    if len(keys) < 20:
+        problems.append(f"src/config.c: only {len(keys)} config keys found; has its shape changed?")
+    for k in sorted(keys):
+        where = " and ".join(sorted(keys[k]))
+        if not re.search(r"(?m)^\.It Cm (?:[^\n]* )?" + re.escape(k) + r"(?: |$)", conf_man):
+            problems.append(f"perfverdict.1: does not document the {where} key {k}; "
+                            f"add '.It Cm {k}' under CONFIGURATION")
+        if f"`{k}" not in conf_doc:
+            problems.append(f"docs/configuration.md: does not name the {where} key `{k}`")
+    st, help_text = run([binary, "--help"])
+    codes = exit_codes(help_text)
+    if len(codes) < 4:
+        problems.append(f"perfverdict --help: found exit statuses {codes} in its 'exit status:' lines")
+    ex = man_text.split(".Sh EXIT STATUS", 1)[-1].split("\n.Sh ", 1)[0]
+    readme_text = open("README.md", encoding="utf-8").read()
+    for c in codes:
+        if not re.search(r"(?m)^\.It " + c + r"$", ex):
+            problems.append(f"perfverdict.1: EXIT STATUS has no '.It {c}'")
+        if not re.search(r"(?m)^\| " + c + r" \|", readme_text):
+            problems.append(f"README.md: the exit status table has no row for {c}")
     for p in problems:
         print("check_options: " + p, file=sys.stderr)
     if problems:
-        print(f"check_options: {len(problems)} difference(s) between --help, perfverdict.1 and README.md",
+        print(f"check_options: {len(problems)} difference(s) between --help, src/config.c, perfverdict.1 and the docs",
               file=sys.stderr)
         return 1
-    print(f"check_options: {len(helped)} options of {len(commands)} commands "
-          "agree in --help, perfverdict.1 and README.md")
+    print(f"check_options: {len(helped)} options of {len(commands)} commands, {len(keys)} config keys "
+          f"and {len(codes)} exit statuses agree in --help, src/config.c, perfverdict.1 and the docs")
     return 0
 
 

@@ -5,7 +5,7 @@
 # dependency).  The PR comment is cmark-gfm with GitHub's extensions in
 # GitHub-like CSS at 900 px (tests/look/md2html.sh); its collapsed height
 # is printed, measured in the browser (tests/look/height.py).  The
-# netperf pair also gives the README's images in docs/img/ when
+# README's and docs' images in docs/img/ come from it too with
 # PV_README_IMAGES=1.  Fonts as a reader has them: fonts-liberation2
 # (Arial's metrics, as GitHub's font stack falls back to on Linux) and
 # fonts-noto-color-emoji; Debian's default DejaVu Sans is about 15% wider.
@@ -42,12 +42,19 @@ for dir in samples/*/; do
 	echo "$s: PR comment $h px tall at 900 px, $wide tables wider than the column when expanded; $out/$s.html.png $out/$s.md.png"
 done
 if [ "${PV_README_IMAGES:-0}" = 1 ]; then
-	# palette PNGs (tests/look/pngsmall.py), each well under 150 KB
+	# palette PNGs (tests/look/pngsmall.py), each well under 150 KB: the
+	# README's comment (gbench, at GitHub's 800 px), docs/reports.md's
+	# HTML report (netperf) and docs/history.md's history page
 	mkdir -p docs/img
 	shot "$out/netperf.html" "$out/readme-html.png" 1000 1100
 	python3 tests/look/pngsmall.py "$out/readme-html.png" docs/img/html-report.png
-	h=$(python3 tests/look/height.py "$out/netperf.md.html" 900)
-	shot "$out/netperf.md.html" "$out/readme-md.png" 900 "$h"
+	# the comment's top (verdict, counts, regressions), so that the
+	# README's install lines stay near the first screen
+	shot "$out/gbench.md.html" "$out/readme-md.png" 800 470
 	python3 tests/look/pngsmall.py "$out/readme-md.png" docs/img/pr-comment.png
+	SOURCE_DATE_EPOCH=1764460800 "$PV_BIN" history -c samples/history/perf.conf \
+		samples/history/archive --html "$out/history.html" >/dev/null 2>&1 || [ $? -eq 1 ]
+	shot "$out/history.html" "$out/readme-history.png" 1000 1100
+	python3 tests/look/pngsmall.py "$out/readme-history.png" docs/img/history-report.png
 	ls -l docs/img/
 fi

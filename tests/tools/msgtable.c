@@ -1,6 +1,6 @@
 /* msgtable - print the table of messages (src/util/msg.c) as
  * "code<TAB>level<TAB>text" lines, for tests/check_messages.sh to
- * compare with the README. */
+ * compare with docs/messages.md. */
 #include <stdio.h>
 #include "util/msg.h"
 

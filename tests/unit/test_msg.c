@@ -51,7 +51,7 @@ static void every_entry(void **state)
 	assert_ptr_equal(pv_msg_info((enum pv_msg)-1), none);
 }
 
-/* The levels map to the README's exit statuses. */
+/* The levels map to the exit statuses of perfverdict.1. */
 static void levels(void **state)
 {
 	(void)state;
