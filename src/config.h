@@ -86,6 +86,9 @@ struct pv_gate {
 /* Bounds on untrusted input; each one is named in the error that hits it. */
 struct pv_limits {
 	size_t max_file_size;   /* bytes */
+	/* bytes inflated from one gzip file: parsing JSON costs up to ~20
+	 * times its text, so this bounds the memory a small .gz can take */
+	size_t max_inflated_size;
 	size_t max_line;        /* bytes */
 	unsigned max_depth;     /* directory levels below a tree root */
 	size_t max_metrics;

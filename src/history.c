@@ -101,16 +101,29 @@ static void iso_of(double t, char *buf, size_t len)
 		snprintf(buf, len, "1970-01-01T00:00:00Z");
 }
 
+/* s starts with exactly YYYY-MM-DDTHH:MM:SS, digits where digits go:
+ * strptime() alone would skip blanks before and inside the fields. */
+static int iso_shape(const char *s)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
+
+	for (size_t i = 0; shape[i]; i++)
+		if (shape[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') :
+		    s[i] != shape[i])
+			return 0;
+	return 1;
+}
+
 /* Seconds since the epoch of an ISO 8601 time: YYYY-MM-DDTHH:MM:SS,
  * an optional fraction, then Z, +HH:MM, +HHMM, +HH (or -), or nothing
- * (UTC, as compare writes it); NAN for anything else. */
+ * (UTC, as compare writes it); NAN for anything else, blanks included. */
 static double parse_iso(const char *s)
 {
 	struct tm tm;
 	const char *end;
 	double t, frac = 0;
 
-	if (!s)
+	if (!s || !iso_shape(s))
 		return NAN;
 	memset(&tm, 0, sizeof(tm));
 	end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);

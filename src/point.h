@@ -43,11 +43,16 @@ int pv_point_read(struct pv_history *h, size_t pi,
 
 /*
  * history --save-points DIR: every point of h (after pv_history_read())
- * as a point file in DIR (created if missing), named
- * "<UTC time>-<short commit>.json.gz" from its time and commit (else
- * its label), so that an archive can start from another history (a
- * github-action-benchmark data.js).  An existing file of that name is
- * an error: a point is never written twice.
+ * as a point file in DIR, named "<UTC time>-<short commit>.json.gz"
+ * from its time and commit (else its label), so that an archive can
+ * start from another history (a github-action-benchmark data.js).
+ * Names hold only [0-9A-Za-z._-] (any other byte of a time or commit id
+ * becomes '_'); points with one time and short id get "-1", "-2"... in
+ * point order.  All or nothing: the points are written into a temporary
+ * directory beside DIR, which is renamed to DIR when there is none;
+ * else each file is linked in, and an existing file of a name (a point
+ * is never written twice) undoes the ones linked and is the error.
+ * Linear in the points and observations.
  */
 int pv_point_save_all(const struct pv_history *h, const char *dir,
 		      struct pv_err *err);
