@@ -273,6 +273,25 @@ static void add_obs(struct pv_hist_metric *m, uint32_t point,
 	ob->value = ob->tested = NAN;
 }
 
+/* The observation just added has a finite mean and, with 2 runs or
+ * more, sd: values near DBL_MAX (1e308, 1e308, -1e308) overflow them,
+ * and a series with such a point would read as unchanged. */
+static int finite_obs(const struct pv_history *h, size_t pi,
+		      const struct pv_hist_metric *m, struct pv_err *err)
+{
+	const struct pv_hist_obs *ob = &m->obs[m->nobs - 1];
+	struct strbuf name = STRBUF_INIT;
+
+	if (isfinite(ob->mean) && (ob->n < 2 || isfinite(ob->sd)))
+		return 0;
+	metric_name(&name, m->group, m->benchmark, m->metric);
+	pv_error(err, PV_M_NOT_FINITE,
+		 "point '%s' of archive '%s': metric '%s': the mean or standard deviation of its %u runs overflows a double: expected values whose sums are finite",
+		 h->p[pi].label, h->archive, name.buf, (unsigned)ob->n);
+	strbuf_release(&name);
+	return -1;
+}
+
 /*
  * Point pi's runs v[0..n) in unit `unit` into the metric's series:
  * converted into the series' unit (its first point's) as compare
@@ -302,11 +321,11 @@ static int series_add(struct pv_history *h, size_t pi,
 	add_obs(m, (uint32_t)pi, v, n);
 	h->p[pi].metrics++;
 	if (!unit || !*unit || !strcmp(unit, m->unit))
-		return 0;
+		return finite_obs(h, pi, m, err);
 	if (!*m->unit) {
 		m->unit = arena_strdup(&h->arena, unit);
 		m->unit_point = pi;
-		return 0;
+		return finite_obs(h, pi, m, err);
 	}
 	for (size_t i = from; i < m->nruns && !rc; i++)
 		rc = pv_unit_convert(unit, m->unit, &m->runs[i]);
@@ -316,7 +335,7 @@ static int series_add(struct pv_history *h, size_t pi,
 		pv_mean_sd(m->runs + from, n, &ob->mean, &ob->sd);
 		if (n < 2)
 			ob->sd = NAN;
-		return 0;
+		return finite_obs(h, pi, m, err);
 	}
 	metric_name(&name, m->group, m->benchmark, m->metric);
 	rc = pv_error(err, PV_M_UNIT_MISMATCH,

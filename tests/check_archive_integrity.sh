@@ -188,4 +188,40 @@ print("check_archive_integrity: 6,000 commits: history %.2f s, with --save-point
 assert save - alone < alone + 1.0, (alone, save)
 PY
 
+# 7. A point whose runs overflow a double (1e308, 1e308, -1e308) is no
+# "unchanged" metric with a null mean: history names it as an error;
+# compare makes the metric insufficient, saying why.
+mkdir "$tmp/ov"
+"$PYTHON" - "$tmp/ov" <<'PY'
+import gzip, json, os, sys
+for k in range(10):
+    s = [1e308, 1e308, -1e308] if k == 9 else [1.0, 1.1, 0.9]
+    p = {"point_version": 1, "label": "p%d" % k, "commit": "c%d" % k,
+         "time": "2026-01-%02dT00:00:00Z" % (k + 1), "suite": "s", "context": {},
+         "metrics": [{"suite": "", "test": "", "group": "", "benchmark": "b", "metric": "m",
+                      "unit": "ns", "samples": s}]}
+    with gzip.open(os.path.join(sys.argv[1], "2026-01-%02dT000000Z-c%d.json.gz" % (k + 1, k)), "wt") as f:
+        json.dump(p, f)
+PY
+expect overflow-history 3 "point 'p9' of archive '.*/ov': metric 'b/m': the mean or standard deviation of its 3 runs overflows a double.*\[not-finite\]" \
+	"$PV_BIN" history "$tmp/ov"
+for v in "1e308 1e308 -1e308" "1e308 -1e308 1e308"; do
+	rm -rf "$tmp/ca" "$tmp/cb"
+	i=0
+	for x in $v; do
+		i=$((i + 1))
+		mkdir -p "$tmp/ca/r$i" "$tmp/cb/r$i"
+		printf 'benchmark,value\nb,1.%s\nc,2.%s\n' $i $i >"$tmp/ca/r$i/r.csv"
+		printf 'benchmark,value\nb,%s\nc,2.%s\n' "$x" $i >"$tmp/cb/r$i/r.csv"
+	done
+	printf '[s]\nresult_file_pattern = r.csv$\nrepeat_pattern = r[0-9]\n' >"$tmp/c.conf"
+	expect "overflow-compare $v" 0 "" "$PV_BIN" compare -c "$tmp/c.conf" "$tmp/ca" "$tmp/cb" --json "$tmp/c.json"
+	"$PYTHON" - "$tmp/c.json" <<'PY' || bad "overflow-compare $v: metric b is not insufficient"
+import json, sys
+m = {x["benchmark"]: x for x in json.load(open(sys.argv[1]))["metrics"]}
+assert m["b"]["verdict"] == "insufficient", m["b"]["verdict"]
+assert "overflow a double" in m["b"]["reason"], m["b"]["reason"]
+PY
+done
+
 exit $failed
