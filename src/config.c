@@ -480,8 +480,12 @@ static int limits_key(struct loader *ld, const char *key, const char *value)
 		if (strcmp(value, "error") && strcmp(value, "warn"))
 			return bad_value(ld, key, value, "error or warn");
 		l->empty_files_warn = !strcmp(value, "warn");
+	} else if (!strcmp(key, "empty_points")) {
+		if (strcmp(value, "error") && strcmp(value, "warn"))
+			return bad_value(ld, key, value, "warn or error");
+		l->empty_points_error = !strcmp(value, "error");
 	} else {
-		return fail(ld, PV_M_UNKNOWN_KEY, "unknown key '%s' in [limits]: expected max_file_size, max_inflated_size, max_line, max_depth, max_metrics or empty_files",
+		return fail(ld, PV_M_UNKNOWN_KEY, "unknown key '%s' in [limits]: expected max_file_size, max_inflated_size, max_line, max_depth, max_metrics, empty_files or empty_points",
 			    key);
 	}
 	return 1;
@@ -605,7 +609,7 @@ static int handler(void *user, const char *section, const char *name,
 			"ignore_col", "avg_update", "repeat_pattern", "format",
 			"desc", "abs_threshold", "ignore", "until", "reason",
 			"max_file_size", "max_line", "max_depth", "max_metrics",
-			"empty_files", "max_inflated_size",
+			"empty_files", "max_inflated_size", "empty_points",
 		};
 		int k = PV_LOOKUP(name, keys);
 

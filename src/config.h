@@ -95,6 +95,10 @@ struct pv_limits {
 	/* empty_files = warn: a result file that holds no results is a
 	 * warning, not an input error (a crashed run leaves one). */
 	int empty_files_warn;
+	/* empty_points = error: a history point that holds no results at
+	 * all is an input error; by default it is left out as a gap, with
+	 * a warning naming it (a CI run that produced nothing). */
+	int empty_points_error;
 };
 
 struct pv_config {

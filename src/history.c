@@ -396,8 +396,36 @@ static void grow_guess(struct pv_history *h, size_t n)
 	h->nguess = a;
 }
 
+/* Tree point p holds no results at all (no files, or none with a
+ * result: a run that wrote nothing), read again with empty files
+ * allowed: one empty file among others stays empty_files' error. */
+static int tree_is_empty(struct pv_history *h,
+			 const struct pv_hist_point *p,
+			 const struct pv_history_opts *o)
+{
+	struct pv_config c = *o->cfg;
+	struct pv_scan sc = { 0 };
+	struct pv_table *t = pv_malloc(sizeof(*t));
+	struct pv_diag d = PV_DIAG_INIT;
+	struct pv_err e = { 0 };
+	int empty = 0;
+
+	c.limits.empty_files_warn = 1;
+	pv_table_init_shared(t, c.limits.max_metrics, &h->strs);
+	if (!pv_scan_tree(p->path, o->suite, &c.limits, &sc, &e))
+		empty = pv_load_side(t, PV_CAND, &sc, o->suite, o->format, &c,
+				     &d, &e) ? e.id == PV_M_NO_RESULT_FILES :
+				     !t->n;
+	pv_table_release(t);
+	free(t);
+	pv_scan_release(&sc);
+	pv_diag_release(&d);
+	return empty;
+}
+
 /* A result tree as one point: the same scan, readers and table as
- * compare uses for its candidate side. */
+ * compare uses for its candidate side.  Returns 1 (err filled with why)
+ * when the tree holds no results at all. */
 static int read_tree(struct pv_history *h, size_t pi,
 		     const struct pv_history_opts *o, struct pv_diag *diag,
 		     struct pv_err *err)
@@ -416,15 +444,21 @@ static int read_tree(struct pv_history *h, size_t pi,
 		t->like = h->last_tree->m;
 		t->nlike = h->last_tree->n;
 	}
-	if (pv_scan_tree(p->path, o->suite, &o->cfg->limits, &sc, err) ||
-	    pv_load_side(t, PV_CAND, &sc, o->suite, o->format, o->cfg, &d, err))
+	if (pv_scan_tree(p->path, o->suite, &o->cfg->limits, &sc, err))
 		goto out;
+	if (pv_load_side(t, PV_CAND, &sc, o->suite, o->format, o->cfg, &d, err)) {
+		if ((err->id == PV_M_NO_RESULT_FILES || err->id == PV_M_NO_RESULTS ||
+		     err->id == PV_M_EMPTY_FILE) && tree_is_empty(h, p, o)) {
+			pv_diag_release(&d);
+			rc = 1;
+		}
+		goto out;
+	}
 	if (!t->n) {
-		pv_error(err, PV_M_BAD_POINT,
-			 "point '%s' of archive '%s': no samples found%s",
-			 p->label, h->archive,
+		pv_error(err, PV_M_NO_RESULTS, "no samples found%s",
 			 o->suite->pattern ? " (check result_file_pattern)" :
 			 ": expected result files of a known format (see 'perfverdict formats')");
+		rc = 1;
 		goto out;
 	}
 	pv_table_finish(t);
@@ -508,9 +542,9 @@ static int read_report(struct pv_history *h, size_t pi,
 
 		if (prc != -2)
 			*err = perr;    /* a point: its own error, or none */
-		if (!prc) {
+		if (prc == 0 || prc == 1) {
 			p->is_report = PV_PK_POINT;
-			rc = 0;
+			rc = prc;
 		}
 		goto out;
 	}
@@ -672,6 +706,51 @@ static void keep_freed_memory(void)
 #endif
 }
 
+/*
+ * Every point, in order.  One that holds no results (a tree of empty
+ * files or none, a point with no metrics: a CI run that produced
+ * nothing) is left out as a gap with a warning naming it, or is the
+ * error with [limits] empty_points = error.  Nothing of it was added to
+ * a series, so the points after it move down one place.
+ */
+static int read_points(struct pv_history *h, const struct pv_history_opts *o,
+		       struct pv_diag *diag, struct pv_err *err)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < h->np; i++) {
+		struct pv_hist_point *p = &h->p[w];
+		const char *entry = NULL;
+		int rc;
+
+		h->p[w] = h->p[i];
+		rc = p->is_report == PV_PK_POINT ? pv_point_read(h, w, o, err) :
+		     p->is_report ? read_report(h, w, o, err) :
+				    read_tree(h, w, o, diag, err);
+		/* named by its entry: a point file's label is its own */
+		if (rc == 1 && strrchr(p->path, '/'))
+			entry = strrchr(p->path, '/') + 1;
+		else if (rc == 1)
+			entry = p->path;
+		if (rc == 1 && o->cfg->limits.empty_points_error)
+			return pv_error(err, PV_M_NO_RESULTS,
+					"point '%s' of archive '%s' holds no results: expected the results of a run ([limits] empty_points = warn leaves such a point out as a gap)",
+					entry, h->archive);
+		if (rc == 1) {
+			pv_diag_add(diag, PV_M_NO_RESULTS,
+				    "point '%s' of archive '%s' holds no results; left out as a gap",
+				    entry, h->archive);
+			memset(p, 0, sizeof(*p));
+			continue;
+		}
+		if (rc)
+			return -1;
+		w++;
+	}
+	h->np = w;
+	return 0;
+}
+
 int pv_history_read(struct pv_history *h, const char *archive,
 		    const struct pv_history_opts *o, struct pv_diag *diag,
 		    struct pv_err *err)
@@ -750,12 +829,8 @@ int pv_history_read(struct pv_history *h, const char *archive,
 	if (too_few_points(h, err))
 		goto out;
 	keep_freed_memory();
-	for (size_t i = 0; i < h->np; i++)
-		if (h->p[i].is_report == PV_PK_POINT ? pv_point_read(h, i, o, err) :
-		    h->p[i].is_report ? read_report(h, i, o, err) :
-					read_tree(h, i, o, diag, err))
-			goto out;
-	if (no_metrics(h, err))
+	if (read_points(h, o, diag, err) || too_few_points(h, err) ||
+	    no_metrics(h, err))
 		goto out;
 	if (o->order == PV_ORDER_TIME && order_by_time(h, diag, err))
 		goto out;

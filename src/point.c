@@ -604,9 +604,10 @@ int pv_point_read(struct pv_history *h, size_t pi,
 	json_decref(root);
 	if (d.failed)
 		return -1;
-	if (!p->metrics)
-		return pv_error(err, PV_M_BAD_POINT,
-				"point '%s' of archive '%s': no metrics", p->label,
-				h->archive);
+	if (!p->metrics) {
+		pv_error(err, PV_M_NO_RESULTS, "%s: \"metrics\" is empty",
+			 p->path);
+		return 1;
+	}
 	return 0;
 }

@@ -33,8 +33,10 @@ int pv_point_write(const struct pv_report *r, const char *commit,
  * commit, time and context.  Errors name the file, and the line and
  * column of a JSON syntax error; corrupt or truncated gzip data is
  * PV_M_BAD_GZIP, a wrong shape PV_M_BAD_POINT (all exit status 3).
- * Returns 0, -1 on an error, or -2 when the JSON is no point at all (no
- * "point_version": history.c then keeps what it made of it as a report).
+ * Returns 0, -1 on an error, 1 (err filled) for a point with no metrics
+ * (history leaves it out as a gap), or -2 when the JSON is no point at
+ * all (no "point_version": history.c then keeps what it made of it as a
+ * report).
  * A ".json.gz" entry is a point; a ".json" one is a compare report, or a
  * point when it is no report.
  */

@@ -224,4 +224,39 @@ assert "overflow a double" in m["b"]["reason"], m["b"]["reason"]
 PY
 done
 
+# 8. Empty points (a run that wrote a header and no rows, or nothing; a
+# point file with no metrics) are left out as gaps, with a warning naming
+# them, not the end of the history; [limits] empty_points = error keeps
+# the error, worded as a point's.  One empty file among others is still
+# empty_files' error.
+mkdir "$tmp/ep"
+for i in 1 2 3 4 5; do mkdir "$tmp/ep/000$i"; printf 'benchmark,value\nb,1.%s\nb,1.%s1\n' $i $i >"$tmp/ep/000$i/r.csv"; done
+printf 'benchmark,value\n' >"$tmp/ep/0003/r.csv"
+expect empty-point 0 "point '0003' of archive '.*/ep' holds no results; left out as a gap \[no-results\]" \
+	"$PV_BIN" history "$tmp/ep" --json "$tmp/ep.json"
+"$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert [p["label"] for p in r["points"]] == ["0001","0002","0004","0005"], r["points"]' \
+	"$tmp/ep.json" || bad "empty-point: the points are not the other four"
+grep -q "candidate tree" "$tmp/err" && bad "empty-point: a point called a candidate tree: $(cat "$tmp/err")"
+rm "$tmp/ep/0003/r.csv"
+expect empty-point-no-files 0 "point '0003' of archive '.*/ep' holds no results; left out as a gap" "$PV_BIN" history "$tmp/ep"
+printf '[limits]\nempty_points = error\n' >"$tmp/ee.conf"
+expect empty-point-error 3 "point '0003' of archive '.*/ep' holds no results: expected the results of a run \(\[limits\] empty_points = warn leaves such a point out as a gap\) \[no-results\]" \
+	"$PV_BIN" history -c "$tmp/ee.conf" "$tmp/ep"
+printf 'benchmark,value\n' >"$tmp/ep/0003/r.csv"
+printf 'benchmark,value\nc,1\n' >"$tmp/ep/0003/s.csv"
+expect empty-file-among-others 3 "0003/r.csv: a header but no records.*\[no-results\]" "$PV_BIN" history "$tmp/ep"
+mkdir "$tmp/epp"
+"$PYTHON" - "$tmp/epp" <<'PY'
+import gzip, json, os, sys
+for k in range(5):
+    ms = [] if k == 2 else [{"suite": "", "test": "", "group": "", "benchmark": "b", "metric": "m",
+                             "unit": "ns", "samples": [1.0 + k / 100, 1.01 + k / 100]}]
+    p = {"point_version": 1, "label": "p%d" % k, "commit": "c%d" % k,
+         "time": "2026-01-%02dT00:00:00Z" % (k + 1), "suite": "s", "context": {}, "metrics": ms}
+    with gzip.open(os.path.join(sys.argv[1], "2026-01-%02dT000000Z-c%d.json.gz" % (k + 1, k)), "wt") as f:
+        json.dump(p, f)
+PY
+expect empty-point-file 0 "point '2026-01-03T000000Z-c2.json.gz' of archive '.*/epp' holds no results; left out as a gap" \
+	"$PV_BIN" history "$tmp/epp"
+
 exit $failed
