@@ -259,4 +259,20 @@ PY
 expect empty-point-file 0 "point '2026-01-03T000000Z-c2.json.gz' of archive '.*/epp' holds no results; left out as a gap" \
 	"$PV_BIN" history "$tmp/epp"
 
+# 9. A benchmark-action candidate is its suite's newest entry by time, as
+# history orders them, not the array's last (here an older one).
+"$PYTHON" - "$tmp/ba.js" "$tmp/bb.js" <<'PY'
+import json, sys
+def js(path, entries):
+    open(path, "w").write("window.BENCHMARK_DATA = " + json.dumps({"entries": {"s": [
+        {"commit": {"id": cid}, "date": date, "tool": "customSmallerIsBetter",
+         "benches": [{"name": "a", "value": v, "unit": "ms"}]} for cid, date, v in entries]}}))
+js(sys.argv[1], [("base", 1767225600000, 100)])
+js(sys.argv[2], [("new", 1767232800000, 300), ("old", 1767229200000, 200)])
+PY
+"$PYTHON" tests/lib/datajs.py "$tmp/hist.js" 10
+"$PV_BIN" compare --baseline-history "$tmp/hist.js" "$tmp/bb.js" --json "$tmp/ba.json" >/dev/null 2>&1
+"$PYTHON" -c 'import json,sys; m=[m for m in json.load(open(sys.argv[1]))["metrics"] if m["benchmark"] == "a"][0]; assert m["candidate"]["mean"] == 300, m["candidate"]' \
+	"$tmp/ba.json" || bad "benchmark-action: the candidate is not the newest entry by time"
+
 exit $failed
