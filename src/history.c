@@ -810,6 +810,12 @@ int pv_history_read(struct pv_history *h, const char *archive,
 			strbuf_release(&path);
 			goto out;
 		}
+		if (S_ISLNK(st.st_mode)) {
+			pv_diag_add(diag, PV_M_NOT_A_POINT, "archive '%s': '%s' is a symbolic link, which history does not follow; left out",
+				    archive, names[i]);
+			strbuf_release(&path);
+			continue;
+		}
 		if (!S_ISDIR(st.st_mode) &&
 		    !(S_ISREG(st.st_mode) && (pv_ends_with(names[i], ".json", 0) ||
 					      pv_ends_with(names[i], ".json.gz", 0)))) {

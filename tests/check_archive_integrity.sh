@@ -275,4 +275,13 @@ PY
 "$PYTHON" -c 'import json,sys; m=[m for m in json.load(open(sys.argv[1]))["metrics"] if m["benchmark"] == "a"][0]; assert m["candidate"]["mean"] == 300, m["candidate"]' \
 	"$tmp/ba.json" || bad "benchmark-action: the candidate is not the newest entry by time"
 
+# 10. A symlinked archive entry is said to be a symlink, not followed.
+mkdir "$tmp/sl"
+for i in 1 2 3 4; do mkdir "$tmp/sl/000$i"; printf 'benchmark,value\nb,1.%s\nb,1.%s1\n' $i $i >"$tmp/sl/000$i/r.csv"; done
+ln -s "$tmp/sl/0001" "$tmp/sl/0005"
+ln -s "$tmp/ep.json" "$tmp/sl/0006.json"
+expect symlink-entry 0 "archive '.*/sl': '0005' is a symbolic link, which history does not follow; left out \[not-a-point\]" \
+	"$PV_BIN" history "$tmp/sl"
+grep -q "'0006.json' is a symbolic link" "$tmp/err" || bad "symlink-entry: 0006.json is not named as a symbolic link: $(cat "$tmp/err")"
+
 exit $failed
