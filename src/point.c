@@ -462,7 +462,7 @@ static json_t *load(const char *path, const struct pv_limits *l,
 	if (pv_read_file_spec(path, &sp, &raw, err))
 		return NULL;
 	if (pv_ends_with(path, ".gz", 0)) {
-		if (pv_gunzip(path, &raw, l->max_inflated_size, &text, err))
+		if (pv_gunzip(path, &raw, l, &text, err))
 			goto out;
 		in = &text;
 	}

@@ -252,11 +252,13 @@ char *pv_test_id(const char *relpath, const regex_t *repeat_re)
 
 /* See scan.h.  Every member, as gunzip -c reads them; anything else
  * after the last one is an error, not silently dropped. */
-int pv_gunzip(const char *path, const struct strbuf *in, size_t max,
-	      struct strbuf *out, struct pv_err *err)
+int pv_gunzip(const char *path, const struct strbuf *in,
+	      const struct pv_limits *l, struct strbuf *out, struct pv_err *err)
 {
 	z_stream zs;
 	unsigned char buf[65536];
+	size_t max = l->max_inflated_size < l->max_file_size ?
+		     l->max_inflated_size : l->max_file_size;
 	int rc;
 
 	memset(&zs, 0, sizeof(zs));
@@ -277,6 +279,10 @@ int pv_gunzip(const char *path, const struct strbuf *in, size_t max,
 		}
 		if (out->len + (sizeof(buf) - zs.avail_out) > max) {
 			inflateEnd(&zs);
+			if (max == l->max_file_size)
+				return pv_error(err, PV_M_TOO_LARGE,
+						"%s: inflates to more than %zu bytes (limits.max_file_size)",
+						path, max);
 			return pv_error(err, PV_M_TOO_LARGE,
 					"%s: inflates past max_inflated_size (%zu bytes); raise [limits] max_inflated_size to read it",
 					path, max);
@@ -594,7 +600,7 @@ static int read_content(const char *path, const struct pv_config *cfg,
 		return rc;
 	if (raw->len >= 2 && (unsigned char)raw->buf[0] == 0x1f &&
 	    (unsigned char)raw->buf[1] == 0x8b) {
-		if (pv_gunzip(path, raw, cfg->limits.max_inflated_size, text, err))
+		if (pv_gunzip(path, raw, &cfg->limits, text, err))
 			return -1;
 		*content = text;
 	}
