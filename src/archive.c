@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers/jsonutil.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
@@ -372,6 +373,8 @@ int pv_archive_read(struct pv_report *r, const char *path, struct pv_err *err)
 		return -1;
 	root = json_loadb(buf.buf, buf.len, JSON_REJECT_DUPLICATES, &je);
 	strbuf_release(&buf);
+	if (!root && pv_json_oom(path, &je, err))
+		return -1;
 	if (!root)
 		return pv_error(err, PV_M_MALFORMED_JSON, "%s:%d:%d: %s", path, je.line,
 				je.column, je.text);

@@ -8,10 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "readers/jsonutil.h"
 #include "util/file.h"
 #include "util/num.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
+
+/* 9999-12-31T23:59:59Z, in seconds since the epoch. */
+#define BD_TIME_MAX 253402300799.0
 
 #define SCRIPT_PREFIX "window.BENCHMARK_DATA"
 
@@ -104,6 +108,8 @@ json_t *pv_benchdata_parse(const char *path, const char *buf, size_t len,
 	if (end > start && buf[end - 1] == ';')
 		end--;
 	root = json_loadb(buf + start, end - start, JSON_REJECT_DUPLICATES, &je);
+	if (!root && pv_json_oom(path, &je, err))
+		return NULL;
 	if (!root) {
 		/* Lines count from the file's start: the prefix holds no
 		 * newline but the leading blank lines might. */
@@ -168,6 +174,15 @@ int pv_benchdata_entry(const char *path, const char *suite, size_t i,
 		return pv_error(err, PV_M_BAD_STRUCTURE,
 				"%s: entries[\"%s\"][%zu]: expected commit.timestamp (ISO 8601) or date (milliseconds)",
 				path, suite, i);
+	/* A point's name and ISO time have a four-digit year, and a time
+	 * converts to time_t only when it is in range. */
+	if (!(out->time >= 0 && out->time <= BD_TIME_MAX))
+		return ts ? pv_error(err, PV_M_BAD_STRUCTURE,
+				     "%s: entries[\"%s\"][%zu].commit.timestamp: '%s' is outside 1970-01-01 to 9999-12-31: expected the commit's time",
+				     path, suite, i, json_string_value(ts)) :
+			    pv_error(err, PV_M_BAD_STRUCTURE,
+				     "%s: entries[\"%s\"][%zu].date: %.17g ms is outside 1970-01-01 to 9999-12-31: expected the run's time in milliseconds since 1970",
+				     path, suite, i, json_number_value(date));
 	json_array_foreach(b, j, x) {
 		json_t *v = json_object_get(x, "value");
 

@@ -47,6 +47,7 @@ void pv_config_defaults(struct pv_config *c)
 	c->gate.insufficient = PV_POLICY_WARN;
 	c->gate.direction = PV_DIR_UNSET;       /* auto: format, unit, name */
 	c->limits.max_file_size = (size_t)1 << 30;
+	c->limits.max_inflated_size = (size_t)8 << 20;
 	c->limits.max_line = (size_t)1 << 20;
 	c->limits.max_depth = 32;
 	c->limits.max_metrics = 10000000;
@@ -461,6 +462,11 @@ static int limits_key(struct loader *ld, const char *key, const char *value)
 			return bad_value(ld, key, value,
 					 "a positive size such as 64M");
 		*(!strcmp(key, "max_line") ? &l->max_line : &l->max_file_size) = z;
+	} else if (!strcmp(key, "max_inflated_size")) {
+		if (pv_parse_size(value, &z))
+			return bad_value(ld, key, value,
+					 "a positive size such as 64M");
+		l->max_inflated_size = z;
 	} else if (!strcmp(key, "max_depth")) {
 		if (pv_parse_uint(value, 4096, &u) || !u)
 			return bad_value(ld, key, value,
@@ -474,8 +480,12 @@ static int limits_key(struct loader *ld, const char *key, const char *value)
 		if (strcmp(value, "error") && strcmp(value, "warn"))
 			return bad_value(ld, key, value, "error or warn");
 		l->empty_files_warn = !strcmp(value, "warn");
+	} else if (!strcmp(key, "empty_points")) {
+		if (strcmp(value, "error") && strcmp(value, "warn"))
+			return bad_value(ld, key, value, "warn or error");
+		l->empty_points_error = !strcmp(value, "error");
 	} else {
-		return fail(ld, PV_M_UNKNOWN_KEY, "unknown key '%s' in [limits]: expected max_file_size, max_line, max_depth, max_metrics or empty_files",
+		return fail(ld, PV_M_UNKNOWN_KEY, "unknown key '%s' in [limits]: expected max_file_size, max_inflated_size, max_line, max_depth, max_metrics, empty_files or empty_points",
 			    key);
 	}
 	return 1;
@@ -599,7 +609,7 @@ static int handler(void *user, const char *section, const char *name,
 			"ignore_col", "avg_update", "repeat_pattern", "format",
 			"desc", "abs_threshold", "ignore", "until", "reason",
 			"max_file_size", "max_line", "max_depth", "max_metrics",
-			"empty_files",
+			"empty_files", "max_inflated_size", "empty_points",
 		};
 		int k = PV_LOOKUP(name, keys);
 

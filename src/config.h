@@ -86,12 +86,19 @@ struct pv_gate {
 /* Bounds on untrusted input; each one is named in the error that hits it. */
 struct pv_limits {
 	size_t max_file_size;   /* bytes */
+	/* bytes inflated from one gzip file: parsing JSON costs up to ~20
+	 * times its text, so this bounds the memory a small .gz can take */
+	size_t max_inflated_size;
 	size_t max_line;        /* bytes */
 	unsigned max_depth;     /* directory levels below a tree root */
 	size_t max_metrics;
 	/* empty_files = warn: a result file that holds no results is a
 	 * warning, not an input error (a crashed run leaves one). */
 	int empty_files_warn;
+	/* empty_points = error: a history point that holds no results at
+	 * all is an input error; by default it is left out as a gap, with
+	 * a warning naming it (a CI run that produced nothing). */
+	int empty_points_error;
 };
 
 struct pv_config {

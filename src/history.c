@@ -101,16 +101,29 @@ static void iso_of(double t, char *buf, size_t len)
 		snprintf(buf, len, "1970-01-01T00:00:00Z");
 }
 
+/* s starts with exactly YYYY-MM-DDTHH:MM:SS, digits where digits go:
+ * strptime() alone would skip blanks before and inside the fields. */
+static int iso_shape(const char *s)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
+
+	for (size_t i = 0; shape[i]; i++)
+		if (shape[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') :
+		    s[i] != shape[i])
+			return 0;
+	return 1;
+}
+
 /* Seconds since the epoch of an ISO 8601 time: YYYY-MM-DDTHH:MM:SS,
  * an optional fraction, then Z, +HH:MM, +HHMM, +HH (or -), or nothing
- * (UTC, as compare writes it); NAN for anything else. */
+ * (UTC, as compare writes it); NAN for anything else, blanks included. */
 static double parse_iso(const char *s)
 {
 	struct tm tm;
 	const char *end;
 	double t, frac = 0;
 
-	if (!s)
+	if (!s || !iso_shape(s))
 		return NAN;
 	memset(&tm, 0, sizeof(tm));
 	end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
@@ -260,6 +273,25 @@ static void add_obs(struct pv_hist_metric *m, uint32_t point,
 	ob->value = ob->tested = NAN;
 }
 
+/* The observation just added has a finite mean and, with 2 runs or
+ * more, sd: values near DBL_MAX (1e308, 1e308, -1e308) overflow them,
+ * and a series with such a point would read as unchanged. */
+static int finite_obs(const struct pv_history *h, size_t pi,
+		      const struct pv_hist_metric *m, struct pv_err *err)
+{
+	const struct pv_hist_obs *ob = &m->obs[m->nobs - 1];
+	struct strbuf name = STRBUF_INIT;
+
+	if (isfinite(ob->mean) && (ob->n < 2 || isfinite(ob->sd)))
+		return 0;
+	metric_name(&name, m->group, m->benchmark, m->metric);
+	pv_error(err, PV_M_NOT_FINITE,
+		 "point '%s' of archive '%s': metric '%s': the mean or standard deviation of its %u runs overflows a double: expected values whose sums are finite",
+		 h->p[pi].label, h->archive, name.buf, (unsigned)ob->n);
+	strbuf_release(&name);
+	return -1;
+}
+
 /*
  * Point pi's runs v[0..n) in unit `unit` into the metric's series:
  * converted into the series' unit (its first point's) as compare
@@ -289,11 +321,11 @@ static int series_add(struct pv_history *h, size_t pi,
 	add_obs(m, (uint32_t)pi, v, n);
 	h->p[pi].metrics++;
 	if (!unit || !*unit || !strcmp(unit, m->unit))
-		return 0;
+		return finite_obs(h, pi, m, err);
 	if (!*m->unit) {
 		m->unit = arena_strdup(&h->arena, unit);
 		m->unit_point = pi;
-		return 0;
+		return finite_obs(h, pi, m, err);
 	}
 	for (size_t i = from; i < m->nruns && !rc; i++)
 		rc = pv_unit_convert(unit, m->unit, &m->runs[i]);
@@ -303,7 +335,7 @@ static int series_add(struct pv_history *h, size_t pi,
 		pv_mean_sd(m->runs + from, n, &ob->mean, &ob->sd);
 		if (n < 2)
 			ob->sd = NAN;
-		return 0;
+		return finite_obs(h, pi, m, err);
 	}
 	metric_name(&name, m->group, m->benchmark, m->metric);
 	rc = pv_error(err, PV_M_UNIT_MISMATCH,
@@ -364,8 +396,36 @@ static void grow_guess(struct pv_history *h, size_t n)
 	h->nguess = a;
 }
 
+/* Tree point p holds no results at all (no files, or none with a
+ * result: a run that wrote nothing), read again with empty files
+ * allowed: one empty file among others stays empty_files' error. */
+static int tree_is_empty(struct pv_history *h,
+			 const struct pv_hist_point *p,
+			 const struct pv_history_opts *o)
+{
+	struct pv_config c = *o->cfg;
+	struct pv_scan sc = { 0 };
+	struct pv_table *t = pv_malloc(sizeof(*t));
+	struct pv_diag d = PV_DIAG_INIT;
+	struct pv_err e = { 0 };
+	int empty = 0;
+
+	c.limits.empty_files_warn = 1;
+	pv_table_init_shared(t, c.limits.max_metrics, &h->strs);
+	if (!pv_scan_tree(p->path, o->suite, &c.limits, &sc, &e))
+		empty = pv_load_side(t, PV_CAND, &sc, o->suite, o->format, &c,
+				     &d, &e) ? e.id == PV_M_NO_RESULT_FILES :
+				     !t->n;
+	pv_table_release(t);
+	free(t);
+	pv_scan_release(&sc);
+	pv_diag_release(&d);
+	return empty;
+}
+
 /* A result tree as one point: the same scan, readers and table as
- * compare uses for its candidate side. */
+ * compare uses for its candidate side.  Returns 1 (err filled with why)
+ * when the tree holds no results at all. */
 static int read_tree(struct pv_history *h, size_t pi,
 		     const struct pv_history_opts *o, struct pv_diag *diag,
 		     struct pv_err *err)
@@ -384,15 +444,21 @@ static int read_tree(struct pv_history *h, size_t pi,
 		t->like = h->last_tree->m;
 		t->nlike = h->last_tree->n;
 	}
-	if (pv_scan_tree(p->path, o->suite, &o->cfg->limits, &sc, err) ||
-	    pv_load_side(t, PV_CAND, &sc, o->suite, o->format, o->cfg, &d, err))
+	if (pv_scan_tree(p->path, o->suite, &o->cfg->limits, &sc, err))
 		goto out;
+	if (pv_load_side(t, PV_CAND, &sc, o->suite, o->format, o->cfg, &d, err)) {
+		if ((err->id == PV_M_NO_RESULT_FILES || err->id == PV_M_NO_RESULTS ||
+		     err->id == PV_M_EMPTY_FILE) && tree_is_empty(h, p, o)) {
+			pv_diag_release(&d);
+			rc = 1;
+		}
+		goto out;
+	}
 	if (!t->n) {
-		pv_error(err, PV_M_BAD_POINT,
-			 "point '%s' of archive '%s': no samples found%s",
-			 p->label, h->archive,
+		pv_error(err, PV_M_NO_RESULTS, "no samples found%s",
 			 o->suite->pattern ? " (check result_file_pattern)" :
 			 ": expected result files of a known format (see 'perfverdict formats')");
+		rc = 1;
 		goto out;
 	}
 	pv_table_finish(t);
@@ -476,9 +542,9 @@ static int read_report(struct pv_history *h, size_t pi,
 
 		if (prc != -2)
 			*err = perr;    /* a point: its own error, or none */
-		if (!prc) {
+		if (prc == 0 || prc == 1) {
 			p->is_report = PV_PK_POINT;
-			rc = 0;
+			rc = prc;
 		}
 		goto out;
 	}
@@ -640,6 +706,51 @@ static void keep_freed_memory(void)
 #endif
 }
 
+/*
+ * Every point, in order.  One that holds no results (a tree of empty
+ * files or none, a point with no metrics: a CI run that produced
+ * nothing) is left out as a gap with a warning naming it, or is the
+ * error with [limits] empty_points = error.  Nothing of it was added to
+ * a series, so the points after it move down one place.
+ */
+static int read_points(struct pv_history *h, const struct pv_history_opts *o,
+		       struct pv_diag *diag, struct pv_err *err)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < h->np; i++) {
+		struct pv_hist_point *p = &h->p[w];
+		const char *entry = NULL;
+		int rc;
+
+		h->p[w] = h->p[i];
+		rc = p->is_report == PV_PK_POINT ? pv_point_read(h, w, o, err) :
+		     p->is_report ? read_report(h, w, o, err) :
+				    read_tree(h, w, o, diag, err);
+		/* named by its entry: a point file's label is its own */
+		if (rc == 1 && strrchr(p->path, '/'))
+			entry = strrchr(p->path, '/') + 1;
+		else if (rc == 1)
+			entry = p->path;
+		if (rc == 1 && o->cfg->limits.empty_points_error)
+			return pv_error(err, PV_M_NO_RESULTS,
+					"point '%s' of archive '%s' holds no results: expected the results of a run ([limits] empty_points = warn leaves such a point out as a gap)",
+					entry, h->archive);
+		if (rc == 1) {
+			pv_diag_add(diag, PV_M_NO_RESULTS,
+				    "point '%s' of archive '%s' holds no results; left out as a gap",
+				    entry, h->archive);
+			memset(p, 0, sizeof(*p));
+			continue;
+		}
+		if (rc)
+			return -1;
+		w++;
+	}
+	h->np = w;
+	return 0;
+}
+
 int pv_history_read(struct pv_history *h, const char *archive,
 		    const struct pv_history_opts *o, struct pv_diag *diag,
 		    struct pv_err *err)
@@ -699,6 +810,12 @@ int pv_history_read(struct pv_history *h, const char *archive,
 			strbuf_release(&path);
 			goto out;
 		}
+		if (S_ISLNK(st.st_mode)) {
+			pv_diag_add(diag, PV_M_NOT_A_POINT, "archive '%s': '%s' is a symbolic link, which history does not follow; left out",
+				    archive, names[i]);
+			strbuf_release(&path);
+			continue;
+		}
 		if (!S_ISDIR(st.st_mode) &&
 		    !(S_ISREG(st.st_mode) && (pv_ends_with(names[i], ".json", 0) ||
 					      pv_ends_with(names[i], ".json.gz", 0)))) {
@@ -718,12 +835,8 @@ int pv_history_read(struct pv_history *h, const char *archive,
 	if (too_few_points(h, err))
 		goto out;
 	keep_freed_memory();
-	for (size_t i = 0; i < h->np; i++)
-		if (h->p[i].is_report == PV_PK_POINT ? pv_point_read(h, i, o, err) :
-		    h->p[i].is_report ? read_report(h, i, o, err) :
-					read_tree(h, i, o, diag, err))
-			goto out;
-	if (no_metrics(h, err))
+	if (read_points(h, o, diag, err) || too_few_points(h, err) ||
+	    no_metrics(h, err))
 		goto out;
 	if (o->order == PV_ORDER_TIME && order_by_time(h, diag, err))
 		goto out;

@@ -37,6 +37,11 @@ static void side_from_table(const struct pv_metric *m, int s, double ratio,
 		return;
 	}
 	pv_moments_of(m->v[s], m->n[s], &out->s);
+	/* Values near DBL_MAX (1e308, 1e308, -1e308) overflow the sums: no
+	 * test can use them, and a verdict on them would be a guess. */
+	if (out->nsamples && !out->note && (!isfinite(out->s.mean) ||
+	    (out->nsamples > 1 && !isfinite(out->s.sd))))
+		out->note = "its values overflow a double: their mean or standard deviation is not a finite number";
 	/* avg_update: the mean shown is mean(num)/mean(den); the test and
 	 * the sd still use this column's own per-run values. */
 	if (!isnan(ratio))

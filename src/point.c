@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 #include "scan.h"
+#include "readers/jsonutil.h"
 #include "util/atomic.h"
 #include "util/file.h"
 #include "util/strbuf.h"
@@ -159,8 +161,44 @@ int pv_point_write(const struct pv_report *r, const char *commit,
 	return commit_point(&sb, path, err);
 }
 
-/* Point pi of h as a point's JSON. */
+/* One observation of a point: metric m's obs[j]. */
+struct obs_ref {
+	size_t m, j;
+};
+
+/*
+ * Every point's observations, grouped by point in one pass: point pi's
+ * are ref[start[pi] .. start[pi + 1]), in metric order as before.  (A
+ * scan of every metric for each point took 100 s for 20,000 commits.)
+ */
+static void index_obs(const struct pv_history *h, size_t **start,
+		      struct obs_ref **ref)
+{
+	size_t *at, total = 0;
+
+	CALLOC_ARRAY(*start, st_add(h->np, 1));
+	for (size_t i = 0; i < h->nm; i++)
+		for (size_t j = 0; j < h->m[i].nobs; j++)
+			(*start)[h->m[i].obs[j].point + 1]++;
+	for (size_t pi = 0; pi < h->np; pi++)
+		(*start)[pi + 1] += (*start)[pi];
+	total = (*start)[h->np];
+	ALLOC_ARRAY(*ref, st_add(total, 1));
+	ALLOC_ARRAY(at, st_add(h->np, 1));
+	memcpy(at, *start, st_mult(h->np, sizeof(*at)));
+	for (size_t i = 0; i < h->nm; i++)
+		for (size_t j = 0; j < h->m[i].nobs; j++) {
+			struct obs_ref *r = &(*ref)[at[h->m[i].obs[j].point]++];
+
+			r->m = i;
+			r->j = j;
+		}
+	free(at);
+}
+
+/* Point pi of h, whose observations are ref[0..n), as a point's JSON. */
 static void history_point_json(const struct pv_history *h, size_t pi,
+			       const struct obs_ref *ref, size_t n,
 			       struct strbuf *sb)
 {
 	const struct pv_hist_point *p = &h->p[pi];
@@ -168,32 +206,59 @@ static void history_point_json(const struct pv_history *h, size_t pi,
 
 	head(&w, h->tool_version, p->label, p->commit, p->time, h->suite,
 	     p->context, p->ncontext);
-	for (size_t i = 0; i < h->nm; i++) {
-		const struct pv_hist_metric *m = &h->m[i];
+	for (size_t k = 0; k < n; k++) {
+		const struct pv_hist_metric *m = &h->m[ref[k].m];
+		const struct pv_hist_obs *ob = &m->obs[ref[k].j];
 
-		for (size_t j = 0; j < m->nobs; j++)
-			if (m->obs[j].point == pi)
-				metric(&w, m->suite, m->test, m->group, m->benchmark,
-				       m->metric, m->unit, m->rule.dir_assumed ? NULL :
-				       pv_dir_name(m->rule.direction),
-				       m->runs + m->obs[j].off, m->obs[j].n);
+		metric(&w, m->suite, m->test, m->group, m->benchmark, m->metric,
+		       m->unit, m->rule.dir_assumed ? NULL :
+		       pv_dir_name(m->rule.direction), m->runs + ob->off, ob->n);
 	}
 	tail(&w);
 }
 
-int pv_point_save_all(const struct pv_history *h, const char *dir,
-		      struct pv_err *err)
+/* s (at most max bytes) with every byte outside [0-9A-Za-z._-] as '_':
+ * a point's name is then safe in any shell script, glob or line. */
+static void add_safe(struct strbuf *sb, const char *s, size_t max)
 {
-	if (mkdir(dir, 0777) && errno != EEXIST)
-		return pv_error(err, PV_M_CANNOT_WRITE, "cannot create '%s': %s",
-				dir, strerror(errno));
+	for (size_t j = 0; j < max && s[j]; j++) {
+		char c = s[j];
+		int ok = (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') ||
+			 (c >= 'a' && c <= 'z') || c == '.' || c == '_' ||
+			 c == '-';
+
+		strbuf_addch(sb, ok ? c : '_');
+	}
+}
+
+/* A point's file name and its place among the points. */
+struct pname {
+	char *name;
+	size_t i;
+};
+
+static int by_name(const void *pa, const void *pb)
+{
+	const struct pname *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : (a->i < b->i ? -1 : a->i > b->i);
+}
+
+/*
+ * Name every point "<time without colons>-<short id>.json.gz"; points
+ * whose names collide (one time and short commit id) are told apart by
+ * "-1", "-2"... in point order, so that name order stays point order.
+ * Sorted by name on return.
+ */
+static int name_points(const struct pv_history *h, struct pname *nm,
+		       struct pv_err *err)
+{
 	for (size_t i = 0; i < h->np; i++) {
 		const struct pv_hist_point *p = &h->p[i];
-		const char *id = p->commit ? p->commit : p->label;
-		struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+		struct strbuf sb = STRBUF_INIT;
 		char stamp[32];
 		size_t n = 0;
-		struct stat st;
 
 		if (!p->time)
 			return pv_error(err, PV_M_BAD_POINT,
@@ -203,25 +268,148 @@ int pv_point_save_all(const struct pv_history *h, const char *dir,
 			if (*t != ':')
 				stamp[n++] = *t;
 		stamp[n] = '\0';
-		strbuf_addf(&path, "%s/%s-", dir, stamp);
-		for (size_t j = 0; j < 7 && id[j]; j++)
-			strbuf_addch(&path, strchr("/\\:*?\"<>| ", id[j]) ? '_' : id[j]);
-		strbuf_addstr(&path, ".json.gz");
-		if (!lstat(path.buf, &st)) {
-			pv_error(err, PV_M_CANNOT_WRITE,
-				 "'%s' exists: two points of one time and commit, or a second import",
-				 path.buf);
-			strbuf_release(&path);
-			return -1;
+		add_safe(&sb, stamp, n);
+		strbuf_addch(&sb, '-');
+		add_safe(&sb, p->commit ? p->commit : p->label, 7);
+		nm[i].name = strbuf_detach(&sb, NULL);
+		nm[i].i = i;
+	}
+	qsort(nm, h->np, sizeof(*nm), by_name);
+	for (size_t i = 0, j; i < h->np; i = j) {
+		for (j = i + 1; j < h->np && !strcmp(nm[j].name, nm[i].name); j++)
+			;
+		for (size_t k = i; k < j; k++) {
+			struct strbuf sb = STRBUF_INIT;
+
+			strbuf_addstr(&sb, nm[k].name);
+			if (j - i > 1)
+				strbuf_addf(&sb, "-%0*zu", j - i > 9 ? 5 : 1,
+					    k - i + 1);
+			strbuf_addstr(&sb, ".json.gz");
+			free(nm[k].name);
+			nm[k].name = strbuf_detach(&sb, NULL);
 		}
-		history_point_json(h, i, &sb);
-		if (commit_point(&sb, path.buf, err)) {
-			strbuf_release(&path);
-			return -1;
-		}
+	}
+	qsort(nm, h->np, sizeof(*nm), by_name);
+	for (size_t i = 1; i < h->np; i++)
+		if (!strcmp(nm[i].name, nm[i - 1].name))
+			return pv_error(err, PV_M_CANNOT_WRITE,
+					"points '%s' and '%s' would both be named '%s': expected distinct times or commit ids",
+					h->p[nm[i - 1].i].label, h->p[nm[i].i].label,
+					nm[i].name);
+	return 0;
+}
+
+/* Remove dir/nm[0..n).name and then dir, the best that can be done. */
+static void remove_set(const char *dir, const struct pname *nm, size_t n,
+		       int and_dir)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir, nm[i].name);
+		unlink(path.buf);
+	}
+	if (and_dir)
+		rmdir(dir);
+	strbuf_release(&path);
+}
+
+/* Every point into tmp, under its name. */
+static int write_points(const struct pv_history *h, const struct pname *nm,
+			const char *tmp, struct pv_err *err)
+{
+	size_t *start;
+	struct obs_ref *ref;
+	int rc = 0;
+
+	index_obs(h, &start, &ref);
+	for (size_t k = 0; k < h->np && !rc; k++) {
+		size_t i = nm[k].i;
+		struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+
+		strbuf_addf(&path, "%s/%s", tmp, nm[k].name);
+		history_point_json(h, i, ref + start[i], start[i + 1] - start[i],
+				   &sb);
+		rc = commit_point(&sb, path.buf, err);
 		strbuf_release(&path);
 	}
-	return 0;
+	free(start);
+	free(ref);
+	return rc;
+}
+
+/* The written set into dir: the temporary directory renamed to dir when
+ * there is none, else each file linked in (never over one), all of them
+ * or, on an error, none. */
+static int move_in(const char *tmp, const char *dir, const struct pname *nm,
+		   size_t n, struct pv_err *err)
+{
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	struct stat st;
+	size_t i;
+	int e = 0;
+
+	if (lstat(dir, &st) && errno == ENOENT) {
+		if (!rename(tmp, dir))
+			return 0;
+		e = errno;
+		remove_set(tmp, nm, n, 1);
+		return pv_error(err, PV_M_CANNOT_WRITE, "cannot create '%s': %s",
+				dir, strerror(e));
+	}
+	for (i = 0; i < n && !e; i++) {
+		strbuf_reset(&from);
+		strbuf_reset(&to);
+		strbuf_addf(&from, "%s/%s", tmp, nm[i].name);
+		strbuf_addf(&to, "%s/%s", dir, nm[i].name);
+		if (link(from.buf, to.buf))
+			e = errno;
+	}
+	if (e) {
+		pv_error(err, PV_M_CANNOT_WRITE, e == EEXIST ?
+			 "'%s' exists: a second import, or a point already in the archive (nothing was imported)" :
+			 "cannot write '%s': %s (nothing was imported)", to.buf,
+			 strerror(e));
+		remove_set(dir, nm, i - 1, 0);
+	}
+	remove_set(tmp, nm, n, 1);
+	strbuf_release(&from);
+	strbuf_release(&to);
+	return e ? -1 : 0;
+}
+
+int pv_point_save_all(const struct pv_history *h, const char *dir,
+		      struct pv_err *err)
+{
+	struct pname *nm;
+	struct strbuf tmp = STRBUF_INIT;
+	int rc = -1;
+
+	CALLOC_ARRAY(nm, st_add(h->np, 1));
+	if (name_points(h, nm, err))
+		goto out;
+	strbuf_addstr(&tmp, dir);
+	while (tmp.len > 1 && tmp.buf[tmp.len - 1] == '/')
+		strbuf_setlen(&tmp, tmp.len - 1);
+	strbuf_addstr(&tmp, ".import-XXXXXX");
+	if (!mkdtemp(tmp.buf)) {
+		pv_error(err, PV_M_CANNOT_WRITE, "cannot create '%s': %s", dir,
+			 strerror(errno));
+		goto out;
+	}
+	if (write_points(h, nm, tmp.buf, err)) {
+		remove_set(tmp.buf, nm, h->np, 1);
+		goto out;
+	}
+	rc = move_in(tmp.buf, dir, nm, h->np, err);
+out:
+	for (size_t i = 0; i < h->np; i++)
+		free(nm[i].name);
+	free(nm);
+	strbuf_release(&tmp);
+	return rc;
 }
 
 /* Reading: the state of one point's reader. */
@@ -257,7 +445,8 @@ static const char *str_of(struct prd *d, json_t *o, const char *key,
 }
 
 /* Load path (inflated when it ends in .gz) and parse it. */
-static json_t *load(const char *path, size_t max, struct pv_err *err)
+static json_t *load(const char *path, const struct pv_limits *l,
+		     struct pv_err *err)
 {
 	static const struct pv_read_spec spec = {
 		.expect = "a history point (.json or .json.gz)",
@@ -269,16 +458,16 @@ static json_t *load(const char *path, size_t max, struct pv_err *err)
 	json_error_t je;
 	json_t *root = NULL;
 
-	sp.max = max;
+	sp.max = l->max_file_size;
 	if (pv_read_file_spec(path, &sp, &raw, err))
 		return NULL;
 	if (pv_ends_with(path, ".gz", 0)) {
-		if (pv_gunzip(path, &raw, max, &text, err))
+		if (pv_gunzip(path, &raw, l, &text, err))
 			goto out;
 		in = &text;
 	}
 	root = json_loadb(in->buf, in->len, JSON_REJECT_DUPLICATES, &je);
-	if (!root)
+	if (!root && !pv_json_oom(path, &je, err))
 		pv_error(err, PV_M_MALFORMED_JSON, "%s:%d:%d: %s", path, je.line,
 			 je.column, je.text);
 out:
@@ -375,7 +564,7 @@ int pv_point_read(struct pv_history *h, size_t pi,
 	double *buf = NULL;
 	size_t abuf = 0, i;
 
-	root = load(p->path, o->cfg->limits.max_file_size, err);
+	root = load(p->path, &o->cfg->limits, err);
 	if (!root)
 		return -1;
 	if (!json_is_object(root) ||
@@ -415,9 +604,10 @@ int pv_point_read(struct pv_history *h, size_t pi,
 	json_decref(root);
 	if (d.failed)
 		return -1;
-	if (!p->metrics)
-		return pv_error(err, PV_M_BAD_POINT,
-				"point '%s' of archive '%s': no metrics", p->label,
-				h->archive);
+	if (!p->metrics) {
+		pv_error(err, PV_M_NO_RESULTS, "%s: \"metrics\" is empty",
+			 p->path);
+		return 1;
+	}
 	return 0;
 }

@@ -33,8 +33,10 @@ int pv_point_write(const struct pv_report *r, const char *commit,
  * commit, time and context.  Errors name the file, and the line and
  * column of a JSON syntax error; corrupt or truncated gzip data is
  * PV_M_BAD_GZIP, a wrong shape PV_M_BAD_POINT (all exit status 3).
- * Returns 0, -1 on an error, or -2 when the JSON is no point at all (no
- * "point_version": history.c then keeps what it made of it as a report).
+ * Returns 0, -1 on an error, 1 (err filled) for a point with no metrics
+ * (history leaves it out as a gap), or -2 when the JSON is no point at
+ * all (no "point_version": history.c then keeps what it made of it as a
+ * report).
  * A ".json.gz" entry is a point; a ".json" one is a compare report, or a
  * point when it is no report.
  */
@@ -43,11 +45,16 @@ int pv_point_read(struct pv_history *h, size_t pi,
 
 /*
  * history --save-points DIR: every point of h (after pv_history_read())
- * as a point file in DIR (created if missing), named
- * "<UTC time>-<short commit>.json.gz" from its time and commit (else
- * its label), so that an archive can start from another history (a
- * github-action-benchmark data.js).  An existing file of that name is
- * an error: a point is never written twice.
+ * as a point file in DIR, named "<UTC time>-<short commit>.json.gz"
+ * from its time and commit (else its label), so that an archive can
+ * start from another history (a github-action-benchmark data.js).
+ * Names hold only [0-9A-Za-z._-] (any other byte of a time or commit id
+ * becomes '_'); points with one time and short id get "-1", "-2"... in
+ * point order.  All or nothing: the points are written into a temporary
+ * directory beside DIR, which is renamed to DIR when there is none;
+ * else each file is linked in, and an existing file of a name (a point
+ * is never written twice) undoes the ones linked and is the error.
+ * Linear in the points and observations.
  */
 int pv_point_save_all(const struct pv_history *h, const char *dir,
 		      struct pv_err *err);

@@ -250,12 +250,15 @@ char *pv_test_id(const char *relpath, const regex_t *repeat_re)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* See scan.h. */
-int pv_gunzip(const char *path, const struct strbuf *in, size_t max,
-		  struct strbuf *out, struct pv_err *err)
+/* See scan.h.  Every member, as gunzip -c reads them; anything else
+ * after the last one is an error, not silently dropped. */
+int pv_gunzip(const char *path, const struct strbuf *in,
+	      const struct pv_limits *l, struct strbuf *out, struct pv_err *err)
 {
 	z_stream zs;
 	unsigned char buf[65536];
+	size_t max = l->max_inflated_size < l->max_file_size ?
+		     l->max_inflated_size : l->max_file_size;
 	int rc;
 
 	memset(&zs, 0, sizeof(zs));
@@ -264,7 +267,7 @@ int pv_gunzip(const char *path, const struct strbuf *in, size_t max,
 				path);
 	zs.next_in = (unsigned char *)in->buf;
 	zs.avail_in = (uInt)in->len;
-	do {
+	for (;;) {
 		zs.next_out = buf;
 		zs.avail_out = sizeof(buf);
 		rc = inflate(&zs, Z_NO_FLUSH);
@@ -274,14 +277,32 @@ int pv_gunzip(const char *path, const struct strbuf *in, size_t max,
 					"%s: corrupt gzip data: %s", path,
 					zs.msg ? zs.msg : "unexpected end");
 		}
-		strbuf_add(out, buf, sizeof(buf) - zs.avail_out);
-		if (out->len > max) {
+		if (out->len + (sizeof(buf) - zs.avail_out) > max) {
 			inflateEnd(&zs);
+			if (max == l->max_file_size)
+				return pv_error(err, PV_M_TOO_LARGE,
+						"%s: inflates to more than %zu bytes (limits.max_file_size)",
+						path, max);
 			return pv_error(err, PV_M_TOO_LARGE,
-					"%s: inflates to more than %zu bytes (limits.max_file_size)",
+					"%s: inflates past max_inflated_size (%zu bytes); raise [limits] max_inflated_size to read it",
 					path, max);
 		}
-	} while (rc != Z_STREAM_END);
+		strbuf_add(out, buf, sizeof(buf) - zs.avail_out);
+		if (rc != Z_STREAM_END)
+			continue;
+		if (!zs.avail_in)
+			break;
+		if (zs.avail_in < 2 || zs.next_in[0] != 0x1f ||
+		    zs.next_in[1] != 0x8b) {
+			size_t at = in->len - zs.avail_in;
+
+			inflateEnd(&zs);
+			return pv_error(err, PV_M_BAD_GZIP,
+					"%s: trailing data after the gzip data at byte %zu: expected another gzip member or the end of the file",
+					path, at);
+		}
+		inflateReset(&zs);
+	}
 	inflateEnd(&zs);
 	return 0;
 }
@@ -579,7 +600,7 @@ static int read_content(const char *path, const struct pv_config *cfg,
 		return rc;
 	if (raw->len >= 2 && (unsigned char)raw->buf[0] == 0x1f &&
 	    (unsigned char)raw->buf[1] == 0x8b) {
-		if (pv_gunzip(path, raw, cfg->limits.max_file_size, text, err))
+		if (pv_gunzip(path, raw, &cfg->limits, text, err))
 			return -1;
 		*content = text;
 	}

@@ -77,9 +77,11 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 		 struct pv_diag *diag, struct pv_err *err);
 
 /* Inflate the gzip data in (pyperf's .json.gz, a history point) onto
- * out, at most max bytes; errors name path: corrupt or truncated data
- * (PV_M_BAD_GZIP), too large (PV_M_TOO_LARGE). */
-int pv_gunzip(const char *path, const struct strbuf *in, size_t max,
-	      struct strbuf *out, struct pv_err *err);
+ * out, every member of it as gunzip -c does, at most the smaller of
+ * l's max_inflated_size and max_file_size, named when hit; errors name path: corrupt or truncated
+ * data, or trailing bytes that are no gzip member (PV_M_BAD_GZIP), too
+ * large (PV_M_TOO_LARGE). */
+int pv_gunzip(const char *path, const struct strbuf *in,
+	      const struct pv_limits *l, struct strbuf *out, struct pv_err *err);
 
 #endif

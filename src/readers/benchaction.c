@@ -1,7 +1,7 @@
 /*
  * benchaction.c - a github-action-benchmark data.js (or the same object
- * as JSON) as one side of a comparison: the newest entry of each suite,
- * one sample per bench.  Its metrics are keyed as benchdata.h keys an
+ * as JSON) as one side of a comparison: the newest entry of each suite
+ * by time (history's order, whatever the array's), one sample per bench.  Its metrics are keyed as benchdata.h keys an
  * archive's (test "", group the suite, metric "value"), not by file, so
  * that `compare --baseline-history data.js CANDIDATE` meets the
  * archive's series; a data.js that github-action-benchmark wrote with
@@ -13,6 +13,25 @@
 #include "../benchdata.h"
 #include "../util/strbuf.h"
 #include "../util/banned.h"
+
+/* The entry of list with the newest time (of equal ones, the last), as
+ * history orders the points; every entry is checked on the way. */
+static int newest_entry(const char *path, const char *suite, json_t *list,
+			struct pv_bd_entry *out, struct pv_err *err)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(list, i, e) {
+		struct pv_bd_entry en;
+
+		if (pv_benchdata_entry(path, suite, i, e, &en, err))
+			return -1;
+		if (!i || en.time >= out->time)
+			*out = en;
+	}
+	return 0;
+}
 
 static int benchaction_read(struct pv_read_ctx *ctx, const char *buf,
 			    size_t len, struct pv_err *err)
@@ -26,7 +45,7 @@ static int benchaction_read(struct pv_read_ctx *ctx, const char *buf,
 		return -1;
 	ctx->test = "";
 	json_object_foreach(json_object_get(root, "entries"), suite, list) {
-		struct pv_bd_entry en;
+		struct pv_bd_entry en = { 0 };
 		json_t *b;
 		size_t n = json_is_array(list) ? json_array_size(list) : 0, j;
 
@@ -38,8 +57,7 @@ static int benchaction_read(struct pv_read_ctx *ctx, const char *buf,
 		}
 		if (!n)
 			continue;
-		if (pv_benchdata_entry(ctx->path, suite, n - 1,
-				       json_array_get(list, n - 1), &en, err))
+		if (newest_entry(ctx->path, suite, list, &en, err))
 			goto out;
 		json_array_foreach(en.benches, j, b) {
 			const char *u =
@@ -84,7 +102,7 @@ static int benchaction_probe(const char *relpath, const char *head, size_t len)
 const struct pv_reader pv_reader_benchaction = {
 	"benchmark-action",
 	"github-action-benchmark data.js (window.BENCHMARK_DATA = {...}) or "
-	"the same JSON object: the newest entry of each suite; direction "
+	"the same JSON object: the newest entry of each suite by time; direction "
 	"from the tool",
 	benchaction_probe,
 	benchaction_read,

@@ -114,6 +114,19 @@ static int blank(const char *buf, size_t len)
 	return 1;
 }
 
+int pv_json_oom(const char *path, const json_error_t *je, struct pv_err *err)
+{
+	/* jansson 2.14 says so for a string it cannot copy, but returns
+	 * from a failed json_array()/json_object()/json_real() with the
+	 * error as initialised: no text, line -1.  Every syntax error has
+	 * a text. */
+	if (json_error_code(je) != json_error_out_of_memory && je->text[0])
+		return 0;
+	pv_error(err, PV_M_OUT_OF_MEMORY,
+		 "%s: out of memory while parsing its JSON", path);
+	return 1;
+}
+
 json_t *pv_json_parse(const char *path, const char *buf, size_t len,
 		      struct pv_err *err)
 {
@@ -132,7 +145,9 @@ json_t *pv_json_parse(const char *path, const char *buf, size_t len,
 		len = sb.len;
 	}
 	root = json_loadb(buf, len, 0, &jerr);
-	if (!root) {
+	if (!root && pv_json_oom(path, &jerr, err))
+		;
+	else if (!root) {
 		if (jerr.line > 0 && blank(buf, len))
 			pv_error(err, PV_M_EMPTY_FILE, "%s:%d:%d: the file is empty; "
 				 "expected a JSON object or array", path,

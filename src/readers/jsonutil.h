@@ -39,6 +39,14 @@ void pv_jpathf(char *buf, size_t size, const char *fmt, ...)
 json_t *pv_json_parse(const char *path, const char *buf, size_t len,
 		      struct pv_err *err);
 
+/*
+ * After json_loadb() failed with je: when jansson ran out of memory
+ * (json_error_code() is json_error_out_of_memory, or it failed with no
+ * text at all, as its failed allocations do), fill err with the out-of-memory error naming path (exit
+ * status 4, never "malformed") and return 1; otherwise return 0.
+ */
+int pv_json_oom(const char *path, const json_error_t *je, struct pv_err *err);
+
 /* pv_json_parse() of a document whose top level must be an object. */
 json_t *pv_json_parse_object(const char *path, const char *buf, size_t len,
 			     struct pv_err *err);
