@@ -346,3 +346,107 @@ const char *pv_result_id(const struct pv_result *m, struct strbuf *sb)
 	}
 	return sb->buf;
 }
+
+/* Metrics the message names, and the pairs it looks at for a hint. */
+#define NOTHING_FEW 3
+#define NOTHING_PAIRS 64
+
+static int is_missing(const struct pv_result *m)
+{
+	return m->verdict == PV_V_MISSING;
+}
+
+static int is_new(const struct pv_result *m)
+{
+	return m->verdict == PV_V_NEW;
+}
+
+/* The length of the token at s: up to a '/' or a blank. */
+static size_t token_len(const char *s)
+{
+	return strcspn(s, "/ \t");
+}
+
+/*
+ * Whether a and b split at '/' and blanks into the same tokens but one;
+ * then *da, *db (and *la, *lb) point at the token that differs.
+ */
+static int differ_in_one(const char *a, const char *b, const char **da,
+			 size_t *la, const char **db, size_t *lb)
+{
+	int n = 0;
+
+	for (;;) {
+		size_t ta = token_len(a), tb = token_len(b);
+
+		if (ta != tb || memcmp(a, b, ta)) {
+			if (n++)
+				return 0;
+			*da = a, *la = ta, *db = b, *lb = tb;
+		}
+		a += ta, b += tb;
+		if (*a != *b)
+			return 0;   /* different separators, or one ended */
+		if (!*a)
+			return n == 1;
+		a++, b++;
+	}
+}
+
+/* "; hint: ... differ only in 'a' vs 'b'" for the first missing and new
+ * ids that differ in one part, among the first NOTHING_PAIRS of each. */
+static void add_path_hint(const struct pv_report *r, struct strbuf *sb)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	size_t seen_old = 0;
+
+	for (size_t i = 0; i < r->n && seen_old < NOTHING_PAIRS; i++) {
+		size_t seen_new = 0;
+
+		if (!is_missing(&r->m[i]))
+			continue;
+		seen_old++;
+		pv_result_id(&r->m[i], &a);
+		for (size_t j = 0; j < r->n && seen_new < NOTHING_PAIRS; j++) {
+			const char *da, *db;
+			size_t la, lb;
+
+			if (!is_new(&r->m[j]))
+				continue;
+			seen_new++;
+			pv_result_id(&r->m[j], &b);
+			if (!differ_in_one(a.buf, b.buf, &da, &la, &db, &lb))
+				continue;
+			strbuf_addf(sb, "; hint: a missing and a new name differ only in '%.*s' vs '%.*s' (a path or a version in the name?)",
+				    (int)la, da, (int)lb, db);
+			goto done;
+		}
+	}
+done:
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+const char *pv_nothing_compared(const struct pv_report *r, struct strbuf *sb)
+{
+	strbuf_addf(sb, "no metric could be compared (%zu insufficient, %zu missing, %zu new)",
+		    r->count[PV_V_INSUFFICIENT], r->count[PV_V_MISSING],
+		    r->count[PV_V_NEW]);
+	if (r->count[PV_V_MISSING]) {
+		strbuf_addstr(sb, "; missing: ");
+		pv_report_some_names(r, is_missing, NOTHING_FEW, sb);
+	}
+	if (r->count[PV_V_NEW]) {
+		strbuf_addstr(sb, "; new: ");
+		pv_report_some_names(r, is_new, NOTHING_FEW, sb);
+	}
+	if (r->count[PV_V_MISSING] && r->count[PV_V_NEW]) {
+		add_path_hint(r, sb);
+	} else if (r->n) {
+		struct strbuf why = STRBUF_INIT;
+
+		strbuf_addf(sb, ": %s", pv_result_reason(r, &r->m[0], &why));
+		strbuf_release(&why);
+	}
+	return sb->buf;
+}

@@ -1,0 +1,46 @@
+#!/bin/sh
+# What a newcomer tripped over (issue 40): messages that name what went
+# wrong and how to fix it, a terminal that says why, readable labels.
+set -u
+PV_BIN=${PV_BIN:-build/perfverdict}
+PYTHON=${PYTHON:-/usr/bin/python3}
+NO_COLOR=1
+SOURCE_DATE_EPOCH=1764460800
+COLUMNS=80
+export NO_COLOR SOURCE_DATE_EPOCH COLUMNS
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+failed=0
+bad() { echo "check_newcomer: $1"; failed=1; }
+
+# hyperfine TREE SIDE: hyperfine files whose commands hold the side's
+# directory ("python3 old/app.py"), as a newcomer's script wrote them.
+hyperfine() {
+	mkdir -p "$1"
+	for k in 1 2 3 4; do
+		printf '{"results":[{"command":"python3 %s/app.py --size %s","mean":0.1,"stddev":0.01,"median":0.1,"min":0.09,"max":0.11,"times":[0.1,0.11,0.09,0.1,0.1]}]}\n' \
+			"$2" "$k" >"$1/bench$k.json"
+	done
+}
+
+# ---- 1: nothing compared names the metrics, and the part that differs ----
+hyperfine "$tmp/hf/old" old
+hyperfine "$tmp/hf/new" new
+"$PV_BIN" compare "$tmp/hf/old" "$tmp/hf/new" >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] || bad "nothing compared: not exit 3"
+grep -q "missing: python3 old/app.py --size 1/time, .* and 1 more; new: python3 new/app.py --size 1/time, " "$tmp/err" ||
+	bad "nothing compared names no metric: $(cat "$tmp/err")"
+grep -q "differ only in 'old' vs 'new'" "$tmp/err" ||
+	bad "nothing compared: no hint at the path in the names"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "nothing compared: not one line"
+# Names that differ in more than one part get no hint.
+hyperfine "$tmp/hf/other" "x/y"
+"$PV_BIN" compare "$tmp/hf/old" "$tmp/hf/other" >/dev/null 2>"$tmp/err"
+grep -q "hint" "$tmp/err" && bad "nothing compared: a hint for names that differ in two parts"
+
+# ---- 8: a misspelt option, end to end ----
+"$PV_BIN" compare --treshold 5% a b 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "unknown option '--treshold'; did you mean '--threshold'?" "$tmp/err" ||
+	bad "--treshold: no suggestion: $(cat "$tmp/err")"
+
+exit $failed
