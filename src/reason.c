@@ -173,6 +173,24 @@ static void add_unit_note(struct strbuf *sb, const struct pv_result *m)
 }
 
 /* The sentence of a verdict that rests on a test (after the rules). */
+const char *pv_add_detectable(struct strbuf *sb, const struct pv_result *m,
+			      const char *and)
+{
+	size_t n = side_n(&m->side[0]) < side_n(&m->side[1]) ?
+		   side_n(&m->side[0]) : side_n(&m->side[1]);
+	double thr = m->threshold;
+
+	if (!isfinite(m->mde) || m->mde <= 0)
+		return sb->buf;
+	strbuf_addf(sb, "this run could detect about %.1f%%", m->mde * 100);
+	if (thr > 0 && m->mde > thr)
+		strbuf_addf(sb, "%s about %.0f %s per side would detect %g%%",
+			    and, pv_runs_to_detect(n, m->mde, thr),
+			    m->side[0].summary_only || m->side[1].summary_only ?
+			    "samples" : "runs", thr * 100);
+	return sb->buf;
+}
+
 static void add_tested(struct strbuf *sb, const struct pv_report *r,
 		       const struct pv_result *m)
 {
@@ -266,17 +284,8 @@ static void add_tested(struct strbuf *sb, const struct pv_report *r,
 		add_pq(sb, m->p, m->q, g->correction);
 		strbuf_addstr(sb, "), not significant and not shown within the threshold");
 		if (isfinite(m->mde) && m->mde > 0) {
-			size_t n = side_n(&m->side[0]) < side_n(&m->side[1]) ?
-				   side_n(&m->side[0]) : side_n(&m->side[1]);
-
-			strbuf_addf(sb, "; this run could detect about %.1f%%",
-				    m->mde * 100);
-			if (thr > 0 && m->mde > thr)
-				strbuf_addf(sb, ", and about %.0f %s per side would detect %g%%",
-					    pv_runs_to_detect(n, m->mde, thr),
-					    m->side[0].summary_only ||
-					    m->side[1].summary_only ?
-					    "samples" : "runs", thr * 100);
+			strbuf_addstr(sb, "; ");
+			pv_add_detectable(sb, m, ", and");
 		}
 		break;
 	}

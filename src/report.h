@@ -184,6 +184,12 @@ const char *pv_result_reason(const struct pv_report *r,
  * part as a hint; with neither missing nor new, the first reason.
  */
 const char *pv_nothing_compared(const struct pv_report *r, struct strbuf *sb);
+/* What m's run could detect, appended to sb: "this run could detect
+ * about 31.0%", then, when that is above m's threshold, and (", and" or
+ * ";"), " about 193 runs per side would detect 5%"; nothing when m has
+ * no detectable effect. */
+const char *pv_add_detectable(struct strbuf *sb, const struct pv_result *m,
+			      const char *and);
 /* m's id, suite/test/group/benchmark/metric, into sb. */
 const char *pv_result_id(const struct pv_result *m, struct strbuf *sb);
 /* A side's moments from its samples (NAN where undefined). */

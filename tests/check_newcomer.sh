@@ -38,6 +38,29 @@ hyperfine "$tmp/hf/other" "x/y"
 "$PV_BIN" compare "$tmp/hf/old" "$tmp/hf/other" >/dev/null 2>"$tmp/err"
 grep -q "hint" "$tmp/err" && bad "nothing compared: a hint for names that differ in two parts"
 
+# ---- 2: the terminal says what an inconclusive run could detect ----
+# Under each inconclusive row, the figures of the JSON's reason, in 80
+# columns.
+g=samples/gbench
+"$PV_BIN" compare "$g/baseline" "$g/candidate" --json "$tmp/g.json" -q >/dev/null 2>&1
+"$PV_BIN" compare "$g/baseline" "$g/candidate" >"$tmp/g.txt" 2>/dev/null
+"$PYTHON" - "$tmp/g.json" "$tmp/g.txt" <<'PY' || bad "the terminal hides why a change is inconclusive"
+import json, re, sys
+rep = json.load(open(sys.argv[1]))
+lines = open(sys.argv[2], encoding="utf-8").read().split("\n")
+inc = [m for m in rep["metrics"] if m["verdict"] == "inconclusive"]
+assert inc, "the sample has no inconclusive metric"
+for m in inc:
+    mde, runs = re.search(r"could detect about ([0-9.]+%), and about (\d+) runs", m["reason"]).groups()
+    row = [i for i, ln in enumerate(lines)
+           if ln.startswith("  ") and m["benchmark"] in ln and m["metric"] in ln]
+    assert len(row) == 1, (m["benchmark"], row)
+    note = lines[row[0] + 1]
+    want = "    this run could detect about %s; about %s runs per side would detect 5%%" % (mde, runs)
+    assert note == want, (note, want)
+assert max(len(ln) for ln in lines) <= 80
+PY
+
 # ---- 8: a misspelt option, end to end ----
 "$PV_BIN" compare --treshold 5% a b 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "unknown option '--treshold'; did you mean '--threshold'?" "$tmp/err" ||
