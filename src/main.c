@@ -412,6 +412,7 @@ static int load_sides(const struct cli *a, const struct pv_config *cfg,
 				diag, err)) {
 		return -1;
 	}
+	pv_warn_numbered_runs(&scan[!!a->history], 2 - !!a->history, suite, diag);
 	if (!table->n)
 		return pv_error(err, PV_M_NO_SAMPLES,
 			 "no samples found in '%s' or '%s'%s", base, cand,

@@ -32,7 +32,7 @@ grep -q "missing: python3 old/app.py --size 1/time, .* and 1 more; new: python3 
 	bad "nothing compared names no metric: $(cat "$tmp/err")"
 grep -q "differ only in 'old' vs 'new'" "$tmp/err" ||
 	bad "nothing compared: no hint at the path in the names"
-[ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "nothing compared: not one line"
+[ "$(grep -c 'error:' "$tmp/err")" -eq 1 ] || bad "nothing compared: not one error line"
 # Names that differ in more than one part get no hint.
 hyperfine "$tmp/hf/other" "x/y"
 "$PV_BIN" compare "$tmp/hf/old" "$tmp/hf/other" >/dev/null 2>"$tmp/err"
@@ -60,6 +60,36 @@ for m in inc:
     assert note == want, (note, want)
 assert max(len(ln) for ln in lines) <= 80
 PY
+
+# ---- 6: runs laid out as tests (run1/ ... run5/) ----
+# csv TREE RUN VALUE: one run's file.
+csv() {
+	mkdir -p "$1/run$2"
+	printf 'benchmark,metric,unit,value\nsort,time,ns,%s\n' "$3" >"$1/run$2/r.csv"
+}
+for r in 1 2 3 4 5; do
+	csv "$tmp/nr/base" "$r" "10$r"
+	csv "$tmp/nr/cand" "$r" "11$r"
+done
+"$PV_BIN" compare "$tmp/nr/base" "$tmp/nr/cand" --json "$tmp/nr.json" >/dev/null 2>"$tmp/err"
+grep -q "its 5 tests have one run each and their names differ only by a number ('run1/r.csv', 'run2/r.csv', ...); if they are runs of one test, set repeat_pattern = run\[0-9\]+ .*\[numbered-tests\]$" "$tmp/err" ||
+	bad "run1/ ... run5/: no numbered-tests warning: $(cat "$tmp/err")"
+[ "$(grep -c numbered-tests "$tmp/err")" -eq 1 ] || bad "numbered-tests said more than once"
+# The suggested pattern joins the runs: one test of five runs a side.
+printf '[bench]\nresult_file_pattern = \\.csv$\nrepeat_pattern = run[0-9]+\n' >"$tmp/nr.conf"
+"$PV_BIN" compare -c "$tmp/nr.conf" "$tmp/nr/base" "$tmp/nr/cand" --json "$tmp/nr.json" >/dev/null 2>"$tmp/err"
+grep -q numbered-tests "$tmp/err" && bad "numbered-tests with the runs joined"
+"$PYTHON" -c 'import json,sys; m=json.load(open(sys.argv[1]))["metrics"]; assert len(m)==1 and m[0]["baseline"]["n"]==5, m' "$tmp/nr.json" ||
+	bad "repeat_pattern = run[0-9]+ does not join the runs"
+# Tests that differ by more than a number, or that have repeats, are
+# not numbered runs.
+mkdir -p "$tmp/nr/other"
+cp -r "$tmp/nr/base/run1" "$tmp/nr/other/small"
+cp -r "$tmp/nr/base/run2" "$tmp/nr/other/large"
+"$PV_BIN" compare "$tmp/nr/other" "$tmp/nr/other" >/dev/null 2>"$tmp/err"
+grep -q numbered-tests "$tmp/err" && bad "numbered-tests for tests named by words"
+"$PV_BIN" compare samples/gbench/baseline samples/gbench/candidate >/dev/null 2>"$tmp/err"
+grep -q numbered-tests "$tmp/err" && bad "numbered-tests for repeats"
 
 # ---- 8: a misspelt option, end to end ----
 "$PV_BIN" compare --treshold 5% a b 2>"$tmp/err"
