@@ -640,7 +640,63 @@ static void keep_freed_memory(void)
 #endif
 }
 
+int pv_history_is_full_id(const char *s)
+{
+	size_t n = s ? strspn(s, "0123456789abcdef") : 0;
+
+	return (n == 40 || n == 64) && !s[n];
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* h->abbrev: as git abbreviates, the least length from 7 at which no
+ * two different full ids among the labels and commits share a prefix. */
+static void set_abbrev(struct pv_history *h)
+{
+	const char **id;
+	size_t n = 0, best = 7;
+
+	ALLOC_ARRAY(id, st_mult(2, h->np) + 1);
+	for (size_t i = 0; i < h->np; i++) {
+		if (pv_history_is_full_id(h->p[i].label))
+			id[n++] = h->p[i].label;
+		if (pv_history_is_full_id(h->p[i].commit))
+			id[n++] = h->p[i].commit;
+	}
+	qsort(id, n, sizeof(*id), by_str);
+	for (size_t i = 1; i < n; i++) {
+		size_t k = 0;
+
+		if (!strcmp(id[i - 1], id[i]))
+			continue;
+		while (id[i - 1][k] == id[i][k])
+			k++;
+		if (k + 1 > best)
+			best = k + 1;
+	}
+	h->abbrev = (unsigned)best;
+	free(id);
+}
+
+static int read_points(struct pv_history *h, const char *archive,
+		       const struct pv_history_opts *o, struct pv_diag *diag,
+		       struct pv_err *err);
+
 int pv_history_read(struct pv_history *h, const char *archive,
+		    const struct pv_history_opts *o, struct pv_diag *diag,
+		    struct pv_err *err)
+{
+	int rc = read_points(h, archive, o, diag, err);
+
+	if (!rc)
+		set_abbrev(h);
+	return rc;
+}
+
+static int read_points(struct pv_history *h, const char *archive,
 		    const struct pv_history_opts *o, struct pv_diag *diag,
 		    struct pv_err *err)
 {

@@ -142,6 +142,10 @@ struct pv_history {
 	const char **warnings;
 	const char **warning_codes;     /* each warning's code (msg.h) */
 	size_t nwarnings;
+	/* Full commit ids among the points' labels and commits are shown
+	 * with this many hex digits: git's rule, 7, or more when 7 would
+	 * name two of them (pv_history_read() sets it). */
+	unsigned abbrev;
 };
 
 /* The shared point effect's size, for the reports and the note: "sd 2.6%
@@ -151,6 +155,9 @@ void pv_history_shared_size(const struct pv_history *h, struct strbuf *sb);
 
 void pv_history_init(struct pv_history *h);
 void pv_history_release(struct pv_history *h);
+
+/* Whether s is a full commit id: 40 or 64 lowercase hex digits. */
+int pv_history_is_full_id(const char *s);
 
 /* Read every point of the archive directory into h. */
 int pv_history_read(struct pv_history *h, const char *archive,

@@ -91,6 +91,68 @@ grep -q numbered-tests "$tmp/err" && bad "numbered-tests for tests named by word
 "$PV_BIN" compare samples/gbench/baseline samples/gbench/candidate >/dev/null 2>"$tmp/err"
 grep -q numbered-tests "$tmp/err" && bad "numbered-tests for repeats"
 
+# archive DIR N FROM STEP ID...: N points saved by compare --save-point
+# under GIT_COMMIT (the manual path), 5 runs of two metrics each at
+# about 1% noise; the points from FROM (1-based) on are STEP times
+# slower; point i is labelled with the i-th ID.
+archive() {
+	dir=$1 n=$2 from=$3 step=$4
+	shift 4
+	mkdir -p "$dir"
+	i=1
+	for id in "$@"; do
+		[ "$i" -le "$n" ] || break
+		rm -rf "$tmp/pt"
+		for r in 1 2 3 4 5; do
+			mkdir -p "$tmp/pt/repeat$r"
+			awk -v i="$i" -v r="$r" -v from="$from" -v step="$step" 'BEGIN {
+				f = i >= from ? step : 1
+				e = ((i * 7 + r * 13) % 11 - 5) / 500
+				printf "benchmark,metric,unit,value\nparse,time,ns,%.3f\nsort,time,ns,%.3f\n",
+					5727 * f * (1 + e), 160300 * f * (1 - e)
+			}' >"$tmp/pt/repeat$r/r.csv"
+		done
+		GIT_COMMIT=$id "$PV_BIN" compare "$tmp/pt" "$tmp/pt" -q \
+			--save-point "$dir/$(printf %04d "$i")-$id.json.gz" >/dev/null 2>&1 ||
+			bad "cannot save point $i"
+		i=$((i + 1))
+	done
+}
+# ids N: N full commit ids, the 11th sharing 9 digits with the 3rd.
+ids() {
+	k=1
+	while [ "$k" -le "$1" ]; do
+		case $k in
+		3) echo 0123456781111111111111111111111111111111 ;;
+		11) echo 0123456782222222222222222222222222222222 ;;
+		*) printf '%s' "c$k" | sha1sum | cut -c1-40 ;;
+		esac
+		k=$((k + 1))
+	done
+}
+
+# ---- 5: full commit ids are shown short, as git shows them ----
+# The 3rd and 11th ids share 9 digits: 10 tell them apart.
+archive "$tmp/ids" 13 11 1.1 $(ids 13)
+"$PV_BIN" history "$tmp/ids" --markdown "$tmp/ids.md" --html "$tmp/ids.html" \
+	--json "$tmp/ids.json" >"$tmp/ids.txt" 2>"$tmp/err"
+[ $? -eq 1 ] || bad "short ids: the +10% step does not fail history"
+grep -q "parse/time rose [0-9.]*% at 0123456782 (.*); regression$" "$tmp/ids.txt" ||
+	bad "short ids: the terminal does not name the step's commit short: $(cat "$tmp/ids.txt")"
+grep -q 0123456782222 "$tmp/ids.txt" "$tmp/ids.md" "$tmp/ids.html" &&
+	bad "short ids: a full id in the terminal, Markdown or HTML"
+grep -q "at 0123456782 (0123456782" "$tmp/ids.html" "$tmp/ids.md" &&
+	bad "short ids: the id printed twice"
+grep -q "at 0123456782 ([0-9]" "$tmp/ids.html" || bad "short ids: the HTML names no commit"
+# The JSON keeps the full id, for machines.
+grep -q '"label": *"0123456782222222222222222222222222222222"' "$tmp/ids.json" ||
+	bad "short ids: the JSON lost the full id"
+# Without the near twin, 7 digits as git's default.
+archive "$tmp/ids7" 13 11 1.1 $(ids 13 | sed 3s/^0123456781/ffffffffff/)
+"$PV_BIN" history "$tmp/ids7" >"$tmp/ids7.txt" 2>/dev/null
+grep -q "parse/time rose [0-9.]*% at 0123456 (.*); regression$" "$tmp/ids7.txt" ||
+	bad "short ids: not 7 digits: $(cat "$tmp/ids7.txt")"
+
 # ---- 8: a misspelt option, end to end ----
 "$PV_BIN" compare --treshold 5% a b 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "unknown option '--treshold'; did you mean '--threshold'?" "$tmp/err" ||

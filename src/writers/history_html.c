@@ -85,10 +85,10 @@ static void chart(struct strbuf *sb, const struct pv_history *h,
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" class=\"ax\" text-anchor=\"end\">%s</text>\n",
 		    PAD_L - 4, H - PAD_B, t.buf);
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" class=\"ax\">", PAD_L, H - 8);
-	esc(sb, h->p[0].label);
+	pv_hist_put_label(sb, h, 0, esc);
 	strbuf_addf(sb, "</text>\n<text x=\"%.1f\" y=\"%.1f\" class=\"ax\" text-anchor=\"end\">",
 		    W - PAD_R, H - 8);
-	esc(sb, h->p[h->np - 1].label);
+	pv_hist_put_label(sb, h, h->np - 1, esc);
 	strbuf_addstr(sb, "</text>\n");
 	/* change points */
 	for (size_t c = 0; c < m->ncp; c++) {
@@ -134,7 +134,7 @@ static void chart(struct strbuf *sb, const struct pv_history *h,
 				    clampy(py(rlo, lo, hi)));
 		strbuf_addf(sb, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"pt\"><title>",
 			    x, py(v, lo, hi));
-		esc(sb, h->p[ob->point].label);
+		pv_hist_put_label(sb, h, ob->point, esc);
 		strbuf_reset(&t);
 		strbuf_addstr(&t, ": ");
 		pv_fmt_num(&t, v);
@@ -162,15 +162,15 @@ int pv_write_history_html(const struct pv_history *h,
 	strbuf_addf(&sb, "<h1>perfverdict history: <span class=\"%s\">%s</span></h1>\n",
 		    h->fail ? "fail" : "pass", h->fail ? "FAIL" : "pass");
 	strbuf_addf(&sb, "<p>%zu points (", h->np);
-	esc(&sb, h->p[0].label);
+	pv_hist_put_label(&sb, h, 0, esc);
 	strbuf_addstr(&sb, " to ");
-	esc(&sb, h->p[h->np - 1].label);
+	pv_hist_put_label(&sb, h, h->np - 1, esc);
 	strbuf_addf(&sb, "), %zu metrics; the newest %zu points are recent.</p>\n",
 		    h->nm, h->recent);
 	if (h->shared.applied) {
 		strbuf_addstr(&sb, "<p>The values are taken less a machine effect that every metric of a point shared (");
 		pv_history_shared_size(h, &sb);
-		esc(&sb, h->p[h->shared_top].label);
+		pv_hist_put_label(&sb, h, h->shared_top, esc);
 		strbuf_addstr(&sb, ").</p>\n");
 	}
 	strbuf_addstr(&sb, "<table>\n<tr><th>status at the newest point</th><th>metrics</th></tr>\n");

@@ -194,6 +194,27 @@ void pv_hist_sparkline(struct strbuf *sb, const struct pv_hist_metric *m,
 	free(bin);
 }
 
+/* s, or its first abbrev digits when it is a full commit id, into buf. */
+static const char *short_id(const struct pv_history *h, const char *s,
+			    char *buf, size_t size)
+{
+	size_t k = h->abbrev >= 7 ? h->abbrev : 7;
+
+	if (!pv_history_is_full_id(s) || k >= size || k >= strlen(s))
+		return s;
+	memcpy(buf, s, k);
+	buf[k] = '\0';
+	return buf;
+}
+
+void pv_hist_put_label(struct strbuf *sb, const struct pv_history *h,
+		       size_t i, pv_hist_put *put)
+{
+	char buf[72];
+
+	put(sb, short_id(h, h->p[i].label, buf, sizeof(buf)));
+}
+
 void pv_hist_cp_tail(struct strbuf *sb, const struct pv_history *h,
 		     const struct pv_hist_metric *m, const struct pv_hist_cp *c,
 		     pv_hist_put *put)
@@ -204,10 +225,14 @@ void pv_hist_cp_tail(struct strbuf *sb, const struct pv_history *h,
 	strbuf_addstr(sb, d > 0 ? " rose " : d < 0 ? " dropped " : " changed ");
 	pv_hist_change(sb, m, c, 1, put);
 	strbuf_addstr(sb, " at ");
-	put(sb, p->label);
-	if (p->commit) {
+	pv_hist_put_label(sb, h, c->point, put);
+	/* the commit, unless the label is it (a point saved under
+	 * GIT_COMMIT is labelled with its commit) */
+	if (p->commit && strcmp(p->commit, p->label)) {
+		char buf[72];
+
 		strbuf_addstr(sb, " (");
-		put(sb, p->commit);
+		put(sb, short_id(h, p->commit, buf, sizeof(buf)));
 		strbuf_addstr(sb, ")");
 	}
 	strbuf_addstr(sb, " (");
@@ -359,7 +384,7 @@ static void md_row(struct strbuf *sb, const struct pv_history *h,
 		if (shown)
 			strbuf_addstr(sb, "<br>");
 		strbuf_addstr(sb, fail ? "**" : "");
-		put_md_cell(sb, h->p[c->point].label);
+		pv_hist_put_label(sb, h, c->point, put_md_cell);
 		strbuf_addstr(sb, fail ? "**" : "");
 		strbuf_addstr(sb, " ");
 		from = sb->len;
@@ -478,9 +503,9 @@ static void headline(struct strbuf *sb, const struct pv_history *h,
 		strbuf_addf(sb, "No regression began in the newest %zu points. ",
 			    h->recent);
 	strbuf_addf(sb, "%zu points (", h->np);
-	put_md(sb, h->p[0].label);
+	pv_hist_put_label(sb, h, 0, put_md);
 	strbuf_addstr(sb, " to ");
-	put_md(sb, h->p[h->np - 1].label);
+	pv_hist_put_label(sb, h, h->np - 1, put_md);
 	strbuf_addf(sb, "), %zu metrics: ", h->nm);
 	for (int s = 0; s < PV_HS_COUNT; s++) {
 		if (!h->count[s])
@@ -499,7 +524,7 @@ static void headline(struct strbuf *sb, const struct pv_history *h,
 	if (h->shared.applied) {
 		strbuf_addstr(sb, " The values are taken less a machine effect that every metric of a point shared (");
 		pv_history_shared_size(h, sb);
-		put_md(sb, h->p[h->shared_top].label);
+		pv_hist_put_label(sb, h, h->shared_top, put_md);
 		strbuf_addstr(sb, ").");
 	}
 	strbuf_addstr(sb, "\n\n");

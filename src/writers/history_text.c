@@ -92,7 +92,6 @@ static void cp_line(struct strbuf *sb, const struct pv_history *h,
 	    (name.len < SHORT_NAME ? name.len : SHORT_NAME) > w) {
 		/* too long for the line: the levels and q stay in the
 		 * reports, the name and the change here */
-		const struct pv_hist_point *p = &h->p[c->point];
 		double d = c->after - c->before;
 
 		strbuf_reset(&tail);
@@ -100,7 +99,7 @@ static void cp_line(struct strbuf *sb, const struct pv_history *h,
 				     " changed ");
 		pv_hist_change(&tail, m, c, 1, pv_hist_put_plain);
 		strbuf_addstr(&tail, " at ");
-		pv_hist_put_plain(&tail, p->label);
+		pv_hist_put_label(&tail, h, c->point, pv_hist_put_plain);
 		strbuf_addf(&tail, "; %s", pv_hist_cp_word(c));
 	}
 	line(sb, prefix, name.buf, tail.buf, w);

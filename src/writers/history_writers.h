@@ -45,6 +45,10 @@ void pv_hist_name(struct strbuf *sb, const struct pv_hist_metric *m);
  * escapes it as Markdown. */
 typedef void pv_hist_put(struct strbuf *sb, const char *foreign);
 void pv_hist_put_plain(struct strbuf *sb, const char *foreign);
+/* Point i's label through put, as the reports show it: a full commit id
+ * cut to h->abbrev hex digits (git's short id); any other label whole. */
+void pv_hist_put_label(struct strbuf *sb, const struct pv_history *h,
+		       size_t i, pv_hist_put *put);
 /* The line of change point c without the metric's name: " dropped 8.7%
  * at 0042 (125.4 -> 114.4 us, q=1.3e-05)" (its p is in the JSON). */
 void pv_hist_cp_tail(struct strbuf *sb, const struct pv_history *h,
