@@ -153,6 +153,31 @@ archive "$tmp/ids7" 13 11 1.1 $(ids 13 | sed 3s/^0123456781/ffffffffff/)
 grep -q "parse/time rose [0-9.]*% at 0123456 (.*); regression$" "$tmp/ids7.txt" ||
 	bad "short ids: not 7 digits: $(cat "$tmp/ids7.txt")"
 
+# ---- 7: the CI comment's trend table: names and one unit a row ----
+# A pooled baseline of 10 points and a candidate 10% slower in parse
+# (5727 ns): the row names parse/time, both means in µs.
+archive "$tmp/pool" 10 99 1 $(ids 10)
+rm -rf "$tmp/pt"
+for r in 1 2 3 4 5; do
+	mkdir -p "$tmp/pt/repeat$r"
+	printf 'benchmark,metric,unit,value\nparse,time,ns,%s\nsort,time,ns,160300\n' "630$r" \
+		>"$tmp/pt/repeat$r/r.csv"
+done
+"$PV_BIN" compare --baseline-history "$tmp/pool" "$tmp/pt" --json "$tmp/pool.json" -q >/dev/null 2>&1
+[ $? -eq 1 ] || bad "trend table: the +10% candidate does not fail"
+sh ci/scripts/history-comment.sh "$tmp/pool.json" >"$tmp/pool.md" || bad "history-comment.sh failed"
+"$PYTHON" - "$tmp/pool.json" "$tmp/pool.md" <<'PY' || bad "trend table: internal ids or mixed units"
+import json, sys
+m = [x for x in json.load(open(sys.argv[1]))["metrics"] if x["verdict"] == "regression"]
+assert len(m) == 1 and m[0]["benchmark"] == "parse", m
+s = m[0]["baseline"]["samples"]
+base, cand = sum(s) / len(s) / 1000, m[0]["candidate"]["mean"] / 1000
+rows = [ln for ln in open(sys.argv[2], encoding="utf-8") if ln.startswith("| `parse/time` |")]
+assert len(rows) == 1, open(sys.argv[2]).read()
+cells = [c.strip() for c in rows[0].split("|")]
+assert cells[3] == "%.4g µs" % base and cells[4] == "%.4g µs" % cand, cells
+PY
+
 # ---- 8: a misspelt option, end to end ----
 "$PV_BIN" compare --treshold 5% a b 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "unknown option '--treshold'; did you mean '--threshold'?" "$tmp/err" ||
