@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "fmt.h"
 #include "history_writers.h"
@@ -47,19 +48,63 @@ static double clampy(double y)
 	return y < PAD_T ? PAD_T : y > H - PAD_B ? H - PAD_B : y;
 }
 
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* A run on the scale the point values are taken on. */
+static double run_scale(const struct pv_hist_metric *m, double u)
+{
+	return m->logscale ? log(u) : u;
+}
+
+/*
+ * Widen [*lo, *hi] to the runs of ob that its value kept: those within
+ * m->tau of the point's median run (pv_cp_point_value()'s rule; all of
+ * them with fewer than 3 runs).  A rejected outlier run is cut at the
+ * frame, not made the scale.
+ */
+static void kept_runs_range(const struct pv_hist_metric *m,
+			    const struct pv_hist_obs *ob, double *lo,
+			    double *hi)
+{
+	double *x, med;
+
+	if (!ob->n)
+		return;
+	ALLOC_ARRAY(x, ob->n);
+	for (size_t r = 0; r < ob->n; r++)
+		x[r] = run_scale(m, m->runs[ob->off + r]);
+	qsort(x, ob->n, sizeof(*x), cmp_double);
+	med = ob->n % 2 ? x[ob->n / 2] : (x[ob->n / 2 - 1] + x[ob->n / 2]) / 2;
+	for (size_t r = 0; r < ob->n; r++) {
+		double u = m->runs[ob->off + r];
+
+		if (ob->n >= 3 && !(fabs(run_scale(m, u) - med) <= m->tau))
+			continue;
+		if (u < *lo) *lo = u;
+		if (u > *hi) *hi = u;
+	}
+	free(x);
+}
+
 static void chart(struct strbuf *sb, const struct pv_history *h,
 		  const struct pv_hist_metric *m)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	struct strbuf t = STRBUF_INIT;
 
-	/* the scale fits the values and the levels: a rejected outlier
-	 * run shows as a range cut at the frame, not as the scale */
+	/* the scale fits the values and the ranges of the runs they kept,
+	 * so that no ordinary range is cut at the frame */
 	for (size_t j = 0; j < m->nobs; j++) {
 		double v = pv_hist_value(m, &m->obs[j]);
 
 		if (v < lo) lo = v;
 		if (v > hi) hi = v;
+		kept_runs_range(m, &m->obs[j], &lo, &hi);
 	}
 	if (!(hi > lo)) {
 		lo -= 1;

@@ -31,7 +31,7 @@
 #define MD_VISIBLE 10           /* recent regressions outside <details> */
 #define MD_CHARTS 10            /* Mermaid charts at most */
 #define MD_CPS 3                /* change points listed in a row */
-#define MD_SPARK 12             /* bars of a sparkline */
+#define MD_SPARK 24             /* bars of a sparkline, at most */
 
 void pv_hist_name(struct strbuf *sb, const struct pv_hist_metric *m)
 {
@@ -169,14 +169,19 @@ void pv_hist_sparkline(struct strbuf *sb, const struct pv_hist_metric *m,
 		"\u2581", "\u2582", "\u2583", "\u2584",
 		"\u2585", "\u2586", "\u2587", "\u2588",
 	};
-	size_t nb = m->nobs < max ? m->nobs : max;
+	/* Bins of w points each, counted back from the newest point, so
+	 * that every bar stands for as many points (the oldest bin may be
+	 * short) and a step at the end keeps whole bars. */
+	size_t w = max && m->nobs > max ? (m->nobs + max - 1) / max : 1;
+	size_t nb = (m->nobs + w - 1) / w;
 	double *v, *bin, lo = INFINITY, hi = -INFINITY;
 
 	ALLOC_ARRAY(v, nb ? nb : 1);
 	ALLOC_ARRAY(bin, m->nobs ? m->nobs : 1);
 
 	for (size_t k = 0; k < nb; k++) {
-		size_t a = k * m->nobs / nb, b = (k + 1) * m->nobs / nb, n = 0;
+		size_t b = m->nobs - (nb - 1 - k) * w;
+		size_t a = b > w ? b - w : 0, n = 0;
 
 		for (size_t j = a; j < b; j++)
 			bin[n++] = pv_hist_value(m, &m->obs[j]);
@@ -454,8 +459,10 @@ static void mermaid_str(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '"');
 }
 
-/* The point values the test saw and the fitted levels. */
-static void mermaid(struct strbuf *sb, const struct pv_hist_metric *m)
+/* The point values the test saw and the fitted levels, over the
+ * points' labels (short commit ids, as elsewhere). */
+static void mermaid(struct strbuf *sb, const struct pv_history *h,
+		    const struct pv_hist_metric *m)
 {
 	struct strbuf name = STRBUF_INIT;
 
@@ -465,7 +472,7 @@ static void mermaid(struct strbuf *sb, const struct pv_hist_metric *m)
 	strbuf_addstr(sb, "\n    x-axis [");
 	for (size_t j = 0; j < m->nobs; j++) {
 		strbuf_addstr(sb, j ? ", " : "");
-		strbuf_addf(sb, "\"%u\"", m->obs[j].point);
+		pv_hist_put_label(sb, h, m->obs[j].point, mermaid_str);
 	}
 	strbuf_addstr(sb, "]\n    y-axis ");
 	mermaid_str(sb, m->unit && *m->unit ? m->unit : "value");
@@ -510,8 +517,11 @@ static void headline(struct strbuf *sb, const struct pv_history *h,
 	for (int s = 0; s < PV_HS_COUNT; s++) {
 		if (!h->count[s])
 			continue;
-		strbuf_addf(sb, "%s%zu %s", first ? "" : ", ", h->count[s],
-			    pv_hist_status_name((enum pv_hist_status)s));
+		/* the nouns take a plural: "2 regressions", "1 unchanged" */
+		strbuf_addf(sb, "%s%zu %s%s", first ? "" : ", ", h->count[s],
+			    pv_hist_status_name((enum pv_hist_status)s),
+			    h->count[s] != 1 && (s == PV_HS_REGRESSION ||
+						 s == PV_HS_IMPROVEMENT) ? "s" : "");
 		first = 0;
 	}
 	strbuf_addstr(sb, " at the newest point");
@@ -623,7 +633,7 @@ int pv_write_history_markdown(const struct pv_history *h,
 
 		for (size_t k = 0; k < shown && charts < MD_CHARTS; k++) {
 			strbuf_reset(&c1);
-			mermaid(&c1, &h->m[r[k].i]);
+			mermaid(&c1, h, &h->m[r[k].i]);
 			if (used + c1.len > limit)
 				break;
 			used += c1.len;

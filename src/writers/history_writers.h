@@ -86,8 +86,10 @@ double pv_hist_value(const struct pv_hist_metric *m,
  * Returns whether it wrote. */
 int pv_hist_trend(struct strbuf *sb, const struct pv_hist_metric *m,
 		  int brief);
-/* A Unicode sparkline of the point values, at most max bars (bins of
- * consecutive points, each its median, when the series is longer). */
+/* A Unicode sparkline of the point values, at most max bars: one a
+ * point, or when the series is longer, each the median of a bin of the
+ * same number of consecutive points, counted from the newest (the
+ * oldest bin may hold fewer). */
 void pv_hist_sparkline(struct strbuf *sb, const struct pv_hist_metric *m,
 		       size_t max);
 
