@@ -13,6 +13,7 @@
 #include "util/diag.h"
 #include "policy.h"
 #include "stats/changepoint.h"
+#include "stats/excursion.h"
 #include "util/arena.h"
 #include "util/err.h"
 #include "util/strmap.h"
@@ -103,6 +104,14 @@ struct pv_hist_metric {
 	size_t status_cp;       /* the change point status comes from + 1 */
 	double tau;             /* runs further from a point's median are
 				 * left out of its value (log scale) */
+	/* The newest points' move the detector cannot confirm yet
+	 * (stats/excursion.h), on the values it saw before clipping;
+	 * watched: significant, beyond the metric's floor, and the series
+	 * reaches the archive's newest point. */
+	struct pv_cp_excursion watch;
+	double watch_before, watch_after;   /* levels in the metric's unit */
+	double watch_rel;       /* (after - before) / before */
+	int watched;
 };
 
 struct pv_history_opts {

@@ -178,6 +178,43 @@ cells = [c.strip() for c in rows[0].split("|")]
 assert cells[3] == "%.4g µs" % base and cells[4] == "%.4g µs" % cand, cells
 PY
 
+# ---- 3: an unconfirmed step at the end is shown as a watch ----
+# 12 points, the newest 2 +10% (a change point needs 3): history passes,
+# says "no change points", and watches both metrics in every report.
+archive "$tmp/w2" 12 11 1.1 $(ids 12 | sed 3s/^0123456781/ffffffffff/)
+"$PV_BIN" history "$tmp/w2" --json "$tmp/w2.json" --markdown "$tmp/w2.md" \
+	--html "$tmp/w2.html" >"$tmp/w2.txt" 2>/dev/null
+[ $? -eq 0 ] || bad "watch: an unconfirmed step fails history"
+grep -q "^no change points$" "$tmp/w2.txt" || bad "watch: the terminal found a change point"
+[ "$(grep -cE "^watch   [a-z]*/time: the newest 2 points are \+(9|10)\.[0-9]%, worse" "$tmp/w2.txt")" -eq 2 ] ||
+	bad "watch: the terminal does not watch the newest 2 points: $(cat "$tmp/w2.txt")"
+awk 'length > 80 { exit 1 }' "$tmp/w2.txt" || bad "watch: a terminal line beyond 80 columns"
+grep -q "^### Watch: the newest points moved, not confirmed yet (2)" "$tmp/w2.md" ||
+	bad "watch: no Watch section in the Markdown"
+[ "$(grep -c "xychart-beta" "$tmp/w2.md")" -eq 2 ] || bad "watch: no Mermaid chart in the Markdown"
+[ "$(grep -c "<svg" "$tmp/w2.html")" -eq 2 ] && grep -q "<strong>watch</strong>: parse/time: the newest 2 points" "$tmp/w2.html" ||
+	bad "watch: the HTML draws no chart or says nothing"
+"$PYTHON" tests/lib/validate_json.py "$tmp/w2.json" || bad "watch: the history JSON is not valid against its schema"
+"$PYTHON" - "$tmp/w2.json" <<'PY' || bad "watch: the JSON's watch is wrong"
+import json, sys
+for m in json.load(open(sys.argv[1]))["metrics"]:
+    w = m["watch"]
+    # the data are 1.1 times the level, noise symmetric about it
+    assert w and w["points"] == 2 and abs(w["rel"] - 0.1) < 0.01, (m["benchmark"], w)
+    assert w["q_value"] <= 0.05 and not m["change_points"], w
+PY
+# The newest point alone: "the newest point is".
+archive "$tmp/w1" 12 12 1.1 $(ids 12 | sed 3s/^0123456781/ffffffffff/)
+"$PV_BIN" history "$tmp/w1" >"$tmp/w1.txt" 2>/dev/null
+grep -qE "^watch   parse/time: the newest point is \+(9|10)\.[0-9]%, worse" "$tmp/w1.txt" ||
+	bad "watch: the newest point alone is not watched: $(cat "$tmp/w1.txt")"
+# No step: nothing to watch, in the JSON either.
+archive "$tmp/w0" 12 99 1 $(ids 12 | sed 3s/^0123456781/ffffffffff/)
+"$PV_BIN" history "$tmp/w0" --json "$tmp/w0.json" >"$tmp/w0.txt" 2>/dev/null
+grep -q "^watch" "$tmp/w0.txt" && bad "watch: a steady archive is watched"
+"$PYTHON" -c 'import json,sys; assert all(m["watch"] is None for m in json.load(open(sys.argv[1]))["metrics"])' "$tmp/w0.json" ||
+	bad "watch: a steady archive has a watch in its JSON"
+
 # ---- 7: history's Markdown and HTML on the same archive ----
 # 13 points, a +10% step in the newest 3 (both metrics): "2 regressions";
 # a sparkline of one bar a point, the step's 3 the highest; Mermaid's x

@@ -91,6 +91,45 @@ static void kept_runs_range(const struct pv_hist_metric *m,
 	free(x);
 }
 
+/*
+ * The watch (the newest points' move, unconfirmed): a dotted line before
+ * the newest points, the level they left (when no change point drew it)
+ * and theirs, dashed in amber.
+ */
+static void watch_marks(struct strbuf *sb, const struct pv_history *h,
+			const struct pv_hist_metric *m, double lo, double hi)
+{
+	static const char style[] =
+		"stroke=\"#b45309\" stroke-width=\"2\" stroke-dasharray=\"5 3\"";
+	size_t k = m->watch.k, first = m->nobs - k;
+	size_t from = m->ncp ? m->cp[m->ncp - 1].s.index : 0;
+	double x0 = px(h, (double)m->obs[first].point);
+	double x1 = px(h, (double)m->obs[m->nobs - 1].point);
+	double gap = first ? (x0 - px(h, (double)m->obs[first - 1].point)) / 2 : 6;
+
+	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#b45309\" stroke-dasharray=\"2 3\"><title>watch: ",
+		    x0 - gap, (double)PAD_T, x0 - gap, H - PAD_B);
+	{
+		struct strbuf t = STRBUF_INIT;
+
+		pv_hist_name(&t, m);
+		strbuf_addch(&t, ':');
+		pv_hist_watch_tail(&t, m, 0, pv_hist_put_plain);
+		esc(sb, t.buf);
+		strbuf_release(&t);
+	}
+	strbuf_addstr(sb, "</title></line>\n");
+	if (!m->ncp && first > from)
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"level\"/>\n",
+			    px(h, (double)m->obs[from].point),
+			    py(m->watch_before, lo, hi),
+			    px(h, (double)m->obs[first - 1].point),
+			    py(m->watch_before, lo, hi));
+	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" %s/>\n",
+		    k > 1 ? x0 : x0 - 6, py(m->watch_after, lo, hi),
+		    k > 1 ? x1 : x1 + 6, py(m->watch_after, lo, hi), style);
+}
+
 static void chart(struct strbuf *sb, const struct pv_history *h,
 		  const struct pv_hist_metric *m)
 {
@@ -100,7 +139,7 @@ static void chart(struct strbuf *sb, const struct pv_history *h,
 	/* the scale fits the values and the ranges of the runs they kept,
 	 * so that no ordinary range is cut at the frame */
 	for (size_t j = 0; j < m->nobs; j++) {
-		double v = pv_hist_value(m, &m->obs[j]);
+		double v = pv_hist_drawn(m, j);
 
 		if (v < lo) lo = v;
 		if (v > hi) hi = v;
@@ -161,10 +200,12 @@ static void chart(struct strbuf *sb, const struct pv_history *h,
 			    px(h, (double)m->obs[a].point), py(lv, lo, hi),
 			    px(h, (double)m->obs[b - 1].point), py(lv, lo, hi));
 	}
+	if (m->watched)
+		watch_marks(sb, h, m, lo, hi);
 	/* points: the value the test sees, the range of the runs */
 	for (size_t j = 0; j < m->nobs; j++) {
 		const struct pv_hist_obs *ob = &m->obs[j];
-		double x = px(h, ob->point), v = pv_hist_value(m, ob);
+		double x = px(h, ob->point), v = pv_hist_drawn(m, j);
 		double rlo = INFINITY, rhi = -INFINITY;
 
 		for (size_t r = 0; r < ob->n; r++) {
@@ -232,7 +273,7 @@ int pv_write_history_html(const struct pv_history *h,
 		struct strbuf tr = STRBUF_INIT;
 		int trend = pv_hist_trend(&tr, m, 0);
 
-		if (!m->ncp && !trend) {
+		if (!m->ncp && !trend && !m->watched) {
 			strbuf_release(&tr);
 			continue;
 		}
@@ -260,6 +301,17 @@ int pv_write_history_html(const struct pv_history *h,
 			strbuf_addstr(&sb, "</li>\n");
 			strbuf_release(&line);
 		}
+		if (m->watched) {
+			struct strbuf line = STRBUF_INIT;
+
+			pv_hist_name(&line, m);
+			strbuf_addch(&line, ':');
+			pv_hist_watch_tail(&line, m, 0, pv_hist_put_plain);
+			strbuf_addstr(&sb, "<li><strong>watch</strong>: ");
+			esc(&sb, line.buf);
+			strbuf_addstr(&sb, "</li>\n");
+			strbuf_release(&line);
+		}
 		if (trend) {
 			strbuf_addstr(&sb, "<li>trend: ");
 			esc(&sb, tr.buf);
@@ -269,7 +321,7 @@ int pv_write_history_html(const struct pv_history *h,
 		strbuf_addstr(&sb, "</ul>\n");
 		chart(&sb, h, m);
 	}
-	strbuf_addstr(&sb, "<p>Each dot is a point's value as the test sees it (the robust mean of its runs), its line the range of its runs; the solid lines are the fitted levels, the dashed ones the change points (red: regression, green: improvement).</p>\n</body>\n</html>\n");
+	strbuf_addstr(&sb, "<p>Each dot is a point's value as the test sees it (the robust mean of its runs), its line the range of its runs; the solid lines are the fitted levels, the dashed ones the change points (red: regression, green: improvement); amber marks the newest points' move that no change point confirms yet (watch).</p>\n</body>\n</html>\n");
 	errno = 0;
 	if (fwrite(sb.buf, 1, sb.len, fp) != sb.len)
 		rc = pv_write_failed(o, errno, err);

@@ -133,6 +133,15 @@ double pv_hist_value(const struct pv_hist_metric *m,
 	return m->logscale ? exp(ob->tested) : ob->tested;
 }
 
+double pv_hist_drawn(const struct pv_hist_metric *m, size_t j)
+{
+	const struct pv_hist_obs *ob = &m->obs[j];
+
+	if (m->watched && j + m->watch.k >= m->nobs)
+		return m->logscale ? exp(ob->value) : ob->value;
+	return pv_hist_value(m, ob);
+}
+
 int pv_hist_trend(struct strbuf *sb, const struct pv_hist_metric *m,
 		  int brief)
 {
@@ -184,7 +193,7 @@ void pv_hist_sparkline(struct strbuf *sb, const struct pv_hist_metric *m,
 		size_t a = b > w ? b - w : 0, n = 0;
 
 		for (size_t j = a; j < b; j++)
-			bin[n++] = pv_hist_value(m, &m->obs[j]);
+			bin[n++] = pv_hist_drawn(m, j);
 		qsort(bin, n, sizeof(*bin), by_double);
 		v[k] = n % 2 ? bin[n / 2] : (bin[n / 2 - 1] + bin[n / 2]) / 2;
 		if (v[k] < lo) lo = v[k];
@@ -247,6 +256,31 @@ void pv_hist_cp_tail(struct strbuf *sb, const struct pv_history *h,
 	strbuf_addstr(sb, ")");
 }
 
+void pv_hist_watch_tail(struct strbuf *sb, const struct pv_hist_metric *m,
+			int brief, pv_hist_put *put)
+{
+	const struct pv_cp_excursion *w = &m->watch;
+	int move = pv_policy_move(m->rule.direction, w->delta);
+
+	if (w->k == 1)
+		strbuf_addstr(sb, " the newest point is ");
+	else
+		strbuf_addf(sb, " the newest %zu points are ", w->k);
+	pv_hist_rel(sb, m->watch_rel, 0);
+	if (m->rule.direction != PV_DIR_NONE && move)
+		strbuf_addstr(sb, move > 0 ? ", worse" : ", better");
+	if (brief) {
+		strbuf_addstr(sb, ", unconfirmed");
+		return;
+	}
+	strbuf_addstr(sb, " (");
+	pv_hist_levels(sb, m, m->watch_before, m->watch_after, "->", put);
+	strbuf_addstr(sb, ", q=");
+	pv_fmt_p(sb, w->q);
+	strbuf_addf(sb, "), unconfirmed: a change point needs %d points",
+		    PV_CP_MIN_SEG);
+}
+
 void pv_hist_cp_line(struct strbuf *sb, const struct pv_history *h,
 		     const struct pv_hist_metric *m, const struct pv_hist_cp *c,
 		     pv_hist_put *put)
@@ -273,7 +307,7 @@ const char *pv_hist_cp_word(const struct pv_hist_cp *c)
 
 /* A metric's place in the comment: its class, then its key (larger
  * first) within the class. */
-enum row_class { R_FAIL, R_RECENT, R_EARLIER, R_TREND };
+enum row_class { R_FAIL, R_RECENT, R_WATCH, R_EARLIER, R_TREND };
 
 struct row {
 	size_t i;
@@ -311,6 +345,8 @@ static size_t rows_of(const struct pv_history *h, struct row *r)
 			r[n++] = (struct row){ i, R_FAIL, fabs(sc->rel) };
 		} else if (sc) {
 			r[n++] = (struct row){ i, R_RECENT, fabs(sc->rel) };
+		} else if (m->watched) {
+			r[n++] = (struct row){ i, R_WATCH, fabs(m->watch_rel) };
 		} else if (m->ncp) {
 			const struct pv_hist_cp *c = &m->cp[m->ncp - 1];
 
@@ -416,12 +452,16 @@ static void md_row(struct strbuf *sb, const struct pv_history *h,
 	}
 	if (m->ncp > shown)
 		strbuf_addf(sb, "<br>and %zu earlier", m->ncp - shown);
-	if (!m->ncp)
+	if (!m->ncp && m->watched) {
+		strbuf_addf(sb, "watch: the newest %zu %s ", m->watch.k,
+			    m->watch.k == 1 ? "point" : "points");
+		pv_hist_rel(sb, m->watch_rel, 0);
+	} else if (!m->ncp) {
 		strbuf_addstr(sb, "none");
+	}
 	md_cell_next(sb);
 	if (m->nobs) {
-		const struct pv_hist_obs *ob = &m->obs[m->nobs - 1];
-		double v = pv_hist_value(m, ob);
+		double v = pv_hist_drawn(m, m->nobs - 1);
 
 		struct pv_scale sc;
 		size_t from = sb->len;
@@ -479,7 +519,7 @@ static void mermaid(struct strbuf *sb, const struct pv_history *h,
 	strbuf_addstr(sb, "\n    line [");
 	for (size_t j = 0; j < m->nobs; j++) {
 		strbuf_addstr(sb, j ? ", " : "");
-		strbuf_addg(sb, pv_hist_value(m, &m->obs[j]));
+		strbuf_addg(sb, pv_hist_drawn(m, j));
 	}
 	strbuf_addstr(sb, "]\n");
 	if (m->ncp) {
@@ -497,7 +537,8 @@ static void mermaid(struct strbuf *sb, const struct pv_history *h,
 }
 
 static void headline(struct strbuf *sb, const struct pv_history *h,
-		     size_t nfail, size_t earlier, size_t trends)
+		     size_t nfail, size_t earlier, size_t trends,
+		     size_t watched)
 {
 	int first = 1;
 
@@ -530,6 +571,9 @@ static void headline(struct strbuf *sb, const struct pv_history *h,
 			    earlier);
 	if (trends)
 		strbuf_addf(sb, "; %zu with a trend", trends);
+	if (watched)
+		strbuf_addf(sb, "; %zu to watch: the newest points moved, not confirmed yet",
+			    watched);
 	strbuf_addstr(sb, ".");
 	if (h->shared.applied) {
 		strbuf_addstr(sb, " The values are taken less a machine effect that every metric of a point shared (");
@@ -538,6 +582,44 @@ static void headline(struct strbuf *sb, const struct pv_history *h,
 		strbuf_addstr(sb, ").");
 	}
 	strbuf_addstr(sb, "\n\n");
+}
+
+/*
+ * "### Watch" and a line per watched metric (the newest points moved,
+ * no change point yet), while they fit budget characters.
+ */
+static void watch_list(struct strbuf *sb, const struct pv_history *h,
+		       size_t budget)
+{
+	struct strbuf line = STRBUF_INIT, name = STRBUF_INIT;
+	size_t n = 0, shown = 0, from = sb->len;
+
+	for (size_t i = 0; i < h->nm; i++)
+		n += h->m[i].watched;
+	if (!n)
+		return;
+	strbuf_addf(sb, "### Watch: the newest points moved, not confirmed yet (%zu)\n\n", n);
+	for (size_t i = 0; i < h->nm; i++) {
+		if (!h->m[i].watched)
+			continue;
+		strbuf_reset(&line);
+		strbuf_reset(&name);
+		pv_hist_name(&name, &h->m[i]);
+		strbuf_addstr(&line, "- **");
+		put_md(&line, name.buf);
+		strbuf_addstr(&line, "**:");
+		pv_hist_watch_tail(&line, &h->m[i], 0, put_md);
+		strbuf_addch(&line, '\n');
+		if (sb->len - from + line.len > budget)
+			break;
+		strbuf_add(sb, line.buf, line.len);
+		shown++;
+	}
+	if (shown < n)
+		strbuf_addf(sb, "- \xe2\x80\xa6 and %zu more\n", n - shown);
+	strbuf_addch(sb, '\n');
+	strbuf_release(&line);
+	strbuf_release(&name);
 }
 
 static const char method[] =
@@ -576,6 +658,7 @@ int pv_write_history_markdown(const struct pv_history *h,
 	size_t limit = o && o->markdown_limit ? o->markdown_limit :
 		       MD_DEFAULT_LIMIT;
 	size_t n = rows_of(h, r), nfail = 0, earlier = 0, trends = 0;
+	size_t watched = 0;
 	size_t shown = 0, used, visible = 0, charts = 0;
 	const char *json_name = o ? o->json_name : NULL;
 	int rc = 0, in_details = 0;
@@ -584,11 +667,14 @@ int pv_write_history_markdown(const struct pv_history *h,
 		nfail += r[k].cls == R_FAIL;
 		earlier += r[k].cls == R_EARLIER;
 	}
-	for (size_t i = 0; i < h->nm; i++)
+	for (size_t i = 0; i < h->nm; i++) {
 		trends += h->m[i].trend.significant;
-	headline(&head, h, nfail, earlier, trends);
+		watched += h->m[i].watched;
+	}
+	headline(&head, h, nfail, earlier, trends, watched);
+	watch_list(&head, h, limit / 4);
 	/* the longest notes and closing tags the rows must leave room for */
-	strbuf_addstr(&notes, "<details><summary>99999999999999999999 other metrics with change points or a trend</summary>\n\n</details>\n\n");
+	strbuf_addstr(&notes, "<details><summary>99999999999999999999 other metrics with change points, a trend or a watch</summary>\n\n</details>\n\n");
 	more_note(&notes, (size_t)-1, json_name);
 	strbuf_addstr(&notes, "<details><summary>Charts of 99999999999999999999 metrics: point values and fitted levels</summary>\n\n</details>\n\n");
 	used = head.len + notes.len + sizeof(method) + 2 * sizeof(table_head);
@@ -608,7 +694,7 @@ int pv_write_history_markdown(const struct pv_history *h,
 		} else if (!in_details) {
 			if (visible)
 				strbuf_addch(&body, '\n');
-			strbuf_addf(&body, "<details><summary>%zu %smetric%s with change points or a trend</summary>\n\n%s",
+			strbuf_addf(&body, "<details><summary>%zu %smetric%s with change points, a trend or a watch</summary>\n\n%s",
 				    n - visible, visible ? "more " : "",
 				    n - visible == 1 ? "" : "s", table_head);
 			in_details = 1;

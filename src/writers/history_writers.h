@@ -57,6 +57,12 @@ void pv_hist_cp_tail(struct strbuf *sb, const struct pv_history *h,
 void pv_hist_cp_line(struct strbuf *sb, const struct pv_history *h,
 		     const struct pv_hist_metric *m, const struct pv_hist_cp *c,
 		     pv_hist_put *put);
+/* m's watch (h->m[].watched: its newest points moved, not confirmed
+ * yet), without the name: " the newest 2 points are +10.0%, worse
+ * (5.743 -> 6.305 us, q=2e-09), unconfirmed: a change point needs 3
+ * points"; brief: " the newest 2 points are +10.0%, worse, unconfirmed". */
+void pv_hist_watch_tail(struct strbuf *sb, const struct pv_hist_metric *m,
+			int brief, pv_hist_put *put);
 /* "regression", "improvement within threshold", "waived", "change". */
 const char *pv_hist_cp_word(const struct pv_hist_cp *c);
 
@@ -81,6 +87,11 @@ void pv_hist_levels(struct strbuf *sb, const struct pv_hist_metric *m,
  * the JSON's series[].value is, and what every plot draws). */
 double pv_hist_value(const struct pv_hist_metric *m,
 		     const struct pv_hist_obs *ob);
+/* What the plots draw for m's point j: pv_hist_value(), except for the
+ * newest points of a watch, whose values the clipping of spikes pulled
+ * back to the old level: those are drawn as they are (the robust mean of
+ * their runs). */
+double pv_hist_drawn(const struct pv_hist_metric *m, size_t j);
 /* The metric's trend when significant: "+2.5% a point (+70% over 30
  * points, q=1e-05)", brief: "+2.5% a point"; nothing when it is not.
  * Returns whether it wrote. */
