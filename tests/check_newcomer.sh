@@ -186,7 +186,7 @@ archive "$tmp/w2" 12 11 1.1 $(ids 12 | sed 3s/^0123456781/ffffffffff/)
 	--html "$tmp/w2.html" >"$tmp/w2.txt" 2>/dev/null
 [ $? -eq 0 ] || bad "watch: an unconfirmed step fails history"
 grep -q "^no change points$" "$tmp/w2.txt" || bad "watch: the terminal found a change point"
-[ "$(grep -cE "^watch   [a-z]*/time: the newest 2 points are \+(9|10)\.[0-9]%, worse" "$tmp/w2.txt")" -eq 2 ] ||
+[ "$(grep -cE "^watch   [a-z]*/time: newest 2 points \+(9|10)\.[0-9]%, worse, unconfirmed$" "$tmp/w2.txt")" -eq 2 ] ||
 	bad "watch: the terminal does not watch the newest 2 points: $(cat "$tmp/w2.txt")"
 awk 'length > 80 { exit 1 }' "$tmp/w2.txt" || bad "watch: a terminal line beyond 80 columns"
 grep -q "^### Watch: the newest points moved, not confirmed yet (2)" "$tmp/w2.md" ||
@@ -206,7 +206,7 @@ PY
 # The newest point alone: "the newest point is".
 archive "$tmp/w1" 12 12 1.1 $(ids 12 | sed 3s/^0123456781/ffffffffff/)
 "$PV_BIN" history "$tmp/w1" >"$tmp/w1.txt" 2>/dev/null
-grep -qE "^watch   parse/time: the newest point is \+(9|10)\.[0-9]%, worse" "$tmp/w1.txt" ||
+grep -qE "^watch   parse/time: newest point \+(9|10)\.[0-9]%, worse, unconfirmed$" "$tmp/w1.txt" ||
 	bad "watch: the newest point alone is not watched: $(cat "$tmp/w1.txt")"
 # No step: nothing to watch, in the JSON either.
 archive "$tmp/w0" 12 99 1 $(ids 12 | sed 3s/^0123456781/ffffffffff/)

@@ -262,7 +262,11 @@ void pv_hist_watch_tail(struct strbuf *sb, const struct pv_hist_metric *m,
 	const struct pv_cp_excursion *w = &m->watch;
 	int move = pv_policy_move(m->rule.direction, w->delta);
 
-	if (w->k == 1)
+	if (brief && w->k == 1)
+		strbuf_addstr(sb, " newest point ");
+	else if (brief)
+		strbuf_addf(sb, " newest %zu points ", w->k);
+	else if (w->k == 1)
 		strbuf_addstr(sb, " the newest point is ");
 	else
 		strbuf_addf(sb, " the newest %zu points are ", w->k);

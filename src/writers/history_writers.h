@@ -60,7 +60,7 @@ void pv_hist_cp_line(struct strbuf *sb, const struct pv_history *h,
 /* m's watch (h->m[].watched: its newest points moved, not confirmed
  * yet), without the name: " the newest 2 points are +10.0%, worse
  * (5.743 -> 6.305 us, q=2e-09), unconfirmed: a change point needs 3
- * points"; brief: " the newest 2 points are +10.0%, worse, unconfirmed". */
+ * points"; brief: " newest 2 points +10.0%, worse, unconfirmed". */
 void pv_hist_watch_tail(struct strbuf *sb, const struct pv_hist_metric *m,
 			int brief, pv_hist_put *put);
 /* "regression", "improvement within threshold", "waived", "change". */
