@@ -177,6 +177,9 @@ assert len(rows) == 1, open(sys.argv[2]).read()
 cells = [c.strip() for c in rows[0].split("|")]
 assert cells[3] == "%.4g µs" % base and cells[4] == "%.4g µs" % cand, cells
 PY
+# The pooled points' labels, full commit ids here, as short as their commits.
+grep -q "^| \`$(ids 10 | tail -n 1 | cut -c1-12)\` | \`$(ids 10 | tail -n 1 | cut -c1-12)\` | 1 |" "$tmp/pool.md" ||
+	bad "trend table: a pooled point's label is a full commit id: $(grep '| 1 |' "$tmp/pool.md")"
 
 # ---- 3: an unconfirmed step at the end is shown as a watch ----
 # 12 points, the newest 2 +10% (a change point needs 3): history passes,

@@ -73,6 +73,11 @@ pv_json_flat "$1" | LC_ALL=C awk -F '\t' '
 		printf "\n### Pooled baseline: %d point%s of main'"'"'s history\n\n", np, np == 1 ? "" : "s"
 		print "| point | commit | age (points) | metrics |"
 		print "|---|---|---|---|"
+		# a label that is a full commit id (GIT_COMMIT) shown as short as
+		# the commit column
+		for (i = 0; i < np; i++)
+			if ((length(pp[i, "label"]) == 40 || length(pp[i, "label"]) == 64) && pp[i, "label"] !~ /[^0-9a-f]/)
+				pp[i, "label"] = substr(pp[i, "label"], 1, 12)
 		for (i = 0; i < np; i++)
 			printf "| `%s` | %s | %s | %s |\n", pp[i, "label"], pp[i, "commit"] != "" ? "`" substr(pp[i, "commit"], 1, 12) "`" : "-", pp[i, "age"], pp[i, "metrics"]
 		nr = 0
