@@ -751,9 +751,65 @@ static int read_points(struct pv_history *h, const struct pv_history_opts *o,
 	return 0;
 }
 
+int pv_history_is_full_id(const char *s)
+{
+	size_t n = s ? strspn(s, "0123456789abcdef") : 0;
+
+	return (n == 40 || n == 64) && !s[n];
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* h->abbrev: as git abbreviates, the least length from 7 at which no
+ * two different full ids among the labels and commits share a prefix. */
+static void set_abbrev(struct pv_history *h)
+{
+	const char **id;
+	size_t n = 0, best = 7;
+
+	ALLOC_ARRAY(id, st_mult(2, h->np) + 1);
+	for (size_t i = 0; i < h->np; i++) {
+		if (pv_history_is_full_id(h->p[i].label))
+			id[n++] = h->p[i].label;
+		if (pv_history_is_full_id(h->p[i].commit))
+			id[n++] = h->p[i].commit;
+	}
+	qsort(id, n, sizeof(*id), by_str);
+	for (size_t i = 1; i < n; i++) {
+		size_t k = 0;
+
+		if (!strcmp(id[i - 1], id[i]))
+			continue;
+		while (id[i - 1][k] == id[i][k])
+			k++;
+		if (k + 1 > best)
+			best = k + 1;
+	}
+	h->abbrev = (unsigned)best;
+	free(id);
+}
+
+static int read_archive(struct pv_history *h, const char *archive,
+		       const struct pv_history_opts *o, struct pv_diag *diag,
+		       struct pv_err *err);
+
 int pv_history_read(struct pv_history *h, const char *archive,
 		    const struct pv_history_opts *o, struct pv_diag *diag,
 		    struct pv_err *err)
+{
+	int rc = read_archive(h, archive, o, diag, err);
+
+	if (!rc)
+		set_abbrev(h);
+	return rc;
+}
+
+static int read_archive(struct pv_history *h, const char *archive,
+			const struct pv_history_opts *o, struct pv_diag *diag,
+			struct pv_err *err)
 {
 	DIR *dir;
 	struct dirent *de;
@@ -895,12 +951,41 @@ static double rel_of(const struct pv_hist_metric *m, double before,
 	return before != 0 ? delta / fabs(before) : NAN;
 }
 
+/*
+ * m's watch: the excursion of its newest points after its last change
+ * point (stats/excursion.h), on the values the detector saw before its
+ * clipping (a newest point off its level is no spike until a later one
+ * comes back), Bonferroni over the gated series.
+ */
+static void watch_end(const struct pv_history *h, struct pv_hist_metric *m,
+		      const struct pv_cp_series *s, size_t gated)
+{
+	const double *y = s->adjusted ? s->adjusted : s->y;
+	size_t from = s->ncp ? s->cp[s->ncp - 1].index : 0;
+	struct pv_cp_excursion *w = &m->watch;
+
+	pv_cp_end_excursion(y, from, s->L, s->sd, s->df, gated,
+			    s->alpha > 0 ? s->alpha : h->alpha, w);
+	m->watched = 0;
+	if (!w->k || !m->nobs || m->obs[m->nobs - 1].point != h->np - 1)
+		return;
+	m->watch_before = level_of(m, w->before);
+	m->watch_after = level_of(m, w->after);
+	m->watch_rel = rel_of(m, w->before, w->delta);
+	m->watched = w->significant &&
+		     pv_policy_beyond(m->rule.threshold, m->rule.abs_threshold,
+				      m->watch_before,
+				      m->watch_after - m->watch_before,
+				      m->watch_rel);
+}
+
 int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 		       struct pv_err *err)
 {
 	struct pv_cp_series *s = pv_calloc(h->nm ? h->nm : 1, sizeof(*s));
 	double **y = pv_calloc(h->nm ? h->nm : 1, sizeof(*y));
 	size_t **pt = pv_calloc(h->nm ? h->nm : 1, sizeof(*pt));
+	size_t gated = 0;
 	int rc = -1;
 
 	h->alpha = o->cfg->gate.alpha;
@@ -926,6 +1011,8 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 	pv_cp_shared_release(&h->shared);
 	if (pv_cp_family_shared(s, h->nm, h->alpha, &h->shared, err))
 		goto out;
+	for (size_t i = 0; i < h->nm; i++)
+		gated += !s[i].ungated;
 	h->shared_metrics = 0;
 	for (size_t i = 0; i < h->nm; i++) {
 		struct pv_hist_metric *m = &h->m[i];
@@ -963,6 +1050,7 @@ int pv_history_analyse(struct pv_history *h, const struct pv_history_opts *o,
 			c->rel_low = rel_of(m, x->before, x->delta_low);
 			c->rel_high = rel_of(m, x->before, x->delta_high);
 		}
+		watch_end(h, m, &s[i], gated);
 	}
 	rc = 0;
 out:

@@ -13,6 +13,7 @@
 #include "util/diag.h"
 #include "policy.h"
 #include "stats/changepoint.h"
+#include "stats/excursion.h"
 #include "util/arena.h"
 #include "util/err.h"
 #include "util/strmap.h"
@@ -103,6 +104,14 @@ struct pv_hist_metric {
 	size_t status_cp;       /* the change point status comes from + 1 */
 	double tau;             /* runs further from a point's median are
 				 * left out of its value (log scale) */
+	/* The newest points' move the detector cannot confirm yet
+	 * (stats/excursion.h), on the values it saw before clipping;
+	 * watched: significant, beyond the metric's floor, and the series
+	 * reaches the archive's newest point. */
+	struct pv_cp_excursion watch;
+	double watch_before, watch_after;   /* levels in the metric's unit */
+	double watch_rel;       /* (after - before) / before */
+	int watched;
 };
 
 struct pv_history_opts {
@@ -142,6 +151,10 @@ struct pv_history {
 	const char **warnings;
 	const char **warning_codes;     /* each warning's code (msg.h) */
 	size_t nwarnings;
+	/* Full commit ids among the points' labels and commits are shown
+	 * with this many hex digits: git's rule, 7, or more when 7 would
+	 * name two of them (pv_history_read() sets it). */
+	unsigned abbrev;
 };
 
 /* The shared point effect's size, for the reports and the note: "sd 2.6%
@@ -151,6 +164,9 @@ void pv_history_shared_size(const struct pv_history *h, struct strbuf *sb);
 
 void pv_history_init(struct pv_history *h);
 void pv_history_release(struct pv_history *h);
+
+/* Whether s is a full commit id: 40 or 64 lowercase hex digits. */
+int pv_history_is_full_id(const char *s);
 
 /* Read every point of the archive directory into h. */
 int pv_history_read(struct pv_history *h, const char *archive,

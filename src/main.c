@@ -412,12 +412,24 @@ static int load_sides(const struct cli *a, const struct pv_config *cfg,
 				diag, err)) {
 		return -1;
 	}
+	pv_warn_numbered_runs(&scan[!!a->history], 2 - !!a->history, suite, diag);
 	if (!table->n)
 		return pv_error(err, PV_M_NO_SAMPLES,
 			 "no samples found in '%s' or '%s'%s", base, cand,
 			 suite->pattern ? " (check result_file_pattern)" :
 			 ": expected result files of a known format (see 'perfverdict formats')");
 	return 0;
+}
+
+/* The error for a report in which no metric could be compared. */
+static int report_nothing_compared(const struct pv_report *r,
+				   struct pv_err *err)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	pv_error(err, PV_M_NOTHING_COMPARED, "%s", pv_nothing_compared(r, &why));
+	strbuf_release(&why);
+	return report_error(err);
 }
 
 static int cmd_compare(struct cli *a)
@@ -466,10 +478,8 @@ static int cmd_compare(struct cli *a)
 		/* Nothing was tested: an input error, not a verdict. */
 		struct strbuf why = STRBUF_INIT;
 
-		pv_error(&err, PV_M_NOTHING_COMPARED,
-			 "no metric could be compared (%zu insufficient, %zu missing, %zu new): %s",
-			 r.count[PV_V_INSUFFICIENT], r.count[PV_V_MISSING],
-			 r.count[PV_V_NEW], pv_result_reason(&r, &r.m[0], &why));
+		pv_error(&err, PV_M_NOTHING_COMPARED, "%s",
+			 pv_nothing_compared(&r, &why));
 		strbuf_release(&why);
 		goto fail_printed;
 	}
@@ -622,10 +632,7 @@ static int cmd_merge(struct cli *a)
 		} else {
 			print_warnings(&diag);
 			if (!r->compared)
-				st = report_error((pv_error(&err, PV_M_NOTHING_COMPARED,
-					"no metric could be compared: %zu insufficient, %zu missing, %zu new",
-					r->count[PV_V_INSUFFICIENT], r->count[PV_V_MISSING],
-					r->count[PV_V_NEW]), &err));
+				st = report_nothing_compared(r, &err);
 			else if (pv_write_reports(r, &o, &err))
 				st = report_error(&err);
 			else

@@ -40,6 +40,78 @@ static int store(const struct pv_option *o, const char *arg, void *settings,
 			o->long_name, arg, o->expected ? o->expected : "another value");
 }
 
+/* Names longer than this get no suggestion (the rows below are fixed). */
+#define SUGGEST_MAX 63
+
+/*
+ * The edit distance between a[0..la) and b (insertions, deletions,
+ * substitutions and swaps of two neighbours each cost 1: the optimal
+ * string alignment distance), or SUGGEST_MAX + 1 when either is too long.
+ */
+static size_t edit_distance(const char *a, size_t la, const char *b)
+{
+	size_t rows[3][SUGGEST_MAX + 1], lb = strlen(b);
+	size_t *pp = rows[0], *prev = rows[1], *cur = rows[2];
+
+	if (la > SUGGEST_MAX || lb > SUGGEST_MAX)
+		return SUGGEST_MAX + 1;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t *t;
+
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			size_t best = prev[j] + 1 < cur[j - 1] + 1 ? prev[j] + 1 : cur[j - 1] + 1;
+
+			if (sub < best)
+				best = sub;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < best)
+				best = pp[j - 2] + 1;
+			cur[j] = best;
+		}
+		t = pp;
+		pp = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[lb];
+}
+
+/*
+ * Add "; did you mean '--x'?" to err for the long names nearest to
+ * name[0..len), as git suggests a command: only names at most 2 edits
+ * away and no more than a third of the typed name, all of the nearest.
+ */
+static void suggest(const struct pv_option *opts, const char *name,
+		    size_t len, struct pv_err *err)
+{
+	struct strbuf near = STRBUF_INIT;
+	size_t best = 3, n = 0;
+
+	for (const struct pv_option *o = opts; o->type != PV_OPTION_END; o++) {
+		size_t d = edit_distance(name, len, o->long_name);
+
+		if (d > best || d * 3 > len)
+			continue;
+		if (d < best) {
+			best = d;
+			n = 0;
+			strbuf_reset(&near);
+		}
+		strbuf_addf(&near, "%s'--%s'", n++ ? " or " : "", o->long_name);
+	}
+	if (n) {
+		size_t used = strlen(err->msg);
+
+		snprintf(err->msg + used, sizeof(err->msg) - used,
+			 "; did you mean %s?", near.buf);
+	}
+	strbuf_release(&near);
+}
+
 /* The entry of a long option: an exact name, or a prefix of only one. */
 static const struct pv_option *find_long(const struct pv_option *opts,
 					 const char *name, size_t len,
@@ -64,8 +136,10 @@ static const struct pv_option *find_long(const struct pv_option *opts,
 	if (n > 1)
 		pv_error(err, PV_M_AMBIGUOUS_OPTION, "option '%s' is ambiguous: %s", given,
 			 all.buf);
-	else
+	else {
 		pv_error(err, PV_M_UNKNOWN_OPTION, "unknown option '%s'", given);
+		suggest(opts, name, len, err);
+	}
 	strbuf_release(&all);
 	return NULL;
 }

@@ -185,6 +185,24 @@ static void add_unit_note(struct strbuf *sb, const struct pv_result *m)
 }
 
 /* The sentence of a verdict that rests on a test (after the rules). */
+const char *pv_add_detectable(struct strbuf *sb, const struct pv_result *m,
+			      const char *and)
+{
+	size_t n = side_n(&m->side[0]) < side_n(&m->side[1]) ?
+		   side_n(&m->side[0]) : side_n(&m->side[1]);
+	double thr = m->threshold;
+
+	if (!isfinite(m->mde) || m->mde <= 0)
+		return sb->buf;
+	strbuf_addf(sb, "this run could detect about %.1f%%", m->mde * 100);
+	if (thr > 0 && m->mde > thr)
+		strbuf_addf(sb, "%s about %.0f %s per side would detect %g%%",
+			    and, pv_runs_to_detect(n, m->mde, thr),
+			    m->side[0].summary_only || m->side[1].summary_only ?
+			    "samples" : "runs", thr * 100);
+	return sb->buf;
+}
+
 static void add_tested(struct strbuf *sb, const struct pv_report *r,
 		       const struct pv_result *m)
 {
@@ -278,17 +296,8 @@ static void add_tested(struct strbuf *sb, const struct pv_report *r,
 		add_pq(sb, m->p, m->q, g->correction);
 		strbuf_addstr(sb, "), not significant and not shown within the threshold");
 		if (isfinite(m->mde) && m->mde > 0) {
-			size_t n = side_n(&m->side[0]) < side_n(&m->side[1]) ?
-				   side_n(&m->side[0]) : side_n(&m->side[1]);
-
-			strbuf_addf(sb, "; this run could detect about %.1f%%",
-				    m->mde * 100);
-			if (thr > 0 && m->mde > thr)
-				strbuf_addf(sb, ", and about %.0f %s per side would detect %g%%",
-					    pv_runs_to_detect(n, m->mde, thr),
-					    m->side[0].summary_only ||
-					    m->side[1].summary_only ?
-					    "samples" : "runs", thr * 100);
+			strbuf_addstr(sb, "; ");
+			pv_add_detectable(sb, m, ", and");
 		}
 		break;
 	}
@@ -357,6 +366,110 @@ const char *pv_result_id(const struct pv_result *m, struct strbuf *sb)
 		if (i)
 			strbuf_addch(sb, '/');
 		strbuf_addstr(sb, part[i]);
+	}
+	return sb->buf;
+}
+
+/* Metrics the message names, and the pairs it looks at for a hint. */
+#define NOTHING_FEW 3
+#define NOTHING_PAIRS 64
+
+static int is_missing(const struct pv_result *m)
+{
+	return m->verdict == PV_V_MISSING;
+}
+
+static int is_new(const struct pv_result *m)
+{
+	return m->verdict == PV_V_NEW;
+}
+
+/* The length of the token at s: up to a '/' or a blank. */
+static size_t token_len(const char *s)
+{
+	return strcspn(s, "/ \t");
+}
+
+/*
+ * Whether a and b split at '/' and blanks into the same tokens but one;
+ * then *da, *db (and *la, *lb) point at the token that differs.
+ */
+static int differ_in_one(const char *a, const char *b, const char **da,
+			 size_t *la, const char **db, size_t *lb)
+{
+	int n = 0;
+
+	for (;;) {
+		size_t ta = token_len(a), tb = token_len(b);
+
+		if (ta != tb || memcmp(a, b, ta)) {
+			if (n++)
+				return 0;
+			*da = a, *la = ta, *db = b, *lb = tb;
+		}
+		a += ta, b += tb;
+		if (*a != *b)
+			return 0;   /* different separators, or one ended */
+		if (!*a)
+			return n == 1;
+		a++, b++;
+	}
+}
+
+/* "; hint: ... differ only in 'a' vs 'b'" for the first missing and new
+ * ids that differ in one part, among the first NOTHING_PAIRS of each. */
+static void add_path_hint(const struct pv_report *r, struct strbuf *sb)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	size_t seen_old = 0;
+
+	for (size_t i = 0; i < r->n && seen_old < NOTHING_PAIRS; i++) {
+		size_t seen_new = 0;
+
+		if (!is_missing(&r->m[i]))
+			continue;
+		seen_old++;
+		pv_result_id(&r->m[i], &a);
+		for (size_t j = 0; j < r->n && seen_new < NOTHING_PAIRS; j++) {
+			const char *da, *db;
+			size_t la, lb;
+
+			if (!is_new(&r->m[j]))
+				continue;
+			seen_new++;
+			pv_result_id(&r->m[j], &b);
+			if (!differ_in_one(a.buf, b.buf, &da, &la, &db, &lb))
+				continue;
+			strbuf_addf(sb, "; hint: a missing and a new name differ only in '%.*s' vs '%.*s' (a path or a version in the name?)",
+				    (int)la, da, (int)lb, db);
+			goto done;
+		}
+	}
+done:
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+const char *pv_nothing_compared(const struct pv_report *r, struct strbuf *sb)
+{
+	strbuf_addf(sb, "no metric could be compared (%zu insufficient, %zu missing, %zu new)",
+		    r->count[PV_V_INSUFFICIENT], r->count[PV_V_MISSING],
+		    r->count[PV_V_NEW]);
+	if (r->count[PV_V_MISSING]) {
+		strbuf_addstr(sb, "; missing: ");
+		pv_report_some_names(r, is_missing, NOTHING_FEW, sb);
+	}
+	if (r->count[PV_V_NEW]) {
+		strbuf_addstr(sb, "; new: ");
+		pv_report_some_names(r, is_new, NOTHING_FEW, sb);
+	}
+	if (r->count[PV_V_MISSING] && r->count[PV_V_NEW]) {
+		add_path_hint(r, sb);
+	} else if (r->n) {
+		struct strbuf why = STRBUF_INIT;
+
+		strbuf_addf(sb, ": %s", pv_result_reason(r, &r->m[0], &why));
+		strbuf_release(&why);
 	}
 	return sb->buf;
 }

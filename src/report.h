@@ -184,6 +184,19 @@ void pv_report_tally(struct pv_report *r);
  */
 const char *pv_result_reason(const struct pv_report *r,
 			     const struct pv_result *m, struct strbuf *sb);
+/*
+ * Why nothing could be compared, into sb: the counts, the first few
+ * missing and new metrics, and, when a missing and a new id differ in
+ * one '/'- or blank-separated part ("old/app.py" vs "new/app.py"), that
+ * part as a hint; with neither missing nor new, the first reason.
+ */
+const char *pv_nothing_compared(const struct pv_report *r, struct strbuf *sb);
+/* What m's run could detect, appended to sb: "this run could detect
+ * about 31.0%", then, when that is above m's threshold, and (", and" or
+ * ";"), " about 193 runs per side would detect 5%"; nothing when m has
+ * no detectable effect. */
+const char *pv_add_detectable(struct strbuf *sb, const struct pv_result *m,
+			      const char *and);
 /* m's id, suite/test/group/benchmark/metric, into sb. */
 const char *pv_result_id(const struct pv_result *m, struct strbuf *sb);
 /* A side's moments from its samples (NAN where undefined). */

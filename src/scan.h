@@ -76,6 +76,15 @@ int pv_load_side(struct pv_table *t, enum pv_side side,
 		 const char *format, const struct pv_config *cfg,
 		 struct pv_diag *diag, struct pv_err *err);
 
+/*
+ * Warn (numbered-tests) when every test of a scan has one run and the
+ * test ids differ only by numbers (run1/…, run5/… that repeat_pattern
+ * does not match), suggesting the repeat_pattern that would join them;
+ * once, for the first of sc[0..nsc) that has that shape (numbered.c).
+ */
+void pv_warn_numbered_runs(const struct pv_scan *sc, size_t nsc,
+			   const struct pv_suite *suite, struct pv_diag *diag);
+
 /* Inflate the gzip data in (pyperf's .json.gz, a history point) onto
  * out, every member of it as gunzip -c does, at most the smaller of
  * l's max_inflated_size and max_file_size, named when hit; errors name path: corrupt or truncated

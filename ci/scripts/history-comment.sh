@@ -70,7 +70,7 @@ pv_json_flat "$1" | LC_ALL=C awk -F '\t' '
 		i = $2; sub(/^\.baseline\.pooled_points\[/, "", i); k = i; sub(/\].*/, "", i); sub(/.*\./, "", k)
 		pp[i, k] = un($3); if (i + 1 > np) np = i + 1
 	}
-	$2 ~ /^\.metrics\[[0-9]+\]\.(id|verdict|unit)$/ {
+	$2 ~ /^\.metrics\[[0-9]+\]\.(id|verdict|unit|group|benchmark|metric)$/ {
 		i = $2; sub(/^\.metrics\[/, "", i); k = i; sub(/\].*/, "", i); sub(/.*\./, "", k)
 		m[i, k] = un($3); if (i + 1 > nm) nm = i + 1
 	}
@@ -95,11 +95,35 @@ pv_json_flat "$1" | LC_ALL=C awk -F '\t' '
 		}
 		return out
 	}
+	# The name a reader knows, group/benchmark/metric (not the id).
+	function readable(i,    out, k, part) {
+		split("group benchmark metric", part, " ")
+		out = ""
+		for (k = 1; k <= 3; k++)
+			if (m[i, part[k]] != "") out = out (out == "" ? "" : "/") m[i, part[k]]
+		return out == "" ? m[i, "id"] : out
+	}
+	# One unit for a row: a time unit scaled so that the pooled mean is
+	# at least 1 and below 1000 (ns, µs, ms, s), as the report shows it;
+	# sets scale_f (the factor) and scale_u (the unit).
+	function scale(unit, base,    f, u, k, us) {
+		split("ns µs ms s", us, " ")
+		f = unit == "ns" ? 1 : unit == "us" || unit == "µs" ? 1e3 : unit == "ms" ? 1e6 : unit == "s" ? 1e9 : 0
+		scale_f = 1; scale_u = unit
+		if (!f) return
+		for (k = 4; k > 1 && base * f < 1000 ^ (k - 1); k--) ;
+		scale_f = f / 1000 ^ (k - 1); scale_u = us[k]
+	}
 	END {
 		if (!np) exit
 		printf "\n### Pooled baseline: %d point%s of main'"'"'s history\n\n", np, np == 1 ? "" : "s"
 		print "| point | commit | age (points) | metrics |"
 		print "|---|---|---|---|"
+		# a label that is a full commit id (GIT_COMMIT) shown as short as
+		# the commit column
+		for (i = 0; i < np; i++)
+			if ((length(pp[i, "label"]) == 40 || length(pp[i, "label"]) == 64) && pp[i, "label"] !~ /[^0-9a-f]/)
+				pp[i, "label"] = substr(pp[i, "label"], 1, 12)
 		for (i = 0; i < np; i++)
 			printf "| %s | %s | %s | %s |\n", md_code(pp[i, "label"]), pp[i, "commit"] != "" ? md_code(substr(pp[i, "commit"], 1, 12)) : "-", md_text(pp[i, "age"]), md_text(pp[i, "metrics"])
 		nr = 0
@@ -117,6 +141,9 @@ pv_json_flat "$1" | LC_ALL=C awk -F '\t' '
 			for (j = 0; j < ns[i]; j++) { v[n++] = s[i, j]; sum += s[i, j] }
 			base = ns[i] ? sum / ns[i] : 0
 			v[n++] = cand[i] + 0
+			m[i, "id"] = readable(i)
+			scale(m[i, "unit"], base)
+			base *= scale_f; cand[i] *= scale_f; m[i, "unit"] = scale_u
 			printf "| %s | %s | %.4g %s | %.4g %s | %+.1f%% |\n", md_code(m[i, "id"]), spark(v, n), base, md_text(m[i, "unit"]), cand[i], md_text(m[i, "unit"]), rel[i] * 100
 			shown++
 		}

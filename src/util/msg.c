@@ -77,6 +77,8 @@ static const struct pv_msg_info table[PV_M_MAX] = {
 		"the named criterion baseline was not saved for a benchmark" },
 	[PV_M_NO_NAME] = { "no-name", W,
 		"a benchmark has no name in its metadata; a name was made up" },
+	[PV_M_NUMBERED_TESTS] = { "numbered-tests", W,
+		"every test of a tree has one run and their names differ only by a number: runs laid out as tests, which repeat_pattern would join" },
 	[PV_M_UNCODED] = { "uncoded", W,
 		"a warning read from a schema_version 1 report, which had no codes" },
 

@@ -55,6 +55,7 @@ enum pv_msg {
 	PV_M_SPIKE_CANDIDATE,
 	PV_M_TIME_TIE,
 	PV_M_SHARED_EFFECT,
+	PV_M_NUMBERED_TESTS,
 	PV_M_UNCODED,
 
 	/* usage errors (exit 2) */

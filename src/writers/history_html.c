@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "fmt.h"
 #include "history_writers.h"
@@ -47,19 +48,102 @@ static double clampy(double y)
 	return y < PAD_T ? PAD_T : y > H - PAD_B ? H - PAD_B : y;
 }
 
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* A run on the scale the point values are taken on. */
+static double run_scale(const struct pv_hist_metric *m, double u)
+{
+	return m->logscale ? log(u) : u;
+}
+
+/*
+ * Widen [*lo, *hi] to the runs of ob that its value kept: those within
+ * m->tau of the point's median run (pv_cp_point_value()'s rule; all of
+ * them with fewer than 3 runs).  A rejected outlier run is cut at the
+ * frame, not made the scale.
+ */
+static void kept_runs_range(const struct pv_hist_metric *m,
+			    const struct pv_hist_obs *ob, double *lo,
+			    double *hi)
+{
+	double *x, med;
+
+	if (!ob->n)
+		return;
+	ALLOC_ARRAY(x, ob->n);
+	for (size_t r = 0; r < ob->n; r++)
+		x[r] = run_scale(m, m->runs[ob->off + r]);
+	qsort(x, ob->n, sizeof(*x), cmp_double);
+	med = ob->n % 2 ? x[ob->n / 2] : (x[ob->n / 2 - 1] + x[ob->n / 2]) / 2;
+	for (size_t r = 0; r < ob->n; r++) {
+		double u = m->runs[ob->off + r];
+
+		if (ob->n >= 3 && !(fabs(run_scale(m, u) - med) <= m->tau))
+			continue;
+		if (u < *lo) *lo = u;
+		if (u > *hi) *hi = u;
+	}
+	free(x);
+}
+
+/*
+ * The watch (the newest points' move, unconfirmed): a dotted line before
+ * the newest points, the level they left (when no change point drew it)
+ * and theirs, dashed in amber.
+ */
+static void watch_marks(struct strbuf *sb, const struct pv_history *h,
+			const struct pv_hist_metric *m, double lo, double hi)
+{
+	static const char style[] =
+		"stroke=\"#b45309\" stroke-width=\"2\" stroke-dasharray=\"5 3\"";
+	size_t k = m->watch.k, first = m->nobs - k;
+	size_t from = m->ncp ? m->cp[m->ncp - 1].s.index : 0;
+	double x0 = px(h, (double)m->obs[first].point);
+	double x1 = px(h, (double)m->obs[m->nobs - 1].point);
+	double gap = first ? (x0 - px(h, (double)m->obs[first - 1].point)) / 2 : 6;
+
+	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#b45309\" stroke-dasharray=\"2 3\"><title>watch: ",
+		    x0 - gap, (double)PAD_T, x0 - gap, H - PAD_B);
+	{
+		struct strbuf t = STRBUF_INIT;
+
+		pv_hist_name(&t, m);
+		strbuf_addch(&t, ':');
+		pv_hist_watch_tail(&t, m, 0, pv_hist_put_plain);
+		esc(sb, t.buf);
+		strbuf_release(&t);
+	}
+	strbuf_addstr(sb, "</title></line>\n");
+	if (!m->ncp && first > from)
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"level\"/>\n",
+			    px(h, (double)m->obs[from].point),
+			    py(m->watch_before, lo, hi),
+			    px(h, (double)m->obs[first - 1].point),
+			    py(m->watch_before, lo, hi));
+	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" %s/>\n",
+		    k > 1 ? x0 : x0 - 6, py(m->watch_after, lo, hi),
+		    k > 1 ? x1 : x1 + 6, py(m->watch_after, lo, hi), style);
+}
+
 static void chart(struct strbuf *sb, const struct pv_history *h,
 		  const struct pv_hist_metric *m)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	struct strbuf t = STRBUF_INIT;
 
-	/* the scale fits the values and the levels: a rejected outlier
-	 * run shows as a range cut at the frame, not as the scale */
+	/* the scale fits the values and the ranges of the runs they kept,
+	 * so that no ordinary range is cut at the frame */
 	for (size_t j = 0; j < m->nobs; j++) {
-		double v = pv_hist_value(m, &m->obs[j]);
+		double v = pv_hist_drawn(m, j);
 
 		if (v < lo) lo = v;
 		if (v > hi) hi = v;
+		kept_runs_range(m, &m->obs[j], &lo, &hi);
 	}
 	if (!(hi > lo)) {
 		lo -= 1;
@@ -85,10 +169,10 @@ static void chart(struct strbuf *sb, const struct pv_history *h,
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" class=\"ax\" text-anchor=\"end\">%s</text>\n",
 		    PAD_L - 4, H - PAD_B, t.buf);
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" class=\"ax\">", PAD_L, H - 8);
-	esc(sb, h->p[0].label);
+	pv_hist_put_label(sb, h, 0, esc);
 	strbuf_addf(sb, "</text>\n<text x=\"%.1f\" y=\"%.1f\" class=\"ax\" text-anchor=\"end\">",
 		    W - PAD_R, H - 8);
-	esc(sb, h->p[h->np - 1].label);
+	pv_hist_put_label(sb, h, h->np - 1, esc);
 	strbuf_addstr(sb, "</text>\n");
 	/* change points */
 	for (size_t c = 0; c < m->ncp; c++) {
@@ -116,10 +200,12 @@ static void chart(struct strbuf *sb, const struct pv_history *h,
 			    px(h, (double)m->obs[a].point), py(lv, lo, hi),
 			    px(h, (double)m->obs[b - 1].point), py(lv, lo, hi));
 	}
+	if (m->watched)
+		watch_marks(sb, h, m, lo, hi);
 	/* points: the value the test sees, the range of the runs */
 	for (size_t j = 0; j < m->nobs; j++) {
 		const struct pv_hist_obs *ob = &m->obs[j];
-		double x = px(h, ob->point), v = pv_hist_value(m, ob);
+		double x = px(h, ob->point), v = pv_hist_drawn(m, j);
 		double rlo = INFINITY, rhi = -INFINITY;
 
 		for (size_t r = 0; r < ob->n; r++) {
@@ -134,7 +220,7 @@ static void chart(struct strbuf *sb, const struct pv_history *h,
 				    clampy(py(rlo, lo, hi)));
 		strbuf_addf(sb, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"pt\"><title>",
 			    x, py(v, lo, hi));
-		esc(sb, h->p[ob->point].label);
+		pv_hist_put_label(sb, h, ob->point, esc);
 		strbuf_reset(&t);
 		strbuf_addstr(&t, ": ");
 		pv_fmt_num(&t, v);
@@ -162,15 +248,15 @@ int pv_write_history_html(const struct pv_history *h,
 	strbuf_addf(&sb, "<h1>perfverdict history: <span class=\"%s\">%s</span></h1>\n",
 		    h->fail ? "fail" : "pass", h->fail ? "FAIL" : "pass");
 	strbuf_addf(&sb, "<p>%zu points (", h->np);
-	esc(&sb, h->p[0].label);
+	pv_hist_put_label(&sb, h, 0, esc);
 	strbuf_addstr(&sb, " to ");
-	esc(&sb, h->p[h->np - 1].label);
+	pv_hist_put_label(&sb, h, h->np - 1, esc);
 	strbuf_addf(&sb, "), %zu metrics; the newest %zu points are recent.</p>\n",
 		    h->nm, h->recent);
 	if (h->shared.applied) {
 		strbuf_addstr(&sb, "<p>The values are taken less a machine effect that every metric of a point shared (");
 		pv_history_shared_size(h, &sb);
-		esc(&sb, h->p[h->shared_top].label);
+		pv_hist_put_label(&sb, h, h->shared_top, esc);
 		strbuf_addstr(&sb, ").</p>\n");
 	}
 	strbuf_addstr(&sb, "<table>\n<tr><th>status at the newest point</th><th>metrics</th></tr>\n");
@@ -187,7 +273,7 @@ int pv_write_history_html(const struct pv_history *h,
 		struct strbuf tr = STRBUF_INIT;
 		int trend = pv_hist_trend(&tr, m, 0);
 
-		if (!m->ncp && !trend) {
+		if (!m->ncp && !trend && !m->watched) {
 			strbuf_release(&tr);
 			continue;
 		}
@@ -215,6 +301,17 @@ int pv_write_history_html(const struct pv_history *h,
 			strbuf_addstr(&sb, "</li>\n");
 			strbuf_release(&line);
 		}
+		if (m->watched) {
+			struct strbuf line = STRBUF_INIT;
+
+			pv_hist_name(&line, m);
+			strbuf_addch(&line, ':');
+			pv_hist_watch_tail(&line, m, 0, pv_hist_put_plain);
+			strbuf_addstr(&sb, "<li><strong>watch</strong>: ");
+			esc(&sb, line.buf);
+			strbuf_addstr(&sb, "</li>\n");
+			strbuf_release(&line);
+		}
 		if (trend) {
 			strbuf_addstr(&sb, "<li>trend: ");
 			esc(&sb, tr.buf);
@@ -224,7 +321,7 @@ int pv_write_history_html(const struct pv_history *h,
 		strbuf_addstr(&sb, "</ul>\n");
 		chart(&sb, h, m);
 	}
-	strbuf_addstr(&sb, "<p>Each dot is a point's value as the test sees it (the robust mean of its runs), its line the range of its runs; the solid lines are the fitted levels, the dashed ones the change points (red: regression, green: improvement).</p>\n</body>\n</html>\n");
+	strbuf_addstr(&sb, "<p>Each dot is a point's value as the test sees it (the robust mean of its runs), its line the range of its runs; the solid lines are the fitted levels, the dashed ones the change points (red: regression, green: improvement); amber marks the newest points' move that no change point confirms yet (watch).</p>\n</body>\n</html>\n");
 	errno = 0;
 	if (fwrite(sb.buf, 1, sb.len, fp) != sb.len)
 		rc = pv_write_failed(o, errno, err);

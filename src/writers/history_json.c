@@ -87,6 +87,21 @@ static void write_metric(struct jw *w, const struct pv_history *h,
 		JW_INT(w, "status_index", m->cp[m->status_cp - 1].point);
 	else
 		JW_STR(w, "status_index", NULL);
+	if (m->watched) {
+		/* the newest points' move, not confirmed yet */
+		JW_OPEN(w, "watch", '{');
+		JW_INT(w, "points", m->watch.k);
+		JW_NUM(w, "before", m->watch_before);
+		JW_NUM(w, "after", m->watch_after);
+		JW_NUM(w, "rel", m->watch_rel);
+		JW_NUM(w, "t", m->watch.t);
+		JW_NUM(w, "df", m->watch.df);
+		JW_NUM(w, "p_value", m->watch.p);
+		JW_NUM(w, "q_value", m->watch.q);
+		jw_close(w, '}');
+	} else {
+		JW_STR(w, "watch", NULL);
+	}
 	JW_OPEN(w, "series", '[');
 	for (size_t j = 0; j < m->nobs; j++) {
 		const struct pv_hist_obs *ob = &m->obs[j];

@@ -31,7 +31,7 @@
 #define MD_VISIBLE 10           /* recent regressions outside <details> */
 #define MD_CHARTS 10            /* Mermaid charts at most */
 #define MD_CPS 3                /* change points listed in a row */
-#define MD_SPARK 12             /* bars of a sparkline */
+#define MD_SPARK 24             /* bars of a sparkline, at most */
 
 void pv_hist_name(struct strbuf *sb, const struct pv_hist_metric *m)
 {
@@ -133,6 +133,15 @@ double pv_hist_value(const struct pv_hist_metric *m,
 	return m->logscale ? exp(ob->tested) : ob->tested;
 }
 
+double pv_hist_drawn(const struct pv_hist_metric *m, size_t j)
+{
+	const struct pv_hist_obs *ob = &m->obs[j];
+
+	if (m->watched && j + m->watch.k >= m->nobs)
+		return m->logscale ? exp(ob->value) : ob->value;
+	return pv_hist_value(m, ob);
+}
+
 int pv_hist_trend(struct strbuf *sb, const struct pv_hist_metric *m,
 		  int brief)
 {
@@ -169,17 +178,22 @@ void pv_hist_sparkline(struct strbuf *sb, const struct pv_hist_metric *m,
 		"\u2581", "\u2582", "\u2583", "\u2584",
 		"\u2585", "\u2586", "\u2587", "\u2588",
 	};
-	size_t nb = m->nobs < max ? m->nobs : max;
+	/* Bins of w points each, counted back from the newest point, so
+	 * that every bar stands for as many points (the oldest bin may be
+	 * short) and a step at the end keeps whole bars. */
+	size_t w = max && m->nobs > max ? (m->nobs + max - 1) / max : 1;
+	size_t nb = (m->nobs + w - 1) / w;
 	double *v, *bin, lo = INFINITY, hi = -INFINITY;
 
 	ALLOC_ARRAY(v, nb ? nb : 1);
 	ALLOC_ARRAY(bin, m->nobs ? m->nobs : 1);
 
 	for (size_t k = 0; k < nb; k++) {
-		size_t a = k * m->nobs / nb, b = (k + 1) * m->nobs / nb, n = 0;
+		size_t b = m->nobs - (nb - 1 - k) * w;
+		size_t a = b > w ? b - w : 0, n = 0;
 
 		for (size_t j = a; j < b; j++)
-			bin[n++] = pv_hist_value(m, &m->obs[j]);
+			bin[n++] = pv_hist_drawn(m, j);
 		qsort(bin, n, sizeof(*bin), by_double);
 		v[k] = n % 2 ? bin[n / 2] : (bin[n / 2 - 1] + bin[n / 2]) / 2;
 		if (v[k] < lo) lo = v[k];
@@ -194,6 +208,27 @@ void pv_hist_sparkline(struct strbuf *sb, const struct pv_hist_metric *m,
 	free(bin);
 }
 
+/* s, or its first abbrev digits when it is a full commit id, into buf. */
+static const char *short_id(const struct pv_history *h, const char *s,
+			    char *buf, size_t size)
+{
+	size_t k = h->abbrev >= 7 ? h->abbrev : 7;
+
+	if (!pv_history_is_full_id(s) || k >= size || k >= strlen(s))
+		return s;
+	memcpy(buf, s, k);
+	buf[k] = '\0';
+	return buf;
+}
+
+void pv_hist_put_label(struct strbuf *sb, const struct pv_history *h,
+		       size_t i, pv_hist_put *put)
+{
+	char buf[72];
+
+	put(sb, short_id(h, h->p[i].label, buf, sizeof(buf)));
+}
+
 void pv_hist_cp_tail(struct strbuf *sb, const struct pv_history *h,
 		     const struct pv_hist_metric *m, const struct pv_hist_cp *c,
 		     pv_hist_put *put)
@@ -204,10 +239,14 @@ void pv_hist_cp_tail(struct strbuf *sb, const struct pv_history *h,
 	strbuf_addstr(sb, d > 0 ? " rose " : d < 0 ? " dropped " : " changed ");
 	pv_hist_change(sb, m, c, 1, put);
 	strbuf_addstr(sb, " at ");
-	put(sb, p->label);
-	if (p->commit) {
+	pv_hist_put_label(sb, h, c->point, put);
+	/* the commit, unless the label is it (a point saved under
+	 * GIT_COMMIT is labelled with its commit) */
+	if (p->commit && strcmp(p->commit, p->label)) {
+		char buf[72];
+
 		strbuf_addstr(sb, " (");
-		put(sb, p->commit);
+		put(sb, short_id(h, p->commit, buf, sizeof(buf)));
 		strbuf_addstr(sb, ")");
 	}
 	strbuf_addstr(sb, " (");
@@ -215,6 +254,35 @@ void pv_hist_cp_tail(struct strbuf *sb, const struct pv_history *h,
 	strbuf_addstr(sb, ", q=");
 	pv_fmt_p(sb, c->s.q);
 	strbuf_addstr(sb, ")");
+}
+
+void pv_hist_watch_tail(struct strbuf *sb, const struct pv_hist_metric *m,
+			int brief, pv_hist_put *put)
+{
+	const struct pv_cp_excursion *w = &m->watch;
+	int move = pv_policy_move(m->rule.direction, w->delta);
+
+	if (brief && w->k == 1)
+		strbuf_addstr(sb, " newest point ");
+	else if (brief)
+		strbuf_addf(sb, " newest %zu points ", w->k);
+	else if (w->k == 1)
+		strbuf_addstr(sb, " the newest point is ");
+	else
+		strbuf_addf(sb, " the newest %zu points are ", w->k);
+	pv_hist_rel(sb, m->watch_rel, 0);
+	if (m->rule.direction != PV_DIR_NONE && move)
+		strbuf_addstr(sb, move > 0 ? ", worse" : ", better");
+	if (brief) {
+		strbuf_addstr(sb, ", unconfirmed");
+		return;
+	}
+	strbuf_addstr(sb, " (");
+	pv_hist_levels(sb, m, m->watch_before, m->watch_after, "->", put);
+	strbuf_addstr(sb, ", q=");
+	pv_fmt_p(sb, w->q);
+	strbuf_addf(sb, "), unconfirmed: a change point needs %d points",
+		    PV_CP_MIN_SEG);
 }
 
 void pv_hist_cp_line(struct strbuf *sb, const struct pv_history *h,
@@ -243,7 +311,7 @@ const char *pv_hist_cp_word(const struct pv_hist_cp *c)
 
 /* A metric's place in the comment: its class, then its key (larger
  * first) within the class. */
-enum row_class { R_FAIL, R_RECENT, R_EARLIER, R_TREND };
+enum row_class { R_FAIL, R_RECENT, R_WATCH, R_EARLIER, R_TREND };
 
 struct row {
 	size_t i;
@@ -281,6 +349,8 @@ static size_t rows_of(const struct pv_history *h, struct row *r)
 			r[n++] = (struct row){ i, R_FAIL, fabs(sc->rel) };
 		} else if (sc) {
 			r[n++] = (struct row){ i, R_RECENT, fabs(sc->rel) };
+		} else if (m->watched) {
+			r[n++] = (struct row){ i, R_WATCH, fabs(m->watch_rel) };
 		} else if (m->ncp) {
 			const struct pv_hist_cp *c = &m->cp[m->ncp - 1];
 
@@ -359,7 +429,7 @@ static void md_row(struct strbuf *sb, const struct pv_history *h,
 		if (shown)
 			strbuf_addstr(sb, "<br>");
 		strbuf_addstr(sb, fail ? "**" : "");
-		put_md_cell(sb, h->p[c->point].label);
+		pv_hist_put_label(sb, h, c->point, put_md_cell);
 		strbuf_addstr(sb, fail ? "**" : "");
 		strbuf_addstr(sb, " ");
 		from = sb->len;
@@ -386,12 +456,16 @@ static void md_row(struct strbuf *sb, const struct pv_history *h,
 	}
 	if (m->ncp > shown)
 		strbuf_addf(sb, "<br>and %zu earlier", m->ncp - shown);
-	if (!m->ncp)
+	if (!m->ncp && m->watched) {
+		strbuf_addf(sb, "watch: the newest %zu %s ", m->watch.k,
+			    m->watch.k == 1 ? "point" : "points");
+		pv_hist_rel(sb, m->watch_rel, 0);
+	} else if (!m->ncp) {
 		strbuf_addstr(sb, "none");
+	}
 	md_cell_next(sb);
 	if (m->nobs) {
-		const struct pv_hist_obs *ob = &m->obs[m->nobs - 1];
-		double v = pv_hist_value(m, ob);
+		double v = pv_hist_drawn(m, m->nobs - 1);
 
 		struct pv_scale sc;
 		size_t from = sb->len;
@@ -429,8 +503,10 @@ static void mermaid_str(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '"');
 }
 
-/* The point values the test saw and the fitted levels. */
-static void mermaid(struct strbuf *sb, const struct pv_hist_metric *m)
+/* The point values the test saw and the fitted levels, over the
+ * points' labels (short commit ids, as elsewhere). */
+static void mermaid(struct strbuf *sb, const struct pv_history *h,
+		    const struct pv_hist_metric *m)
 {
 	struct strbuf name = STRBUF_INIT;
 
@@ -440,14 +516,14 @@ static void mermaid(struct strbuf *sb, const struct pv_hist_metric *m)
 	strbuf_addstr(sb, "\n    x-axis [");
 	for (size_t j = 0; j < m->nobs; j++) {
 		strbuf_addstr(sb, j ? ", " : "");
-		strbuf_addf(sb, "\"%u\"", m->obs[j].point);
+		pv_hist_put_label(sb, h, m->obs[j].point, mermaid_str);
 	}
 	strbuf_addstr(sb, "]\n    y-axis ");
 	mermaid_str(sb, m->unit && *m->unit ? m->unit : "value");
 	strbuf_addstr(sb, "\n    line [");
 	for (size_t j = 0; j < m->nobs; j++) {
 		strbuf_addstr(sb, j ? ", " : "");
-		strbuf_addg(sb, pv_hist_value(m, &m->obs[j]));
+		strbuf_addg(sb, pv_hist_drawn(m, j));
 	}
 	strbuf_addstr(sb, "]\n");
 	if (m->ncp) {
@@ -465,7 +541,8 @@ static void mermaid(struct strbuf *sb, const struct pv_hist_metric *m)
 }
 
 static void headline(struct strbuf *sb, const struct pv_history *h,
-		     size_t nfail, size_t earlier, size_t trends)
+		     size_t nfail, size_t earlier, size_t trends,
+		     size_t watched)
 {
 	int first = 1;
 
@@ -478,15 +555,18 @@ static void headline(struct strbuf *sb, const struct pv_history *h,
 		strbuf_addf(sb, "No regression began in the newest %zu points. ",
 			    h->recent);
 	strbuf_addf(sb, "%zu points (", h->np);
-	put_md(sb, h->p[0].label);
+	pv_hist_put_label(sb, h, 0, put_md);
 	strbuf_addstr(sb, " to ");
-	put_md(sb, h->p[h->np - 1].label);
+	pv_hist_put_label(sb, h, h->np - 1, put_md);
 	strbuf_addf(sb, "), %zu metrics: ", h->nm);
 	for (int s = 0; s < PV_HS_COUNT; s++) {
 		if (!h->count[s])
 			continue;
-		strbuf_addf(sb, "%s%zu %s", first ? "" : ", ", h->count[s],
-			    pv_hist_status_name((enum pv_hist_status)s));
+		/* the nouns take a plural: "2 regressions", "1 unchanged" */
+		strbuf_addf(sb, "%s%zu %s%s", first ? "" : ", ", h->count[s],
+			    pv_hist_status_name((enum pv_hist_status)s),
+			    h->count[s] != 1 && (s == PV_HS_REGRESSION ||
+						 s == PV_HS_IMPROVEMENT) ? "s" : "");
 		first = 0;
 	}
 	strbuf_addstr(sb, " at the newest point");
@@ -495,14 +575,55 @@ static void headline(struct strbuf *sb, const struct pv_history *h,
 			    earlier);
 	if (trends)
 		strbuf_addf(sb, "; %zu with a trend", trends);
+	if (watched)
+		strbuf_addf(sb, "; %zu to watch: the newest points moved, not confirmed yet",
+			    watched);
 	strbuf_addstr(sb, ".");
 	if (h->shared.applied) {
 		strbuf_addstr(sb, " The values are taken less a machine effect that every metric of a point shared (");
 		pv_history_shared_size(h, sb);
-		put_md(sb, h->p[h->shared_top].label);
+		pv_hist_put_label(sb, h, h->shared_top, put_md);
 		strbuf_addstr(sb, ").");
 	}
 	strbuf_addstr(sb, "\n\n");
+}
+
+/*
+ * "### Watch" and a line per watched metric (the newest points moved,
+ * no change point yet), while they fit budget characters.
+ */
+static void watch_list(struct strbuf *sb, const struct pv_history *h,
+		       size_t budget)
+{
+	struct strbuf line = STRBUF_INIT, name = STRBUF_INIT;
+	size_t n = 0, shown = 0, from = sb->len;
+
+	for (size_t i = 0; i < h->nm; i++)
+		n += h->m[i].watched;
+	if (!n)
+		return;
+	strbuf_addf(sb, "### Watch: the newest points moved, not confirmed yet (%zu)\n\n", n);
+	for (size_t i = 0; i < h->nm; i++) {
+		if (!h->m[i].watched)
+			continue;
+		strbuf_reset(&line);
+		strbuf_reset(&name);
+		pv_hist_name(&name, &h->m[i]);
+		strbuf_addstr(&line, "- **");
+		put_md(&line, name.buf);
+		strbuf_addstr(&line, "**:");
+		pv_hist_watch_tail(&line, &h->m[i], 0, put_md);
+		strbuf_addch(&line, '\n');
+		if (sb->len - from + line.len > budget)
+			break;
+		strbuf_add(sb, line.buf, line.len);
+		shown++;
+	}
+	if (shown < n)
+		strbuf_addf(sb, "- \xe2\x80\xa6 and %zu more\n", n - shown);
+	strbuf_addch(sb, '\n');
+	strbuf_release(&line);
+	strbuf_release(&name);
 }
 
 static const char method[] =
@@ -541,6 +662,7 @@ int pv_write_history_markdown(const struct pv_history *h,
 	size_t limit = o && o->markdown_limit ? o->markdown_limit :
 		       MD_DEFAULT_LIMIT;
 	size_t n = rows_of(h, r), nfail = 0, earlier = 0, trends = 0;
+	size_t watched = 0;
 	size_t shown = 0, used, visible = 0, charts = 0;
 	const char *json_name = o ? o->json_name : NULL;
 	int rc = 0, in_details = 0;
@@ -549,11 +671,14 @@ int pv_write_history_markdown(const struct pv_history *h,
 		nfail += r[k].cls == R_FAIL;
 		earlier += r[k].cls == R_EARLIER;
 	}
-	for (size_t i = 0; i < h->nm; i++)
+	for (size_t i = 0; i < h->nm; i++) {
 		trends += h->m[i].trend.significant;
-	headline(&head, h, nfail, earlier, trends);
+		watched += h->m[i].watched;
+	}
+	headline(&head, h, nfail, earlier, trends, watched);
+	watch_list(&head, h, limit / 4);
 	/* the longest notes and closing tags the rows must leave room for */
-	strbuf_addstr(&notes, "<details><summary>99999999999999999999 other metrics with change points or a trend</summary>\n\n</details>\n\n");
+	strbuf_addstr(&notes, "<details><summary>99999999999999999999 other metrics with change points, a trend or a watch</summary>\n\n</details>\n\n");
 	more_note(&notes, (size_t)-1, json_name);
 	strbuf_addstr(&notes, "<details><summary>Charts of 99999999999999999999 metrics: point values and fitted levels</summary>\n\n</details>\n\n");
 	used = head.len + notes.len + sizeof(method) + 2 * sizeof(table_head);
@@ -573,7 +698,7 @@ int pv_write_history_markdown(const struct pv_history *h,
 		} else if (!in_details) {
 			if (visible)
 				strbuf_addch(&body, '\n');
-			strbuf_addf(&body, "<details><summary>%zu %smetric%s with change points or a trend</summary>\n\n%s",
+			strbuf_addf(&body, "<details><summary>%zu %smetric%s with change points, a trend or a watch</summary>\n\n%s",
 				    n - visible, visible ? "more " : "",
 				    n - visible == 1 ? "" : "s", table_head);
 			in_details = 1;
@@ -598,7 +723,7 @@ int pv_write_history_markdown(const struct pv_history *h,
 
 		for (size_t k = 0; k < shown && charts < MD_CHARTS; k++) {
 			strbuf_reset(&c1);
-			mermaid(&c1, &h->m[r[k].i]);
+			mermaid(&c1, h, &h->m[r[k].i]);
 			if (used + c1.len > limit)
 				break;
 			used += c1.len;

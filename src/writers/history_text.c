@@ -2,7 +2,8 @@
  * history_text.c - the terminal summary of `perfverdict history`: the
  * change points that began in the recent window (regressions first),
  * the earlier ones (each with -v, else counted), the significant trends,
- * and the closing line.  Every line fits the width: a long metric name
+ * the newest points' moves not confirmed yet ("watch"), and the closing
+ * line.  Every line fits the width: a long metric name
  * is shortened in its middle, and a line still too long ends in "…".
  */
 #include <errno.h>
@@ -92,7 +93,6 @@ static void cp_line(struct strbuf *sb, const struct pv_history *h,
 	    (name.len < SHORT_NAME ? name.len : SHORT_NAME) > w) {
 		/* too long for the line: the levels and q stay in the
 		 * reports, the name and the change here */
-		const struct pv_hist_point *p = &h->p[c->point];
 		double d = c->after - c->before;
 
 		strbuf_reset(&tail);
@@ -100,7 +100,7 @@ static void cp_line(struct strbuf *sb, const struct pv_history *h,
 				     " changed ");
 		pv_hist_change(&tail, m, c, 1, pv_hist_put_plain);
 		strbuf_addstr(&tail, " at ");
-		pv_hist_put_plain(&tail, p->label);
+		pv_hist_put_label(&tail, h, c->point, pv_hist_put_plain);
 		strbuf_addf(&tail, "; %s", pv_hist_cp_word(c));
 	}
 	line(sb, prefix, name.buf, tail.buf, w);
@@ -121,7 +121,7 @@ int pv_write_history_text(const struct pv_history *h,
 	size_t fr = h->np > h->recent ? h->np - h->recent : 0;
 	size_t w = o->width ? o->width : 80;
 	size_t nrecent = 0, shown = 0, nearlier = 0, mearlier = 0;
-	size_t ntrend = 0, tshown = 0;
+	size_t ntrend = 0, tshown = 0, nwatch = 0, wshown = 0;
 	int rc = 0;
 
 	if (w < 40)
@@ -180,6 +180,32 @@ int pv_write_history_text(const struct pv_history *h,
 			    ntrend - tshown);
 	if (!o->quiet && !nrecent && !nearlier && !ntrend)
 		strbuf_addstr(&sb, "no change points\n");
+	/* the newest points' moves the detector cannot confirm yet */
+	for (size_t i = 0; i < h->nm && !o->quiet; i++) {
+		struct strbuf name = STRBUF_INIT;
+
+		if (!h->m[i].watched)
+			continue;
+		nwatch++;
+		if (!o->verbose && wshown >= TEXT_RECENT)
+			continue;
+		wshown++;
+		pv_hist_name(&name, &h->m[i]);
+		for (int brief = 0; brief < 2; brief++) {
+			strbuf_reset(&t);
+			strbuf_addch(&t, ':');
+			pv_hist_watch_tail(&t, &h->m[i], brief, pv_hist_put_plain);
+			/* too long: the levels and q stay in the reports */
+			if (8 + width(t.buf, t.len) +
+			    (name.len < SHORT_NAME ? name.len : SHORT_NAME) <= w)
+				break;
+		}
+		line(&sb, "watch   ", name.buf, t.buf, w);
+		strbuf_release(&name);
+	}
+	if (nwatch > wshown)
+		strbuf_addf(&sb, "        ... and %zu more watched (history -v lists every one)\n",
+			    nwatch - wshown);
 	strbuf_reset(&t);
 	strbuf_addf(&t, "history %s: %zu points, %zu metrics, %zu regression%s in the newest %zu points",
 		    h->fail ? "FAIL" : "PASS", h->np, h->nm, h->fail_cp,

@@ -45,6 +45,10 @@ void pv_hist_name(struct strbuf *sb, const struct pv_hist_metric *m);
  * escapes it as Markdown. */
 typedef void pv_hist_put(struct strbuf *sb, const char *foreign);
 void pv_hist_put_plain(struct strbuf *sb, const char *foreign);
+/* Point i's label through put, as the reports show it: a full commit id
+ * cut to h->abbrev hex digits (git's short id); any other label whole. */
+void pv_hist_put_label(struct strbuf *sb, const struct pv_history *h,
+		       size_t i, pv_hist_put *put);
 /* The line of change point c without the metric's name: " dropped 8.7%
  * at 0042 (125.4 -> 114.4 us, q=1.3e-05)" (its p is in the JSON). */
 void pv_hist_cp_tail(struct strbuf *sb, const struct pv_history *h,
@@ -53,6 +57,12 @@ void pv_hist_cp_tail(struct strbuf *sb, const struct pv_history *h,
 void pv_hist_cp_line(struct strbuf *sb, const struct pv_history *h,
 		     const struct pv_hist_metric *m, const struct pv_hist_cp *c,
 		     pv_hist_put *put);
+/* m's watch (h->m[].watched: its newest points moved, not confirmed
+ * yet), without the name: " the newest 2 points are +10.0%, worse
+ * (5.743 -> 6.305 us, q=2e-09), unconfirmed: a change point needs 3
+ * points"; brief: " newest 2 points +10.0%, worse, unconfirmed". */
+void pv_hist_watch_tail(struct strbuf *sb, const struct pv_hist_metric *m,
+			int brief, pv_hist_put *put);
 /* "regression", "improvement within threshold", "waived", "change". */
 const char *pv_hist_cp_word(const struct pv_hist_cp *c);
 
@@ -77,13 +87,20 @@ void pv_hist_levels(struct strbuf *sb, const struct pv_hist_metric *m,
  * the JSON's series[].value is, and what every plot draws). */
 double pv_hist_value(const struct pv_hist_metric *m,
 		     const struct pv_hist_obs *ob);
+/* What the plots draw for m's point j: pv_hist_value(), except for the
+ * newest points of a watch, whose values the clipping of spikes pulled
+ * back to the old level: those are drawn as they are (the robust mean of
+ * their runs). */
+double pv_hist_drawn(const struct pv_hist_metric *m, size_t j);
 /* The metric's trend when significant: "+2.5% a point (+70% over 30
  * points, q=1e-05)", brief: "+2.5% a point"; nothing when it is not.
  * Returns whether it wrote. */
 int pv_hist_trend(struct strbuf *sb, const struct pv_hist_metric *m,
 		  int brief);
-/* A Unicode sparkline of the point values, at most max bars (bins of
- * consecutive points, each its median, when the series is longer). */
+/* A Unicode sparkline of the point values, at most max bars: one a
+ * point, or when the series is longer, each the median of a bin of the
+ * same number of consecutive points, counted from the newest (the
+ * oldest bin may hold fewer). */
 void pv_hist_sparkline(struct strbuf *sb, const struct pv_hist_metric *m,
 		       size_t max);
 

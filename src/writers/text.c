@@ -5,6 +5,7 @@
  *   Candidate: LABEL PATH (N runs)
  *   one section per verdict that needs attention, most severe first:
  *     name  baseline → candidate unit  change  q
+ *       (inconclusive: what this run could detect, and the runs needed)
  *   one line of counts per group (what was not listed)
  *   the counts, then the closing line naming the worst regression
  *
@@ -48,6 +49,7 @@ enum { C_NAME, C_MOVE, C_CHANGE, C_Q, NCOL };
 
 struct row {
 	char *cell[NCOL];
+	char *note;             /* a line under the row, or NULL */
 	enum pv_verdict v;
 };
 
@@ -163,12 +165,18 @@ static void make_row(const struct tx *t, const struct pv_result *m,
 	if (m->tested && isfinite(m->q))
 		pv_fmt_p(&sb, m->q);
 	row->cell[C_Q] = strbuf_detach(&sb, NULL);
+	/* What "inconclusive" failed to measure: the reason's figures. */
+	if (m->verdict == PV_V_INCONCLUSIVE &&
+	    *pv_add_detectable(&sb, m, ";"))
+		row->note = strbuf_detach(&sb, NULL);
+	strbuf_release(&sb);
 }
 
 static void free_row(struct row *row)
 {
 	for (int c = 0; c < NCOL; c++)
 		free(row->cell[c]);
+	free(row->note);
 }
 
 static const char *colour(enum pv_verdict v)
@@ -262,6 +270,11 @@ static void table(const struct tx *t, const char *title, struct row *rows,
 			strbuf_setlen(&line, line.len - 1);
 		fputs(line.buf, t->fp);
 		fputc('\n', t->fp);
+		if (i && rows[i - 1].note) {
+			strbuf_reset(&line);
+			strbuf_addf(&line, "    %s", rows[i - 1].note);
+			put_line(t, line.buf);
+		}
 	}
 	strbuf_release(&line);
 	strbuf_release(&name);

@@ -213,7 +213,7 @@ group_history() {
 	check "history PR: ... with their labels and commits (push 1: $(printf '%.7s' "$sha1"))" \
 		grep -q "^| \`$(printf '%.7s' "$sha1")\` | \`$(printf '%.12s' "$sha1")\` | 6 |" "$M"
 	check "history PR: the comment shows the regression's recent trend (sparkline)" \
-		grep -q '^| `default/results.csv/net/stream/throughput` | [▁▂▃▄▅▆▇█ ]* → ▁ |' "$M"
+		grep -q '^| `net/stream/throughput` | [▁▂▃▄▅▆▇█ ]* → ▁ |' "$M"
 	check "history PR: the job summary says where the baseline came from" \
 		grep -q "baseline pooled from the history branch 'perfverdict-history' (6 points" "$C/summary.bad.md"
 	check "history PR: the unchanged one's comment names the pooled points too" has "$C/out.good/perfverdict-report.md" "Pooled baseline: 6 points"

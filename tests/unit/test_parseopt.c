@@ -147,7 +147,31 @@ static void unknown_option(void **state)
 	assert_int_equal(parse(&s, &err, ARGV("--nope=3")), -1);
 	assert_string_equal(err.msg, "unknown option '--nope=3'");
 	assert_int_equal(parse(&s, &err, ARGV("--jsonx", "f")), -1);
-	assert_string_equal(err.msg, "unknown option '--jsonx'");
+	assert_string_equal(err.msg,
+			    "unknown option '--jsonx'; did you mean '--json'?");
+}
+
+/* Misspelt long names get git's "did you mean": a dropped letter, two
+ * letters swapped, one changed; far names and short ones get nothing. */
+static void unknown_option_suggestions(void **state)
+{
+	struct settings s;
+	struct pv_err err;
+
+	(void)state;
+	assert_int_equal(parse(&s, &err, ARGV("--verbsoe")), -1);
+	assert_string_equal(err.msg,
+			    "unknown option '--verbsoe'; did you mean '--verbose'?");
+	assert_int_equal(parse(&s, &err, ARGV("--cont=3")), -1);
+	assert_string_equal(err.msg,
+			    "unknown option '--cont=3'; did you mean '--count'?");
+	assert_int_equal(parse(&s, &err, ARGV("--rotio", "2")), -1);
+	assert_string_equal(err.msg,
+			    "unknown option '--rotio'; did you mean '--ratio'?");
+	assert_int_equal(parse(&s, &err, ARGV("--xy")), -1);
+	assert_string_equal(err.msg, "unknown option '--xy'");
+	assert_int_equal(parse(&s, &err, ARGV("--configuration")), -1);
+	assert_string_equal(err.msg, "unknown option '--configuration'");
 }
 
 static void missing_value(void **state)
@@ -245,6 +269,7 @@ int main(void)
 		cmocka_unit_test(operands_in_order),
 		cmocka_unit_test(repeated_option_keeps_the_last),
 		cmocka_unit_test(unknown_option),
+		cmocka_unit_test(unknown_option_suggestions),
 		cmocka_unit_test(missing_value),
 		cmocka_unit_test(bad_values),
 		cmocka_unit_test(prefixes),
