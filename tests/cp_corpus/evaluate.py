@@ -105,7 +105,7 @@ def cpdetect(tool, s, src):
     for n, v in s.items():
         for i, x, u in v:
             lines.append(f"{n}\t{score.metric_name(u, v[0][2])}\t{i}\t{x!r}")
-    r = subprocess.run([tool], input="\n".join(lines) + "\n",
+    r = subprocess.run(tool.split(), input="\n".join(lines) + "\n",
                        capture_output=True, text=True)
     if r.returncode:
         sys.exit(f"cpdetect exit {r.returncode}: {r.stderr}")
