@@ -1052,11 +1052,6 @@ static void bisect(const struct psum *c, size_t a, size_t b,
 	bisect(c, k, b, lim, out);
 }
 
-/*
- * Binary segmentation, then refinement: each split moves to its best
- * place between its neighbours, and the weakest goes while it is not
- * significant.  Ends when a pass changes nothing (bounded, to be safe).
- */
 /* Sum of squares of the positions a..b-1 about their mean. */
 static double pos_ss(size_t a, size_t b)
 {
@@ -1108,6 +1103,11 @@ static double mean_var(const struct psum *c, size_t L)
 	return L ? (c->v[L] - c->v[0]) / (double)L : 0;
 }
 
+/*
+ * Binary segmentation, then refinement: each split moves to its best
+ * place between its neighbours, and the weakest goes while it is not
+ * significant.  Ends when a pass changes nothing (bounded, to be safe).
+ */
 static void segment(const struct psum *c, size_t L, const struct limits *lim,
 		    struct cpset *s)
 {

@@ -211,10 +211,12 @@
 #ifndef PV_CP_FLOOR_K
 #define PV_CP_FLOOR_K 2.0
 #endif
+/* Step 0: the series are run again less the shared effect when the
+ * weights' sum of t^2 is significant at this p ... */
 #ifndef PV_CP_SHARED_P
 #define PV_CP_SHARED_P 1e-3
 #endif
-/* ... and when it takes at least this fraction of the median series'
+/* ... and the effect takes at least this fraction of the median series'
  * residual sum of squares. */
 #ifndef PV_CP_SHARED_GAIN
 #define PV_CP_SHARED_GAIN 0.05
@@ -362,8 +364,6 @@ int pv_cp_family_shared(struct pv_cp_series *s, size_t n, double alpha,
 void pv_cp_shared_release(struct pv_cp_shared *out);
 void pv_cp_series_release(struct pv_cp_series *s);
 
-/* Step 1 alone, for tests: clipped values into out, the robust sd into
- * *sd; returns how many values were clipped. */
 /*
  * A point's value (history): the mean of its n runs x, on the log scale
  * when logscale (NAN if a run is not positive), leaving out runs further
@@ -384,6 +384,8 @@ double pv_cp_point_value(const double *x, size_t n, int logscale,
 double pv_cp_point_values(const double *lv, const uint32_t *n,
 			  const size_t *off, size_t npoints, size_t nruns,
 			  double *value);
+/* Step 1 alone, for tests: clipped values into out, the robust sd into
+ * *sd; returns how many values were clipped. */
 size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd);
 /* E[sd^2] / sigma^2 of pv_cp_clip()'s robust sd for normal noise at L
  * points (> 1): the tests' variance is sd^2 over it. */
