@@ -121,5 +121,90 @@ run c6 0.0.1 "$arch=$good"
 	fail "missing release: exit $st: $err"
 [ ! -e "$tmp/ran" ] || fail "a rejected tarball's binary ran"
 
-[ $fails -eq 0 ] && echo "ok: install-perfverdict.sh (install, cache, tampered, wrong/malformed sums, 404)"
+# 7. The integrations with perfverdict: release, on a copy of ci/ whose
+# pins release/pin.sh wrote from a SHA256SUMS: each installs the release
+# and gates samples/netperf with it (exit 1: it regresses); with a
+# tampered tarball each fails as a tool error and names both sums.
+mkdir -p "$tmp/repo/release"
+cp -R ci "$tmp/repo/"
+cp release/pin.sh "$tmp/repo/release/"
+otherarch=x86_64
+[ "$arch" = x86_64 ] && otherarch=aarch64
+printf '%s  %s\n' "$good" "$name.tar.gz" "$other" "perfverdict-$v-linux-$otherarch.tar.gz" \
+	>"$tmp/SHA256SUMS"
+sh "$tmp/repo/release/pin.sh" $v "$tmp/SHA256SUMS" >/dev/null 2>"$tmp/err" || fail "pin.sh: $(cat "$tmp/err")"
+for f in github/action.yml gitlab/perfverdict.gitlab-ci.yml jenkins/Jenkinsfile; do
+	grep -q "$arch=$good" "$tmp/repo/ci/$f" && ! grep -q unpinned "$tmp/repo/ci/$f" ||
+		fail "pin.sh: $f not pinned"
+done
+grep -q "unpinned" ci/github/action.yml || fail "pin.sh changed the worktree's ci/"
+top=$PWD
+samples=$top/samples/netperf
+integrations() { # integrations TAG: each CI runs the gate with perfverdict: release
+	w=$tmp/$1
+	mkdir -p "$w" && cd "$w" || exit 1
+	env -i PATH="$PATH" HOME="$w" PERFVERDICT_RELEASE_URL="$PERFVERDICT_RELEASE_URL" \
+		PERFVERDICT_TOOL_CACHE="$w/cache-gh" GITHUB_ACTIONS=true GITHUB_REPOSITORY=o/r \
+		GITHUB_EVENT_NAME=push GITHUB_OUTPUT="$w/gh-out" GITHUB_PATH="$w/gh-path" \
+		GITHUB_STEP_SUMMARY="$w/summary.md" PERFVERDICT_BUILD=never \
+		"$PYTHON" "$top/tests/ci/sim.py" github "$tmp/repo/ci/github" \
+		--input perfverdict=release --input comment=never \
+		--input baseline="$samples/baseline" --input candidate="$samples/candidate" \
+		--input config="$samples/perf.conf" --input suite=netperf \
+		--outputs "$w/gh-outputs" >gh.out 2>gh.err
+	gh=$?
+	env -i PATH="$PATH" HOME="$w" PERFVERDICT_RELEASE_URL="$PERFVERDICT_RELEASE_URL" \
+		PERFVERDICT_TOOL_CACHE="$w/cache-gl" CI_PROJECT_DIR="$w" GITLAB_CI=true \
+		PERFVERDICT_BUILD=never \
+		"$PYTHON" "$top/tests/ci/sim.py" gitlab "$tmp/repo/ci/gitlab/perfverdict.gitlab-ci.yml" \
+		.perfverdict --artifacts "$w/gl-art" --var PERFVERDICT_WHICH=release \
+		--var PERFVERDICT_HOME="$tmp/repo" --var PERFVERDICT_COMMENT=never \
+		--var PERFVERDICT_BASELINE="$samples/baseline" --var PERFVERDICT_CANDIDATE="$samples/candidate" \
+		--var PERFVERDICT_CONFIG="$samples/perf.conf" --var PERFVERDICT_SUITE=netperf >gl.out 2>gl.err
+	gl=$?
+	# Jenkins: the install stage's and the gate stage's sh steps as
+	# written, in the pipeline's environment.
+	inst=$(sed -n "s/.*PERFVERDICT_BIN = sh(script: '\([^']*\)', returnStdout: true).*/\1/p" "$tmp/repo/ci/jenkins/Jenkinsfile")
+	gate=$(sed -n "s/.*sh(script: '\([^']*\)', returnStatus: true).*/\1/p" "$tmp/repo/ci/jenkins/Jenkinsfile")
+	rel=$(sed -n "s/^ *PERFVERDICT_RELEASE = '\([^']*\)'$/\1/p" "$tmp/repo/ci/jenkins/Jenkinsfile")
+	sums=$(sed -n "s/^ *PERFVERDICT_RELEASE_SHA256 = '\([^']*\)'$/\1/p" "$tmp/repo/ci/jenkins/Jenkinsfile")
+	jenv() {
+		env -i PATH="$PATH" HOME="$w" PERFVERDICT_RELEASE_URL="$PERFVERDICT_RELEASE_URL" \
+			PERFVERDICT_TOOL_CACHE="$w/cache-j" PERFVERDICT_CI=jenkins PERFVERDICT_BUILD=never \
+			PERFVERDICT_HOME="$tmp/repo" PERFVERDICT_COMMENT=never \
+			PERFVERDICT_RELEASE="$rel" PERFVERDICT_RELEASE_SHA256="$sums" \
+			PERFVERDICT_BASELINE="$samples/baseline" PERFVERDICT_CANDIDATE="$samples/candidate" \
+			PERFVERDICT_CONFIG="$samples/perf.conf" PERFVERDICT_SUITE=netperf "$@"
+	}
+	if d=$(jenv sh -c "$inst" 2>j.err); then
+		jenv PERFVERDICT_BIN="$d/perfverdict" sh -c "$gate" >j.out 2>>j.err
+		jk=$?
+	else
+		jk=error
+	fi
+	cd "$top" || exit 1
+}
+integrations int-good
+for ci in gh gl j; do
+	grep -q "downloading .*/$name.tar.gz" "$tmp/int-good/$ci.err" ||
+		fail "$ci with release: no download: $(tail -n 3 "$tmp/int-good/$ci.err")"
+	[ -d "$tmp/int-good/cache-$ci/perfverdict/$v-$good" ] || fail "$ci with release: not installed"
+done
+[ $gh -eq 1 ] && grep -qx status=1 "$tmp/int-good/gh-outputs" ||
+	fail "github with release: exit $gh, expected 1: $(tail -n 3 "$tmp/int-good/gh.err")"
+[ $gl -eq 1 ] || fail "gitlab with release: exit $gl, expected 1: $(tail -n 3 "$tmp/int-good/gl.err")"
+[ "$jk" = 1 ] || fail "jenkins with release: exit $jk, expected 1: $(tail -n 3 "$tmp/int-good/j.err")"
+cp "$tmp/bad.tar.gz" "$tmp/srv/$name.tar.gz"
+integrations int-bad
+[ $gh -eq 2 ] && grep -qx status=2 "$tmp/int-bad/gh-outputs" ||
+	fail "github, tampered release: exit $gh, expected 2: $(tail -n 3 "$tmp/int-bad/gh.err")"
+[ $gl -eq 3 ] || fail "gitlab, tampered release: exit $gl, expected 3"
+[ "$jk" = error ] || fail "jenkins, tampered release: $jk, expected the install stage's error"
+for ci in gh gl j; do
+	grep -q "expected (pinned) $good, got $bad;" "$tmp/int-bad/$ci.err" ||
+		fail "$ci, tampered release: the log does not name both sums"
+done
+[ ! -e "$tmp/ran" ] || fail "a rejected tarball's binary ran"
+
+[ $fails -eq 0 ] && echo "ok: install-perfverdict.sh (install, cache, tampered, wrong/malformed sums, 404; GitHub, GitLab, Jenkins with release)"
 [ $fails -eq 0 ]

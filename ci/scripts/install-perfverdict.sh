@@ -54,6 +54,7 @@ for pin in "$@"; do
 done
 [ -n "$want" ] || die 2 "no pinned SHA-256 for $arch: perfverdict $version is released for $(printf '%s ' "$@" | sed 's/=[^ ]*//g')"
 case $want in
+unpinned) die 2 "this integration pins no release of perfverdict $version for $arch yet: build from source, or pin one (docs/releasing.md)" ;;
 *[!0-9a-f]*) die 2 "the pinned SHA-256 for $arch is not 64 lowercase hex digits: '$want'" ;;
 esac
 [ ${#want} -eq 64 ] || die 2 "the pinned SHA-256 for $arch is not 64 lowercase hex digits: '$want'"
