@@ -1,7 +1,8 @@
 #!/bin/sh
+# shellcheck disable=SC2015
 # make release-check: the release's slow tests (a few minutes; root).
 #
-#   sh tests/release/check.sh [STEP...]   steps: repro chroot deb install qemu
+#   sh tests/release/check.sh [STEP...]   steps: repro chroot deb install qemu image
 #
 #   repro    two clean clones of HEAD, `make release` for x86_64 and
 #            aarch64 in each: dist/ must be the same bytes
@@ -15,6 +16,7 @@
 #            tarball and a wrong pinned sum fail
 #   qemu     the aarch64 binary under qemu-aarch64-static gives the same
 #            verdicts on samples/ as the x86_64 one
+#   image    ci/Containerfile builds with buildah and runs compare and history
 #
 # dist/ comes from the first clone of `repro` (or the worktree's dist/ when
 # repro is not run).  The chroot is a debootstrap minbase (make, git,
@@ -29,7 +31,7 @@ PV_BIN=${PV_BIN:-build/perfverdict}
 case $PV_BIN in /*) ;; *) PV_BIN=$ROOT/$PV_BIN ;; esac
 PYTHON=${PYTHON:-/usr/bin/python3}
 BASE=${PV_RELEASE_BASE:-/tmp/perfverdict-release-base}
-steps=${*:-repro chroot deb install qemu}
+steps=${*:-repro chroot deb install qemu image}
 VERSION=$(sed -n 's/^VERSION = //p' Makefile)
 tmp=$(mktemp -d /tmp/pv-release-check.XXXXXX)
 RUN=$tmp/chroot
@@ -264,6 +266,36 @@ sys.exit(pick(a) != pick(b))' "$tmp/a.json" "$tmp/x.json" && [ $sa = $sx ] || ba
 	fi
 }
 
+# image: ci/Containerfile built with buildah (Debian's; vfs storage, chroot
+# isolation: no registry is needed) on a base imported from the chroot
+# tree, then compare and history run in it.
+image_step() {
+	command -v buildah >/dev/null || { fail "image: buildah is not installed (apt-get install buildah crun)"; return; }
+	make_base || return
+	B="buildah --storage-driver vfs"
+	base=localhost/perfverdict-check-base
+	if ! $B inspect "$base" >/dev/null 2>&1; then
+		c=$($B from scratch) && m=$($B mount "$c") && cp -a "$BASE/." "$m/" &&
+			$B umount "$c" >/dev/null && $B commit -q "$c" "$base" >/dev/null && $B rm "$c" >/dev/null ||
+			{ fail "image: cannot make the base image"; return; }
+	fi
+	$B bud --isolation chroot -f ci/Containerfile --build-arg VERSION="$VERSION" \
+		--build-arg BASE="$base" -t localhost/perfverdict-check "$DIST" >"$tmp/bud.log" 2>&1 ||
+		{ fail "image: buildah bud failed"; tail -n 10 "$tmp/bud.log"; return; }
+	c=$($B from localhost/perfverdict-check) || { fail "image: buildah from"; return; }
+	out=$($B run --isolation chroot -v "$ROOT/samples:/w:ro" "$c" -- sh -c 'perfverdict --version; cd /w &&
+		perfverdict compare -c netperf/perf.conf -s netperf netperf/baseline netperf/candidate >/dev/null 2>&1; echo "compare $?";
+		perfverdict history -c history/perf.conf history/archive >/dev/null 2>&1; echo "history $?"' 2>&1)
+	$B rm "$c" >/dev/null
+	$B rmi localhost/perfverdict-check >/dev/null 2>&1
+	case $out in
+	"perfverdict $VERSION (commit "*")
+compare 1
+history 1") ok "image: ci/Containerfile builds (buildah) and runs compare and history: $(echo "$out" | head -n 1)" ;;
+	*) fail "image: $out" ;;
+	esac
+}
+
 for s in $steps; do
 	case $s in
 	repro) repro ;;
@@ -271,6 +303,7 @@ for s in $steps; do
 	deb) deb_step ;;
 	install) install_step ;;
 	qemu) qemu_step ;;
+	image) image_step ;;
 	*) echo "release-check: no step '$s'" >&2; exit 2 ;;
 	esac
 done
