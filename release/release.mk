@@ -13,7 +13,7 @@
 # and fixes owner, mode and mtime; gzip -n.  The build is from scratch in
 # build/release-ARCH each time.  aarch64 is a cross-build with Debian's
 # gcc-aarch64-linux-gnu and the :arm64 -dev packages
-# (ci/scripts/install-deps.sh --release aarch64).
+# (make release-deps: ci/scripts/install-deps.sh --release).
 
 ARCH ?= x86_64
 REL_TRIPLET_x86_64 = x86_64-linux-gnu
@@ -99,8 +99,12 @@ $(REL_DEB): $(REL_BUILD)/perfverdict
 	SOURCE_DATE_EPOCH=$(REL_EPOCH) dpkg-deb --root-owner-group -Zxz --build \
 		$(REL_BUILD)/deb $@.tmp >/dev/null && mv $@.tmp $@
 
+# What make release and release-check need (root, or the command printed).
+release-deps:
+	@sh ci/scripts/install-deps.sh --release
+
 release-check:
 	sh tests/release/check.sh
 
 FORCE:
-.PHONY: release deb release-sums release-check FORCE
+.PHONY: release deb release-sums release-deps release-check FORCE
