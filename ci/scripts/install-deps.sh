@@ -9,7 +9,7 @@
 set -eu
 
 build="gcc libc6-dev make pkg-config libgsl-dev libjansson-dev libxml2-dev libinih-dev zlib1g-dev"
-test="libcmocka-dev python3 python3-scipy python3-numpy python3-jsonschema python3-yaml python3-junitparser libxml2-utils cmark-gfm mandoc rsync shellcheck locales clang libclang-rt-14-dev"
+test="libcmocka-dev curl python3 python3-scipy python3-numpy python3-jsonschema python3-yaml python3-junitparser libxml2-utils cmark-gfm mandoc rsync shellcheck locales clang libclang-rt-14-dev"
 release="gcc-aarch64-linux-gnu libc6-dev-arm64-cross libjansson-dev:arm64 libxml2-dev:arm64 libinih-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64 qemu-user-static debootstrap buildah crun curl man-db file python3"
 pkgs="$build"
 case ${1:-} in
