@@ -55,6 +55,7 @@ release-sums:
 
 $(REL_BUILD)/perfverdict: FORCE $(REL_SYSROOT:%=%/.done)
 	@test -n '$(REL_TRIPLET)' || { echo 'make release: ARCH is x86_64 or aarch64, not $(ARCH)' >&2; exit 2; }
+	@git diff --quiet HEAD 2>/dev/null || echo 'make release: warning: uncommitted changes are built in, but --version names only the commit $(COMMIT)' >&2
 	rm -rf $(REL_BUILD)
 	@$(MAKE) --no-print-directory BUILD=$(REL_BUILD) CC=$(REL_CC) AR=$(REL_TRIPLET)-ar \
 		PKG_CONFIG='$(REL_PKG_CONFIG)' CFLAGS='$(REL_CFLAGS)' \
