@@ -63,6 +63,14 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 
+# --version prints the commit; main.o is rebuilt when it changes.
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+$(BUILD)/src/main.o: DEVFLAGS += -DPV_COMMIT='"$(COMMIT)"'
+$(BUILD)/src/main.o: $(BUILD)/commit
+$(BUILD)/commit: FORCE
+	@mkdir -p $(@D)
+	@echo '$(COMMIT)' | cmp -s - $@ || echo '$(COMMIT)' > $@
+
 $(BIN): $(BUILD)/src/main.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(BUILD)/src/main.o $(LIB) $(PKG_LIBS)
 
@@ -169,7 +177,10 @@ DEPFILES = $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d $(UNIT_BIN:=.d) \
 $(DEPFILES):
 -include $(wildcard $(DEPFILES))
 
+# make release, make deb, make release-check (release/release.mk)
+include release/release.mk
+
 clean:
-	rm -rf build
+	rm -rf build dist
 
 .PHONY: all deps unit check demo bench install uninstall clean

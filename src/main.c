@@ -39,6 +39,9 @@
 #include "util/strbuf.h"
 #include "util/banned.h"
 
+#ifndef PV_COMMIT
+#define PV_COMMIT "unknown"
+#endif
 #ifndef PV_VERSION
 #define PV_VERSION "0.0.0"
 #endif
@@ -853,7 +856,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return print_help(stdout);
 	if (!strcmp(argv[1], "--version")) {
-		printf("perfverdict %s\n", PV_VERSION);
+		printf("perfverdict %s (commit %s)\n", PV_VERSION, PV_COMMIT);
 		return fflush(stdout) ? PV_EUSAGE : PV_OK;
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)
