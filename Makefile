@@ -177,8 +177,8 @@ DEPFILES = $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d $(UNIT_BIN:=.d) \
 $(DEPFILES):
 -include $(wildcard $(DEPFILES))
 
-# make release, make deb, make release-check (release/release.mk)
-include release/release.mk
+# make release, make deb, make release-check (ci/release/release.mk)
+include ci/release/release.mk
 
 clean:
 	rm -rf build dist

@@ -122,17 +122,16 @@ run c6 0.0.1 "$arch=$good"
 [ ! -e "$tmp/ran" ] || fail "a rejected tarball's binary ran"
 
 # 7. The integrations with perfverdict: release, on a copy of ci/ whose
-# pins release/pin.sh wrote from a SHA256SUMS: each installs the release
+# pins ci/release/pin.sh wrote from a SHA256SUMS: each installs the release
 # and gates samples/netperf with it (exit 1: it regresses); with a
 # tampered tarball each fails as a tool error and names both sums.
-mkdir -p "$tmp/repo/release"
+mkdir -p "$tmp/repo"
 cp -R ci "$tmp/repo/"
-cp release/pin.sh "$tmp/repo/release/"
 otherarch=x86_64
 [ "$arch" = x86_64 ] && otherarch=aarch64
 printf '%s  %s\n' "$good" "$name.tar.gz" "$other" "perfverdict-$v-linux-$otherarch.tar.gz" \
 	>"$tmp/SHA256SUMS"
-sh "$tmp/repo/release/pin.sh" $v "$tmp/SHA256SUMS" >/dev/null 2>"$tmp/err" || fail "pin.sh: $(cat "$tmp/err")"
+sh "$tmp/repo/ci/release/pin.sh" $v "$tmp/SHA256SUMS" >/dev/null 2>"$tmp/err" || fail "pin.sh: $(cat "$tmp/err")"
 for f in github/action.yml gitlab/perfverdict.gitlab-ci.yml jenkins/Jenkinsfile; do
 	grep -q "$arch=$good" "$tmp/repo/ci/$f" && ! grep -q unpinned "$tmp/repo/ci/$f" ||
 		fail "pin.sh: $f not pinned"

@@ -3,13 +3,13 @@
 # integrations (ci/github/action.yml, ci/gitlab/perfverdict.gitlab-ci.yml,
 # ci/jenkins/Jenkinsfile), from the SHA256SUMS of the uploaded release.
 #
-#   sh release/pin.sh VERSION dist/SHA256SUMS
+#   sh ci/release/pin.sh VERSION dist/SHA256SUMS
 #
 # Step 4 of docs/releasing.md; then review `git diff ci/` and commit.
 set -eu
-[ $# -eq 2 ] || { echo "usage: release/pin.sh VERSION SHA256SUMS" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: ci/release/pin.sh VERSION SHA256SUMS" >&2; exit 2; }
 v=$1 sums=$2
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 script=$(mktemp)
 trap 'rm -f "$script"' EXIT
 printf '%s\n' "s/^\\(\\s*PERFVERDICT_RELEASE\\(:\\| =\\) '\\?\\)[0-9][^' ]*/\\1$v/" >"$script"

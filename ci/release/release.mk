@@ -37,7 +37,7 @@ REL_NAME = perfverdict-$(VERSION)-linux-$(ARCH)
 REL_TAR = dist/$(REL_NAME).tar.gz
 REL_DEB = dist/perfverdict_$(VERSION)_$(REL_DEBARCH).deb
 REL_EPOCH = $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
-# Static libxml2 wants ICU (35 MB); release/no-icu.c stands in for its
+# Static libxml2 wants ICU (35 MB); ci/release/no-icu.c stands in for its
 # converters, so the binary is 4 MB (docs/releasing.md has the figures).
 REL_LIBS = -lgsl -lgslcblas -ljansson -lxml2 -llzma -linih -lz -lm -pthread
 REL_CFLAGS = -O2 -g0 -ffile-prefix-map=$(CURDIR)/=
@@ -60,7 +60,7 @@ $(REL_BUILD)/perfverdict: FORCE $(REL_SYSROOT:%=%/.done)
 	@$(MAKE) --no-print-directory BUILD=$(REL_BUILD) CC=$(REL_CC) AR=$(REL_TRIPLET)-ar \
 		PKG_CONFIG='$(REL_PKG_CONFIG)' CFLAGS='$(REL_CFLAGS)' \
 		$(REL_BUILD)/src/main.o $(REL_BUILD)/libperfverdict.a
-	$(REL_CC) $(REL_CFLAGS) -c -o $(REL_BUILD)/no-icu.o release/no-icu.c
+	$(REL_CC) $(REL_CFLAGS) -c -o $(REL_BUILD)/no-icu.o ci/release/no-icu.c
 	$(REL_CC) -static $(REL_SYSROOT:%=-L%/usr/lib/$(REL_TRIPLET)) \
 		-o $@ $(REL_BUILD)/src/main.o $(REL_BUILD)/no-icu.o \
 		$(REL_BUILD)/libperfverdict.a $(REL_LIBS) 2>$(REL_BUILD)/link.log || \
@@ -94,7 +94,7 @@ $(REL_DEB): $(REL_BUILD)/perfverdict
 	gzip -9n < CHANGELOG.md > $(REL_BUILD)/deb/usr/share/doc/perfverdict/changelog.gz
 	sed -e 's/@VERSION@/$(VERSION)/' -e 's/@ARCH@/$(REL_DEBARCH)/' \
 		-e "s/@SIZE@/$$(du -sk --apparent-size $(REL_BUILD)/deb/usr | cut -f1)/" \
-		release/control.in > $(REL_BUILD)/deb/DEBIAN/control
+		ci/release/control.in > $(REL_BUILD)/deb/DEBIAN/control
 	chmod -R u+rwX,go=rX,go-w $(REL_BUILD)/deb
 	find $(REL_BUILD)/deb -exec touch -h -d @$(REL_EPOCH) {} +
 	SOURCE_DATE_EPOCH=$(REL_EPOCH) dpkg-deb --root-owner-group -Zxz --build \
