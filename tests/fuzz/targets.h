@@ -232,7 +232,7 @@ static int fuzz_archive(const uint8_t *data, size_t size)
 	struct pv_config cfg;
 	struct pv_diag diag = PV_DIAG_INIT;
 	struct pv_err err = { 0 };
-	struct pv_write_opts md = { "/dev/null", 65000, "report.json" };
+	struct pv_write_opts md = { "/dev/null", 65000, "report.json", NULL };
 	struct pv_text_opts to = { 0, 0, 0, 80 };
 
 	if (!sink && !(sink = fopen("/dev/null", "w")))
