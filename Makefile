@@ -131,7 +131,7 @@ FUZZ_CC = clang
 FUZZ_SECONDS = 60
 FUZZ_TARGETS = rhs csv gbench pyperf hyperfine gobench pytest criterion \
 	jmh catch2 csv-summary gbench-aggregates criterion-old load config \
-	archive num dtoa
+	archive num dtoa point point-gz datajs benchmark-action
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 

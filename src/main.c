@@ -99,7 +99,7 @@ struct cli {
 	char **operand;             /* the arguments that are not options */
 	int noperands;
 	const char *history;        /* --baseline-history ARCHIVE */
-	const char *save_point;     /* --save-point FILE */
+	const char *save_point;     /* history --save-points DIR */
 	unsigned long window;       /* --history-window K */
 	unsigned long recent;       /* history --recent K */
 	enum pv_hist_order order;   /* history --order */
@@ -199,8 +199,8 @@ static const struct pv_option compare_options[] = {
 	PV_OPT_UINT(0, "history-window", "K", CLI, window, 2, 1000000,
 		    "a count of at least 2 points", "at most K points pooled",
 		    DEFAULT_TEXT(PV_POOL_WINDOW)),
-	PV_OPT_STRING(0, "save-point", "FILE", CLI, save_point,
-		      "write the candidate as a history point (gzip when FILE ends in .gz)", NULL),
+	PV_OPT_STRING(0, "save-point", "FILE", CLI, out.path[PV_OUT_POINT],
+		      "write the candidate as a history point (gzip when FILE ends in .gz); with one tree, only that", NULL),
 	PV_OPT_FLAG('q', "quiet", CLI, out.quiet, "print only the closing verdict line"),
 	PV_OPT_FLAG('v', "verbose", CLI, out.verbose, "print every metric, not only those that need attention"),
 	OPT_HELP,
@@ -375,6 +375,12 @@ static void report_settings(struct pv_report *r, const struct cli *a,
 	r->settings.nwaivers = cfg->nwaivers;
 }
 
+/* compare --save-point F TREE: one tree, written as a point, no gate. */
+static int point_only(const struct cli *a)
+{
+	return !a->history && a->noperands == 1 && a->out.path[PV_OUT_POINT];
+}
+
 /*
  * compare's two sides into table: two trees, or with --baseline-history
  * the candidate's tree and a baseline pooled from the archive's points.
@@ -386,13 +392,21 @@ static int load_sides(const struct cli *a, const struct pv_config *cfg,
 		      struct pv_err *err)
 {
 	const char *base = a->history ? a->history : a->operand[0];
-	const char *cand = a->operand[a->history ? 0 : 1];
+	const char *cand = a->operand[a->history || point_only(a) ? 0 : 1];
 
 	if (a->history && a->noperands != 1)
 		return pv_error(err, PV_M_USAGE, "compare --baseline-history ARCHIVE needs one tree: CANDIDATE");
-	if (!a->history && a->noperands != 2)
-		return pv_error(err, PV_M_USAGE, "compare needs two trees: BASELINE CANDIDATE");
-	if (a->history) {
+	if (!a->history && a->noperands != 2 && !point_only(a))
+		return pv_error(err, PV_M_USAGE, "compare needs two trees: BASELINE CANDIDATE (or one tree with --save-point: its point alone)");
+	if (point_only(a)) {
+		/* A point needs no baseline: the candidate side alone. */
+		if (pv_outputs_any(&a->out))
+			return pv_error(err, PV_M_USAGE, "compare with one tree writes only its point (--save-point): reports need a BASELINE tree too");
+		if (pv_scan_tree(cand, suite, &cfg->limits, &scan[1], err) ||
+		    pv_load_side(table, PV_CAND, &scan[1], suite, format, cfg,
+				 diag, err))
+			return -1;
+	} else if (a->history) {
 		/* The baseline pooled from the archive's points. */
 		struct pv_history_opts ho = {
 			.cfg = cfg, .suite = suite, .format = format,
@@ -418,8 +432,9 @@ static int load_sides(const struct cli *a, const struct pv_config *cfg,
 	pv_warn_numbered_runs(&scan[!!a->history], 2 - !!a->history, suite, diag);
 	if (!table->n)
 		return pv_error(err, PV_M_NO_SAMPLES,
-			 "no samples found in '%s' or '%s'%s", base, cand,
-			 suite->pattern ? " (check result_file_pattern)" :
+			 "no samples found in '%s'%s%s%s%s", base,
+			 point_only(a) ? "" : " or '", point_only(a) ? "" : cand,
+			 point_only(a) ? "" : "'", suite->pattern ? " (check result_file_pattern)" :
 			 ": expected result files of a known format (see 'perfverdict formats')");
 	return 0;
 }
@@ -451,7 +466,8 @@ static int cmd_compare(struct cli *a)
 
 	if (!a->out.markdown_limit)
 		a->out.markdown_limit = MD_DEFAULT_LIMIT;
-	if (settle_config(a, &cfg, &fallback, &suite, &format, &err))
+	if (pv_outputs_check(&a->out, &err) ||
+	    settle_config(a, &cfg, &fallback, &suite, &format, &err))
 		return report_error(&err);
 	pv_table_init(&table, cfg.limits.max_metrics);
 	pv_report_init(&r);
@@ -471,13 +487,7 @@ static int cmd_compare(struct cli *a)
 	r.nwarnings = diag.n;
 
 	print_warnings(&diag);
-	/* The point is the candidate's samples, whether or not any metric
-	 * could be compared (a first point has nothing to compare with). */
-	if (a->save_point &&
-	    pv_point_write(&r, pv_label_from_env(PV_CAND, getenv), a->save_point,
-			   &err))
-		goto fail_printed;
-	if (!r.compared) {
+	if (!r.compared && !point_only(a)) {
 		/* Nothing was tested: an input error, not a verdict. */
 		struct strbuf why = STRBUF_INIT;
 
@@ -486,8 +496,14 @@ static int cmd_compare(struct cli *a)
 		strbuf_release(&why);
 		goto fail_printed;
 	}
+	/* The point (--save-point) is one file of the report set. */
+	a->out.commit = pv_label_from_env(PV_CAND, getenv);
 	if (pv_write_reports(&r, &a->out, &err))
 		goto fail_printed;
+	if (point_only(a)) {
+		st = PV_OK;
+		goto done;
+	}
 	if (!pv_outputs_to_stdout(&a->out) &&
 	    pv_write_summary(&r, a->out.quiet || pv_outputs_any(&a->out),
 			  a->out.verbose, &err))
@@ -733,7 +749,8 @@ static const struct cmd_struct {
 	const char *needs;          /* the error when that count is wrong */
 	const char *what;           /* one line for --help */
 } commands[] = {
-	{ "compare", cmd_compare, compare_options, "[options] BASELINE CANDIDATE",
+	{ "compare", cmd_compare, compare_options,
+	  "[options] BASELINE CANDIDATE | --save-point FILE TREE",
 	  1, 2, "compare needs two trees: BASELINE CANDIDATE",
 	  "compare two result trees and decide the gate" },
 	{ "render", cmd_render, render_options, "[options] REPORT.json",

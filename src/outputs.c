@@ -13,6 +13,7 @@
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
+#include "point.h"
 #include "writers/history_writers.h"
 #include "writers/writers.h"
 #include "util/atomic.h"
@@ -51,6 +52,13 @@ const char *pv_json_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* The point is written like a report, in the same set: all or none. */
+static int write_point(const struct pv_report *r, const struct pv_write_opts *o,
+		       FILE *fp, struct pv_err *err)
+{
+	return pv_point_write_to(r, o->commit, o->path, fp, err);
+}
+
 /* The output table: each kind of report file and its writers; NULL where
  * a model has no such report. */
 static const struct pv_format {
@@ -64,12 +72,13 @@ static const struct pv_format {
 	{ PV_OUT_MARKDOWN, "--markdown", pv_write_markdown,
 	  pv_write_history_markdown },
 	{ PV_OUT_HTML, "--html", pv_write_html, pv_write_history_html },
+	{ PV_OUT_POINT, "--save-point", write_point, NULL },
 };
 
 int pv_outputs_any(const struct pv_outputs *o)
 {
 	for (int k = 0; k < PV_NOUT; k++)
-		if (o->path[k])
+		if (o->path[k] && k != PV_OUT_POINT)
 			return 1;
 	return 0;
 }
@@ -79,6 +88,29 @@ int pv_outputs_to_stdout(const struct pv_outputs *o)
 	for (int k = 0; k < PV_NOUT; k++)
 		if (o->path[k] && !strcmp(o->path[k], "-"))
 			return 1;
+	return 0;
+}
+
+/*
+ * Two reports in one file would leave only the last one; two on standard
+ * output would be two documents in one stream, which no consumer reads.
+ */
+int pv_outputs_check(const struct pv_outputs *o, struct pv_err *err)
+{
+	for (int i = 0; i < PV_NOUT; i++)
+		for (int j = i + 1; j < PV_NOUT; j++) {
+			if (!o->path[i] || !o->path[j] ||
+			    strcmp(o->path[i], o->path[j]))
+				continue;
+			if (!strcmp(o->path[i], "-"))
+				return pv_error(err, PV_M_SAME_OUTPUT,
+						"standard output ('-') is given for two reports (%s and %s): give one of them a file",
+						formats[i].option, formats[j].option);
+			return pv_error(err, PV_M_SAME_OUTPUT,
+					"'%s' is given for two reports (%s and %s): each report needs its own file",
+					o->path[i], formats[i].option,
+					formats[j].option);
+		}
 	return 0;
 }
 
@@ -95,21 +127,16 @@ static int write_set(const struct pv_report *r, const struct pv_history *h,
 	int rc = 0;
 
 	memset(a, 0, sizeof(a));
-	/* Two reports in one file would leave only the last one. */
-	for (int i = 0; i < PV_NOUT; i++)
-		for (int j = i + 1; j < PV_NOUT; j++)
-			if (o->path[i] && o->path[j] && strcmp(o->path[i], "-") &&
-			    !strcmp(o->path[i], o->path[j]))
-				return pv_error(err, PV_M_SAME_OUTPUT,
-						"'%s' is given for two reports: each report needs its own file",
-						o->path[i]);
+	if (pv_outputs_check(o, err))
+		return -1;
 	for (int k = 0; k < PV_NOUT; k++)
 		if (o->path[k] && (r ? !formats[k].report : !formats[k].history))
 			return pv_error(err, PV_M_USAGE,
 					"%s: this command writes no such report",
 					formats[k].option);
 	for (int k = 0; k < PV_NOUT && !rc; k++) {
-		struct pv_write_opts wo = { o->path[k], o->markdown_limit, jname };
+		struct pv_write_opts wo = { o->path[k], o->markdown_limit, jname,
+					     o->commit };
 
 		if (!o->path[k])
 			continue;

@@ -20,6 +20,8 @@ enum pv_out {
 	PV_OUT_JUNIT,
 	PV_OUT_MARKDOWN,
 	PV_OUT_HTML,
+	PV_OUT_POINT,   /* compare --save-point: the candidate as a history
+			 * point (point.h), committed with the reports */
 	PV_NOUT
 };
 
@@ -28,13 +30,19 @@ enum pv_out {
 struct pv_outputs {
 	const char *path[PV_NOUT];
 	unsigned long markdown_limit;
+	const char *commit;     /* the point's commit id, or NULL */
 	int quiet, verbose;
 };
 
-/* Some report is asked for; some report goes to standard output (then
- * no terminal summary does). */
+/* Some report is asked for (the point is no report: with only a point
+ * the terminal summary is the full one); some file of the set goes to
+ * standard output (then no terminal summary does). */
 int pv_outputs_any(const struct pv_outputs *o);
 int pv_outputs_to_stdout(const struct pv_outputs *o);
+
+/* A file (or standard output) named for two reports of the set: a usage
+ * error (same-output), before any work is done. */
+int pv_outputs_check(const struct pv_outputs *o, struct pv_err *err);
 
 /* SOURCE_DATE_EPOCH (reproducible builds) or now: ISO 8601 UTC into
  * iso, the day (YYYY-MM-DD) into day. */
@@ -43,7 +51,8 @@ void pv_now_utc(char *iso, size_t isolen, char *day, size_t daylen);
  * NULL for standard output. */
 const char *pv_json_name(const char *path);
 /* Write every report o names; jname is the JSON's name the Markdown
- * mentions. */
+ * mentions.  A file named for two reports, or standard output for two,
+ * is a usage error (same-output) and writes nothing. */
 int pv_write_reports_named(const struct pv_report *r,
 			   const struct pv_outputs *o, const char *jname,
 			   struct pv_err *err);

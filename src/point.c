@@ -152,13 +152,19 @@ static int commit_point(struct strbuf *sb, const char *path,
 	return pv_atomic_commit_all(&a, 1, err);
 }
 
-int pv_point_write(const struct pv_report *r, const char *commit,
-		   const char *path, struct pv_err *err)
+int pv_point_write_to(const struct pv_report *r, const char *commit,
+		      const char *path, FILE *fp, struct pv_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
 
 	point_json(r, commit, &sb);
-	return commit_point(&sb, path, err);
+	if (path && pv_ends_with(path, ".gz", 0))
+		rc = gzip_to(&sb, fp, path, err);
+	else if (fwrite(sb.buf, 1, sb.len, fp) != sb.len)
+		rc = pv_atomic_error(err, path, errno);
+	strbuf_release(&sb);
+	return rc;
 }
 
 /* One observation of a point: metric m's obs[j]. */

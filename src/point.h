@@ -13,6 +13,7 @@
 #ifndef PV_POINT_H
 #define PV_POINT_H
 
+#include <stdio.h>
 #include "history.h"
 #include "report.h"
 #include "util/err.h"
@@ -20,13 +21,15 @@
 #define PV_POINT_VERSION 1
 
 /*
- * Write r's candidate side to path as a point (atomically: all of it or
- * nothing); commit is the full commit id, or NULL.  Metrics the
- * candidate does not have, and summary-only ones (no samples), are left
- * out.  Errors: cannot write (exit 3's level of the message table).
+ * Write r's candidate side as a point to fp (a file of the report set
+ * that outputs.c commits all or none), gzip when path ends in .gz;
+ * commit is the full commit id, or NULL; path names the file in errors
+ * (NULL or "-": standard output).  Metrics the candidate does not have,
+ * and summary-only ones (no samples), are left out.  Errors: cannot
+ * write (exit 3's level of the message table).
  */
-int pv_point_write(const struct pv_report *r, const char *commit,
-		   const char *path, struct pv_err *err);
+int pv_point_write_to(const struct pv_report *r, const char *commit,
+		      const char *path, FILE *fp, struct pv_err *err);
 
 /*
  * Read point h->p[pi] (path set) into h: its metrics' runs, its label,

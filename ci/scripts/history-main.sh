@@ -4,7 +4,7 @@
 # system (gate.sh runs it when PERFVERDICT_BASELINE=history on the
 # default branch; settings in history-lib.sh and lib.sh).
 #
-#   1. compare CANDIDATE CANDIDATE --save-point: the run's point,
+#   1. compare --save-point FILE CANDIDATE: the run's point,
 #      OUTPUT_DIR/<UTC time>-<short commit>.json.gz (its name is fixed
 #      once, so a retry can never add it twice);
 #   2. fetch the archive (a branch, depth 1; or the kept directory); when
@@ -94,7 +94,7 @@ set -- compare
 [ -n "$PERFVERDICT_SUITE" ] && set -- "$@" --suite "$PERFVERDICT_SUITE"
 [ -n "$PERFVERDICT_FORMAT" ] && set -- "$@" --format "$PERFVERDICT_FORMAT"
 set -- "$@" --candidate-label "$short" --save-point "$point" -q \
-	"$PERFVERDICT_CANDIDATE" "$PERFVERDICT_CANDIDATE"
+	"$PERFVERDICT_CANDIDATE"
 pv_log "$PV_BIN $*"
 SOURCE_DATE_EPOCH=$epoch GITHUB_SHA=$commit "$PV_BIN" "$@" >/dev/null 2>"$OUT/perfverdict-point.err"
 rc=$?

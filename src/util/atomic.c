@@ -139,14 +139,60 @@ static int open_buffered(struct pv_atomic *a, const char *path,
 	return 0;
 }
 
-int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
+/*
+ * Open an existing target that must not be replaced (a device, a FIFO,
+ * through any links) once, here, for write_through(): 1 when it is one
+ * (a->fp a memory buffer then), 0 for a regular file or none (a
+ * temporary file and a rename then), -1 on an error.  O_NONBLOCK: a FIFO
+ * nobody reads is an error, not a hang.  No O_TRUNC: a regular file
+ * opened here is closed unchanged.
+ */
+static int open_device(struct pv_atomic *a, const char *path,
+		       struct pv_err *err)
 {
 	struct stat st;
+	int fd, e, flags;
+
+	fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		if (e == EISDIR)
+			return pv_error(err, PV_M_CANNOT_WRITE,
+					"cannot write report '%s': it is a directory",
+					path);
+		if (stat(path, &st))
+			return 0;       /* none yet (or a dangling link) */
+		if (S_ISREG(st.st_mode))
+			return 0;       /* read-only: the rename may still work */
+		if (e == ENXIO && S_ISFIFO(st.st_mode))
+			return pv_error(err, PV_M_CANNOT_WRITE,
+					"cannot write report '%s': it is a FIFO that nobody reads",
+					path);
+		return pv_atomic_error(err, path, e);
+	}
+	if (fstat(fd, &st) || S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ||
+	    open_buffered(a, path, err)) {
+		e = errno;
+		close(fd);
+		return pv_atomic_error(err, path, e);
+	}
+	a->fd = fd;
+	a->has_fd = 1;
+	return 1;
+}
+
+int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
+{
 	const char *slash;
 	size_t dirlen, size;
 	sigset_t saved;
 	mode_t mask;
-	int fd;
+	int fd, dev;
 
 	memset(a, 0, sizeof(*a));
 	if (!strcmp(path, "-"))
@@ -154,14 +200,9 @@ int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err)
 	if (!*path)
 		return pv_error(err, PV_M_CANNOT_WRITE,
 				"cannot write report '': the file name is empty");
-	if (!stat(path, &st)) {
-		if (S_ISDIR(st.st_mode))
-			return pv_error(err, PV_M_CANNOT_WRITE,
-					"cannot write report '%s': it is a directory",
-					path);
-		if (!S_ISREG(st.st_mode))
-			return open_buffered(a, path, err);
-	}
+	dev = open_device(a, path, err);
+	if (dev)
+		return dev < 0 ? -1 : 0;
 	slash = strrchr(path, '/');
 	dirlen = slash ? (size_t)(slash - path) + 1 : 0;
 	a->path = pv_strdup(path);
@@ -230,7 +271,7 @@ static int write_all(int fd, const char *p, size_t n)
 /* Write a memory buffer through to stdout or to a device or FIFO. */
 static int write_through(struct pv_atomic *a, struct pv_err *err)
 {
-	int fd, e, flags;
+	int fd, e;
 
 	if (!a->path) {
 		if (fwrite(a->mem, 1, a->memlen, stdout) != a->memlen ||
@@ -238,20 +279,9 @@ static int write_through(struct pv_atomic *a, struct pv_err *err)
 			return pv_atomic_error(err, NULL, errno ? errno : EIO);
 		return 0;
 	}
-	/* O_NONBLOCK: a FIFO nobody reads is an error, not a hang. */
-	fd = open(a->path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 && errno == ENXIO)
-		return pv_error(err, PV_M_CANNOT_WRITE,
-				"cannot write report '%s': it is a FIFO that nobody reads",
-				a->path);
-	if (fd < 0)
-		return pv_atomic_error(err, a->path, errno);
-	flags = fcntl(fd, F_GETFL);
-	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
-		e = errno;
-		close(fd);
-		return pv_atomic_error(err, a->path, e);
-	}
+	/* Opened by open_device(): the file that was checked. */
+	fd = a->fd;
+	a->has_fd = 0;
 	e = write_all(fd, a->mem, a->memlen);
 	if (close(fd) && !e && errno != EINTR)
 		e = errno;
@@ -260,7 +290,7 @@ static int write_through(struct pv_atomic *a, struct pv_err *err)
 
 static int used(const struct pv_atomic *a)
 {
-	return a->fp || a->tmp || a->mem || a->path;
+	return a->fp || a->tmp || a->mem || a->path || a->has_fd;
 }
 
 /*
@@ -397,6 +427,8 @@ void pv_atomic_abort(struct pv_atomic *a)
 {
 	if (a->fp)
 		fclose(a->fp);
+	if (a->has_fd)
+		close(a->fd);
 	if (a->tmp)
 		unlink(a->tmp);
 	cleanup_drop(&a->slot);

@@ -24,6 +24,10 @@
  * output) and an existing device, FIFO or socket (/dev/null, /dev/stdout)
  * are written through, from a memory buffer, when the reports are
  * committed.  (Renaming over them, as root, would replace /dev/null.)
+ * Such a target is opened once, by pv_atomic_open(), and what that
+ * descriptor is (fstat) decides the way it is written: a symbolic link
+ * swapped between the open and the commit cannot send the report to
+ * another file.  (Following the link is meant: /dev/stdout is one.)
  * A FIFO with no reader is an error rather than a wait.
  *
  * Signals: every temporary file (and kept copy) is registered while it
@@ -53,6 +57,9 @@ struct pv_atomic {
 	int replaced;   /* while committing: tmp was renamed over path */
 	char *mem;      /* the memory buffer (open_memstream) */
 	size_t memlen;
+	int fd;         /* a device or FIFO target, opened once by
+			 * pv_atomic_open(); valid when has_fd */
+	int has_fd;
 };
 
 int pv_atomic_open(struct pv_atomic *a, const char *path, struct pv_err *err);

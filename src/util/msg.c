@@ -98,7 +98,7 @@ static const struct pv_msg_info table[PV_M_MAX] = {
 	[PV_M_BAD_OPTION_VALUE] = { "bad-option-value", U,
 		"an option's value is not what it expects" },
 	[PV_M_SAME_OUTPUT] = { "same-output", U,
-		"one file is given for two reports" },
+		"one file, or standard output, is given for two reports (the point of --save-point is one)" },
 	[PV_M_CANNOT_WRITE] = { "cannot-write", U,
 		"a report or standard output cannot be written" },
 	[PV_M_UNKNOWN_FORMAT] = { "unknown-format", U,

@@ -50,6 +50,20 @@ static int is_unsafe(unsigned cp)
 	       cp == 0xfffe || cp == 0xffff;
 }
 
+/*
+ * The bidirectional controls (Unicode's Bidi_Control: ALM, LRM, RLM, the
+ * embeddings and overrides U+202A..U+202E, the isolates U+2066..U+2069),
+ * which make text display in another order than it is stored: a name
+ * with U+202E reads as another name ("Trojan Source", CVE-2021-42574).
+ * Every writer drops them (pv_text_clean) and messages escape them, so
+ * compare, history and the CI comments show the same name.
+ */
+static int is_bidi(unsigned cp)
+{
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 /* Length of an ANSI escape sequence starting with ESC at s. */
 static size_t ansi_len(const unsigned char *s, size_t len)
 {
@@ -94,6 +108,8 @@ void pv_text_clean(struct strbuf *sb, const char *str, size_t len)
 		} else if (is_unsafe(cp)) {
 			strbuf_addch(sb, ' ');
 			i += n;
+		} else if (is_bidi(cp)) {
+			i += n;
 		} else {
 			strbuf_add(sb, s + i, n);
 			i += n;
@@ -113,7 +129,8 @@ size_t pv_text_escape_buf(char *dst, size_t size, const char *str,
 		return 0;
 	while (i < len) {
 		n = utf8_seq(s + i, len - i, &cp);
-		if (n && !(cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))) {
+		if (n && !(cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
+			   is_bidi(cp))) {
 			if (o + n >= size)
 				break;
 			memcpy(dst + o, s + i, n);
@@ -121,8 +138,8 @@ size_t pv_text_escape_buf(char *dst, size_t size, const char *str,
 			i += n;
 			continue;
 		}
-		/* A control character or a byte that is not UTF-8: escape
-		 * each of its bytes. */
+		/* A control character, a bidirectional control or a byte
+		 * that is not UTF-8: escape each of its bytes. */
 		if (!n)
 			n = 1;
 		if (o + 4 * n >= size)
@@ -146,7 +163,7 @@ int pv_text_is_clean(const char *str, size_t len)
 
 	while (i < len) {
 		n = utf8_seq(s + i, len - i, &cp);
-		if (!n || is_unsafe(cp))
+		if (!n || is_unsafe(cp) || is_bidi(cp))
 			return 0;
 		i += n;
 	}

@@ -10,22 +10,26 @@
 /*
  * Append s[0..len) to sb as valid UTF-8 that XML 1.0, JSON and Markdown
  * can all carry: invalid sequences become U+FFFD, ANSI escape sequences
- * are dropped, and C0 controls other than tab become a space.
+ * and bidirectional controls (U+202E and the like, which make a name
+ * read as another) are dropped, and C0 controls other than tab become a
+ * space.  Every writer of every command goes through here: one rule.
  */
 void pv_text_clean(struct strbuf *sb, const char *s, size_t len);
 
 /*
  * Copy s[0..len) into dst (size bytes, always NUL-terminated when size
  * > 0) for a one-line message on a terminal: valid UTF-8 stays as it is,
- * while control characters (tab and newline included, ESC, DEL, C1) and
- * bytes that are not UTF-8 become "\xHH" escapes, so foreign text can
+ * while control characters (tab and newline included, ESC, DEL, C1),
+ * bidirectional controls and bytes that are not UTF-8 become "\xHH"
+ * escapes, so foreign text can
  * neither break the line nor drive the terminal.  Backslashes are kept,
  * so escaping twice changes nothing.  A cut never splits an escape or a
  * character.  Returns the length written.
  */
 size_t pv_text_escape_buf(char *dst, size_t size, const char *s, size_t len);
 
-/* True when s is valid UTF-8 with no control characters but tab. */
+/* True when s is valid UTF-8 with no control characters but tab, and no
+ * bidirectional controls. */
 int pv_text_is_clean(const char *s, size_t len);
 
 /* Does s end with suffix?  With icase, ASCII letters match either case

@@ -3,13 +3,22 @@
  *
  *   header     the verdict, what was compared with what, the counts
  *   environment the context keys whose values differ
- *   figures    one per regression and improvement: both sides' samples
- *              as points with their means (left), and the change with
- *              its confidence interval against the threshold band
- *              (right), in inline SVG
- *   table      every metric; a few lines of inline script sort it by a
- *              column, and without script it reads in rank order
+ *   figures    one per regression and improvement, worst first, up to
+ *              HTML_FIGURES: both sides' samples as points with their
+ *              means (left), and the change with its confidence interval
+ *              against the threshold band (right), in inline SVG
+ *   table      the first HTML_ROWS metrics in rank order; a few lines of
+ *              inline script sort it by a column, and without script it
+ *              reads in rank order
+ *   rest       past HTML_ROWS, one short line per metric that needs
+ *              attention, up to HTML_LINES; then what was left out, by
+ *              verdict, and that the JSON report has every metric
  *   footer     the settings
+ *
+ * The limits keep a page of 100,000 metrics a few MB that a browser
+ * opens in seconds (75655ec wrote 41 MB there, every metric a sortable
+ * row and every change a figure, and chromium took over a minute), as
+ * the Markdown fits its limit and says what it left out.
  *
  * Nothing is loaded from anywhere: the CSS, the SVG and the script are
  * inline, no font, image or link points outside the page, and a
@@ -33,6 +42,9 @@
 #include "../util/banned.h"
 
 #define NAME_CHARS 200
+#define HTML_FIGURES 100        /* figures drawn, worst first */
+#define HTML_ROWS 2000          /* rows of the sortable table */
+#define HTML_LINES 10000        /* short lines after it */
 #define FIG_W 720               /* one figure, in SVG user units */
 #define FIG_H 104
 #define PANEL_L 90              /* the samples panel: x from here ... */
@@ -455,15 +467,20 @@ static void table(struct page *p, const size_t *rank)
 {
 	const struct pv_report *r = p->r;
 	struct strbuf *sb = p->sb, t = STRBUF_INIT;
+	size_t rows = r->n < HTML_ROWS ? r->n : HTML_ROWS;
 
-	strbuf_addf(sb, "<h2 id=\"metrics\">All %zu metrics</h2>\n"
-		    "<p class=\"muted legend\">Ranked by what needs attention first; click a column to sort. "
-		    "Change and interval are relative to the baseline mean.</p>\n", r->n);
+	if (rows < r->n)
+		strbuf_addf(sb, "<h2 id=\"metrics\">The first %zu of %zu metrics</h2>\n",
+			    rows, r->n);
+	else
+		strbuf_addf(sb, "<h2 id=\"metrics\">All %zu metrics</h2>\n", r->n);
+	strbuf_addstr(sb, "<p class=\"muted legend\">Ranked by what needs attention first; click a column to sort. "
+		      "Change and interval are relative to the baseline mean.</p>\n");
 	strbuf_addstr(sb, "<table id=\"all\"><thead><tr><th>Verdict</th><th>Benchmark</th>"
 		      "<th>Metric</th><th class=\"n\">Baseline</th><th class=\"n\">Candidate</th>"
 		      "<th class=\"n\">Change</th><th class=\"n\">Interval</th>"
 		      "<th class=\"n\">q</th></tr></thead>\n<tbody>\n");
-	for (size_t k = 0; k < r->n; k++) {
+	for (size_t k = 0; k < rows; k++) {
 		const struct pv_result *m = &r->m[rank[k]];
 		const char *word = pv_fmt_better_word(m);
 		struct pv_scale sc;
@@ -514,6 +531,77 @@ static void table(struct page *p, const size_t *rank)
 	strbuf_release(&t);
 }
 
+static const enum pv_verdict count_order[] = {
+	PV_V_REGRESSION, PV_V_MISSING, PV_V_INCONCLUSIVE, PV_V_NOISY,
+	PV_V_INSUFFICIENT, PV_V_WAIVED, PV_V_IMPROVEMENT, PV_V_NEW,
+	PV_V_UNGATED, PV_V_UNCHANGED,
+};
+
+/* Needs no line of its own past the table: counted by verdict only. */
+static int quiet_verdict(enum pv_verdict v)
+{
+	return v == PV_V_UNCHANGED || v == PV_V_UNGATED;
+}
+
+/*
+ * Past the table: one short line per metric that needs attention, up to
+ * HTML_LINES, then the metrics in no table or list, by verdict, and
+ * where all of them are.
+ */
+static void rest(struct page *p, const size_t *rank, const char *json_name)
+{
+	const struct pv_report *r = p->r;
+	struct strbuf *sb = p->sb;
+	size_t left[PV_V_COUNT] = { 0 }, lines = 0, unlisted = 0;
+
+	if (r->n <= HTML_ROWS)
+		return;
+	strbuf_addf(sb, "<h2 id=\"rest\">The other %zu metrics</h2>\n",
+		    r->n - HTML_ROWS);
+	for (size_t k = HTML_ROWS; k < r->n; k++) {
+		const struct pv_result *m = &r->m[rank[k]];
+
+		if (quiet_verdict(m->verdict) || lines == HTML_LINES) {
+			left[m->verdict]++;
+			unlisted++;
+			continue;
+		}
+		if (!lines++)
+			strbuf_addstr(sb, "<ul class=\"rest\">\n");
+		strbuf_addf(sb, "<li><b class=\"%s\">%s</b> ",
+			    pv_verdict_name(m->verdict),
+			    pv_verdict_name(m->verdict));
+		name_words(p, sb, m, 1);
+		if (isfinite(m->change_rel)) {
+			strbuf_addch(sb, ' ');
+			pv_fmt_pct(sb, m->change_rel);
+		}
+		strbuf_addstr(sb, "</li>\n");
+		maybe_flush(p);
+	}
+	if (lines)
+		strbuf_addstr(sb, "</ul>\n");
+	if (!unlisted)
+		return;
+	strbuf_addf(sb, "<p>Not listed, to keep this page quick to open: %zu metric%s (",
+		    unlisted, unlisted == 1 ? "" : "s");
+	for (size_t k = 0, first = 1; k < sizeof(count_order) / sizeof(*count_order); k++) {
+		size_t c = left[count_order[k]];
+
+		if (!c)
+			continue;
+		strbuf_addf(sb, "%s%zu %s", first ? "" : ", ", c,
+			    pv_verdict_name(count_order[k]));
+		first = 0;
+	}
+	strbuf_addstr(sb, "); the JSON report");
+	if (json_name && *json_name) {
+		strbuf_addch(sb, ' ');
+		esc(sb, json_name);
+	}
+	strbuf_addf(sb, " has all %zu.</p>\n", r->n);
+}
+
 static const char *ctx_value(const struct pv_sidemeta *s, const char *key)
 {
 	for (size_t i = 0; i < s->ncontext; i++)
@@ -556,11 +644,6 @@ static void environment(struct page *p)
 		strbuf_addstr(sb, "</tbody></table>\n");
 }
 
-static const enum pv_verdict count_order[] = {
-	PV_V_REGRESSION, PV_V_MISSING, PV_V_INCONCLUSIVE, PV_V_NOISY,
-	PV_V_INSUFFICIENT, PV_V_WAIVED, PV_V_IMPROVEMENT, PV_V_NEW,
-	PV_V_UNGATED, PV_V_UNCHANGED,
-};
 
 static void header(struct page *p)
 {
@@ -658,21 +741,30 @@ int pv_write_html(const struct pv_report *r, const struct pv_write_opts *o,
 	header(&p);
 	environment(&p);
 	if (figs) {
-		strbuf_addf(&sb, "<h2 id=\"figures\">Regressions and improvements (%zu)</h2>\n"
+		strbuf_addstr(&sb, "<h2 id=\"figures\">Regressions and improvements (");
+		if (figs > HTML_FIGURES)
+			strbuf_addf(&sb, "the worst %d of ", HTML_FIGURES);
+		strbuf_addf(&sb, "%zu)</h2>\n"
 			    "<p class=\"muted legend\">Left: each run's value (points) and the mean (bar) of both sides. "
 			    "Right: the change of the mean with its ", figs);
 		pv_fmt_threshold(&sb, 1 - r->settings.gate.alpha);
 		strbuf_addstr(&sb, " confidence interval; the grey band is &#177;threshold, where a change does not count.</p>\n");
-		for (size_t k = 0; k < r->n; k++) {
+		for (size_t k = 0, drawn = 0; k < r->n && drawn < HTML_FIGURES; k++) {
 			const struct pv_result *m = &r->m[rank[k]];
 
 			if (m->verdict == PV_V_REGRESSION ||
-			    m->verdict == PV_V_IMPROVEMENT)
+			    m->verdict == PV_V_IMPROVEMENT) {
 				figure(&p, m);
+				drawn++;
+			}
 			maybe_flush(&p);
 		}
+		if (figs > HTML_FIGURES)
+			strbuf_addf(&sb, "<p class=\"muted legend\">The figures show the worst %d; the other %zu regressions and improvements are in the lists below.</p>\n",
+				    HTML_FIGURES, figs - HTML_FIGURES);
 	}
 	table(&p, rank);
+	rest(&p, rank, o ? o->json_name : NULL);
 	footer(&p);
 	pv_html_script(&sb, script);
 	strbuf_addstr(&sb, "</body>\n</html>\n");

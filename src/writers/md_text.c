@@ -4,7 +4,8 @@
  * Escaping: every foreign string is cleaned (pv_text_clean), capped in
  * length, and has the Markdown specials \ ` * _ [ ] < > # ~ | & $
  * backslash-escaped; text GitHub would link ("@team", "#12") becomes a
- * code span instead.  Bidirectional overrides are dropped.  Cells never
+ * code span instead.  Bidirectional controls are dropped (by
+ * pv_text_clean, as in every writer).  Cells never
  * hold a newline, and numbers never part from their units.
  */
 #include "md.h"
@@ -28,15 +29,6 @@ int md_is_alnum(unsigned char c)
 	       (c >= 'A' && c <= 'Z');
 }
 
-/* U+202A..U+202E and U+2066..U+2069: bidirectional overrides that can
- * make a name read as something else. */
-static int is_bidi(const unsigned char *s)
-{
-	return s[0] == 0xe2 &&
-	       ((s[1] == 0x80 && s[2] >= 0xaa && s[2] <= 0xae) ||
-		(s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9));
-}
-
 /* A '#' or '@' before a letter or digit: GitHub would link an issue or
  * mention a user. */
 static int links(const char *s, size_t n)
@@ -50,8 +42,8 @@ static int links(const char *s, size_t n)
 
 /*
  * Append foreign text as inline Markdown that renders as itself: at most
- * maxchars characters (then "…"), no newline, bidirectional overrides
- * dropped.  Text that GitHub would turn into a mention or an issue link
+ * maxchars characters (then "…"), no newline, bidirectional controls
+ * dropped (pv_text_clean).  Text that GitHub would turn into a mention or an issue link
  * ("@team", "#12") becomes a code span, where GitHub links nothing, so a
  * name copied from the comment is the name (no zero-width characters);
  * other text has the Markdown specials backslash-escaped.  In a table
@@ -72,10 +64,6 @@ void md_text_in(struct strbuf *out, const char *s, size_t maxchars,
 
 		/* pv_text_clean left valid UTF-8 */
 		n = p[0] < 0x80 ? 1 : p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
-		if (n == 3 && is_bidi(p)) {
-			i += n;
-			continue;
-		}
 		if (chars++ == maxchars) {
 			strbuf_addstr(&v, ELLIPSIS);
 			break;

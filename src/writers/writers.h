@@ -21,6 +21,7 @@ struct pv_write_opts {
 	size_t markdown_limit;  /* characters the Markdown must fit; 0: the
 				 * report's own, else MD_DEFAULT_LIMIT */
 	const char *json_name;  /* the Markdown says the full report is here */
+	const char *commit;     /* the point's commit id (--save-point), or NULL */
 };
 
 /* Every report writer of compare's model has this type (outputs.c). */

@@ -17,7 +17,7 @@ FUZZ_DIR=${FUZZ_DIR:-build/fuzz}
 JOBS=${FUZZ_JOBS:-1}
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-rhs csv gbench pyperf hyperfine gobench pytest criterion jmh catch2 csv-summary gbench-aggregates criterion-old load config archive num dtoa}
+targets=${*:-rhs csv gbench pyperf hyperfine gobench pytest criterion jmh catch2 csv-summary gbench-aggregates criterion-old load config archive num dtoa point point-gz datajs benchmark-action}
 
 mkdir -p "$FUZZ_DIR/crashes"
 
@@ -40,8 +40,26 @@ seeds() {
 	config) find samples tests/golden -name '*.conf' ;;
 	archive) find tests/golden -name '*.json' -path '*/out/*' ;;
 	num|dtoa) ;;
+	point) find "$tmp/points" -name '*.json' ;;
+	point-gz) find "$tmp/points" -name '*.json.gz' ;;
+	datajs|benchmark-action) find samples tests/ci/data tests/unit/data \
+		-name '*.js' ;;
 	esac
 	[ -d "tests/fuzz/regress/$1" ] && find "tests/fuzz/regress/$1" -type f
+}
+
+# points: samples/history's trees as history points, .json and .json.gz
+# (compare --save-point F TREE), into $tmp/points, before the targets
+# run in parallel.
+points() {
+	mkdir -p "$tmp/points"
+	for d in samples/history/archive/*/; do
+		n=$(basename "$d")
+		"${PV_BIN:-build/perfverdict}" compare -c samples/history/perf.conf \
+			--save-point "$tmp/points/$n.json" "$d" >/dev/null 2>&1
+		"${PV_BIN:-build/perfverdict}" compare -c samples/history/perf.conf \
+			--save-point "$tmp/points/$n.json.gz" "$d" >/dev/null 2>&1
+	done
 }
 
 dict() {
@@ -66,7 +84,8 @@ fuzz() {
 	mkdir -p "$corpus"
 	seeds "$1" | awk '{ print NR, $0 }' | while read -r n f; do
 		# Readers get inflated text: pyperf's .json.gz as JSON.
-		case $f in
+		case $1:$f in
+		point-gz:*) cp "$f" "$corpus/seed-$n" ;;
 		*.gz) gzip -dc "$f" >"$corpus/seed-$n" ;;
 		*) cp "$f" "$corpus/seed-$n" ;;
 		esac
@@ -97,6 +116,7 @@ fuzz() {
 		>"$tmp/$1.log" 2>&1
 }
 
+case " $targets " in *" point"*) points ;; esac
 status=0
 running=0
 for target in $targets; do

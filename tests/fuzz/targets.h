@@ -31,6 +31,19 @@
  *   archive  the input as render's/merge's REPORT.json (pv_archive_read),
  *            then what render and merge do with it: the JUnit, Markdown,
  *            text and JSON writers, and pv_redecide().
+ *   point point-gz
+ *            the input as the newest of three entries of a history
+ *            archive directory (two fixed valid points before it), named
+ *            0003-p.json (the point reader's JSON) or 0003-p.json.gz (its
+ *            gzip decoder first), read by pv_history_read(); seeded
+ *            (tests/fuzz/run.sh) with points of samples/history's trees,
+ *            the .gz ones kept compressed.
+ *   datajs   the input as a github-action-benchmark data.js given to
+ *            history (pv_history_read), then, when it reads, what
+ *            `history --save-points DIR` does with it (pv_point_save_all
+ *            into a scratch directory, emptied after each input).
+ *   benchmark-action (a reader of pv_readers[], as above) the data.js as
+ *            compare's candidate: its newest entry of each suite.
  *   num      pv_parse_double(), checked against strtod() for every input
  *            it accepts (bit for bit), and pv_test_id() on the input as a
  *            relative path.
@@ -55,7 +68,10 @@
 #include <sys/stat.h>
 #include <gsl/gsl_errno.h>
 
+#include <dirent.h>
 #include "archive.h"
+#include "history.h"
+#include "point.h"
 #include "config.h"
 #include "policy.h"
 #include "util/diag.h"
@@ -94,6 +110,8 @@ static const char *fuzz_relpath(const char *reader)
 		return "jmh-result.json";
 	if (!strcmp(reader, "catch2"))
 		return "bench.xml";
+	if (!strcmp(reader, "benchmark-action"))
+		return "data.js";
 	return "bench.json";
 }
 
@@ -232,7 +250,7 @@ static int fuzz_archive(const uint8_t *data, size_t size)
 	struct pv_config cfg;
 	struct pv_diag diag = PV_DIAG_INIT;
 	struct pv_err err = { 0 };
-	struct pv_write_opts md = { "/dev/null", 65000, "report.json" };
+	struct pv_write_opts md = { "/dev/null", 65000, "report.json", NULL };
 	struct pv_text_opts to = { 0, 0, 0, 80 };
 
 	if (!sink && !(sink = fopen("/dev/null", "w")))
@@ -454,6 +472,132 @@ static int fuzz_load(const uint8_t *data, size_t size)
 	return 0;
 }
 
+/* The history targets' scratch directory: arch/ (the archive) and out/
+ * (--save-points), both emptied before each input. */
+static const char *fuzz_hist_dir(void)
+{
+	static char dir[64];
+	char sub[96];
+
+	if (dir[0])
+		return dir;
+	snprintf(dir, sizeof(dir), "%s/pv-fuzz-hist-XXXXXX",
+		 getenv("TMPDIR") && strlen(getenv("TMPDIR")) < 32 ?
+		 getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(dir))
+		abort();
+	snprintf(sub, sizeof(sub), "%s/arch", dir);
+	if (mkdir(sub, 0700))
+		abort();
+	snprintf(sub, sizeof(sub), "%s/out", dir);
+	if (mkdir(sub, 0700))
+		abort();
+	return dir;
+}
+
+/* Remove the files of dir/sub (no subdirectories are made there). */
+static void fuzz_empty(const char *dir, const char *sub)
+{
+	char path[512];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	if (!(d = opendir(path)))
+		return;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(path, sizeof(path), "%s/%s/%s", dir, sub,
+				 e->d_name);
+			unlink(path);
+		}
+	closedir(d);
+}
+
+static void fuzz_hist_cleanup(void)
+{
+	char path[96];
+	const char *dir = fuzz_hist_dir();
+
+	fuzz_empty(dir, "arch");
+	fuzz_empty(dir, "out");
+	snprintf(path, sizeof(path), "%s/arch", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	rmdir(path);
+	unlink(dir);
+	rmdir(dir);
+}
+
+/* point, point-gz, datajs: the input as the archive's one entry (name),
+ * or with save the input as a data.js, then --save-points. */
+static int fuzz_history(const char *name, int save, const uint8_t *data,
+			size_t size)
+{
+	static int registered;
+	const char *dir = fuzz_hist_dir();
+	char archive[160], out[96];
+	struct pv_config cfg;
+	struct pv_suite suite;
+	struct pv_history h;
+	struct pv_history_opts o;
+	struct pv_diag diag = PV_DIAG_INIT;
+	struct pv_err err = { 0 };
+
+	if (!registered) {
+		atexit(fuzz_hist_cleanup);
+		registered = 1;
+	}
+	fuzz_empty(dir, "arch");
+	fuzz_empty(dir, "out");
+	snprintf(archive, sizeof(archive), "%s/%s%s", dir,
+		 save ? "" : "arch/", name);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	fuzz_put(dir, save ? "." : "arch", name, data, size);
+	if (!save) {
+		/* history needs 3 points: two valid ones before the input */
+		static const char pt[] = "{\"point_version\": 1, \"tool\": "
+			"{\"name\": \"perfverdict\", \"version\": \"0\"}, "
+			"\"label\": \"a\", \"commit\": null, \"time\": "
+			"\"2026-01-01T00:00:00Z\", \"suite\": \"fuzz\", "
+			"\"context\": {}, \"metrics\": [{\"suite\": \"fuzz\", "
+			"\"test\": \"r.csv\", \"group\": \"g\", \"benchmark\": "
+			"\"b\", \"metric\": \"time\", \"unit\": \"ns\", "
+			"\"samples\": [10.0, 11.0, 10.5]}]}\n";
+
+		fuzz_put(dir, "arch", "0001.json", pt, sizeof(pt) - 1);
+		fuzz_put(dir, "arch", "0002.json", pt, sizeof(pt) - 1);
+		snprintf(archive, sizeof(archive), "%s/arch", dir);
+	}
+	pv_config_defaults(&cfg);
+	cfg.limits.max_metrics = 100000;
+	cfg.limits.max_file_size = 1 << 20;
+	memset(&suite, 0, sizeof(suite));
+	suite.name = (char *)"fuzz";
+	suite.ignore_col = 1;
+	if (regcomp(&suite.repeat_re, "repeat[0-9]+", REG_EXTENDED))
+		abort();
+	memset(&o, 0, sizeof(o));
+	o.cfg = &cfg;
+	o.suite = &suite;
+	o.order = PV_ORDER_NAME;
+	o.recent = 3;
+	o.today = "2026-01-01";
+	pv_history_init(&h);
+	h.tool_version = "fuzz";
+	h.generated_at = "2026-01-01T00:00:00Z";
+	h.suite = "fuzz";
+	h.format = "auto";
+	if (pv_history_read(&h, archive, &o, &diag, &err))
+		fuzz_check_err(&err, 0);
+	else if (save && pv_point_save_all(&h, out, &err))
+		fuzz_check_err(&err, 0);
+	pv_history_release(&h);
+	pv_diag_release(&diag);
+	regfree(&suite.repeat_re);
+	return 0;
+}
+
 /* Run target on one input; -1 for an unknown target. */
 static int pv_fuzz_run(const char *target, const uint8_t *data, size_t size)
 {
@@ -474,6 +618,12 @@ static int pv_fuzz_run(const char *target, const uint8_t *data, size_t size)
 		return fuzz_dtoa(data, size);
 	if (!strcmp(target, "load"))
 		return fuzz_load(data, size);
+	if (!strcmp(target, "point"))
+		return fuzz_history("0003-p.json", 0, data, size);
+	if (!strcmp(target, "point-gz"))
+		return fuzz_history("0003-p.json.gz", 0, data, size);
+	if (!strcmp(target, "datajs"))
+		return fuzz_history("data.js", 1, data, size);
 	return fuzz_reader(target, data, size);
 }
 

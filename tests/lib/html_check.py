@@ -13,7 +13,13 @@
   'none' whose script-src allows only the page's one inline script, by
   its sha256 hash (never 'unsafe-inline'), or no script at all;
 - it holds one <figure> per regression and improvement, each with an
-  <svg>, and a table row per metric.
+  <svg>, up to FIGURES; a table row per metric up to ROWS; past them one
+  list line per metric that needs attention (not unchanged or ungated)
+  up to LINES, and a note that counts, by verdict, the metrics it left
+  out; every metric is in a row, a line or the note's counts, and every
+  regression in a row or a line unless more than ROWS + LINES metrics
+  need attention (the limits of src/writers/html.c, so that a page of
+  100,000 metrics stays a few MB).
 
     html_check.py --history HISTORY.html
 
@@ -23,6 +29,7 @@ script, and its CSP allows none.
 import base64
 import hashlib
 import json
+import re
 import sys
 from html.parser import HTMLParser
 
@@ -31,6 +38,7 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
 # SVG children written as <x/>: html.parser reports them as startendtag.
 FETCHING = {"img", "link", "iframe", "object", "embed", "audio", "video",
             "source", "base", "form", "frame", "picture", "track"}
+FIGURES, ROWS, LINES = 100, 2000, 10000
 URL_ATTRS = {"src", "href", "action", "srcset", "poster", "data",
              "xlink:href", "background", "formaction", "ping"}
 
@@ -49,6 +57,9 @@ class Check(HTMLParser):
         self.where = None
         self.figure_svg = 0
         self.in_figure = False
+        self.text = []
+        self.row_verdict, self.line_verdict = {}, {}
+        self.lines = 0
 
     def handle_decl(self, decl):
         self.doctype = decl.lower() == "doctype html"
@@ -81,6 +92,13 @@ class Check(HTMLParser):
         if tag == "tr" and self.in_tbody and \
                 any(t == "table" for t in self.stack):
             self.rows += 1
+            v = a.get("class", "")
+            self.row_verdict[v] = self.row_verdict.get(v, 0) + 1
+        if tag == "li":
+            self.lines += 1
+        if tag == "b" and self.stack and self.stack[-1] == "li":
+            v = a.get("class", "")
+            self.line_verdict[v] = self.line_verdict.get(v, 0) + 1
         if tag == "figure":
             self.in_figure = True
         if tag == "svg" and self.in_figure:
@@ -115,6 +133,7 @@ class Check(HTMLParser):
             self.where = None
 
     def handle_data(self, data):
+        self.text.append(data)
         if self.where == "style":
             self.style.append(data)
         elif self.where == "script":
@@ -184,16 +203,41 @@ def main():
     for bad in ("fetch(", "XMLHttpRequest", "import(", "WebSocket", "src="):
         if bad in js:
             p.append(f"the script uses {bad}")
-    want = sum(1 for m in report["metrics"]
+    metrics = report["metrics"]
+    n = len(metrics)
+    want = sum(1 for m in metrics
                if m["verdict"] in ("regression", "improvement"))
-    if c.count.get("figure", 0) != want:
-        p.append(f"{c.count.get('figure', 0)} figures, expected {want} "
-                 "(one per regression and improvement)")
-    if c.figure_svg != want:
-        p.append(f"{c.figure_svg} figures with an <svg>, expected {want}")
-    if c.rows < len(report["metrics"]):
-        p.append(f"{c.rows} table rows, expected at least "
-                 f"{len(report['metrics'])} (one per metric)")
+    if c.count.get("figure", 0) != min(want, FIGURES):
+        p.append(f"{c.count.get('figure', 0)} figures, expected "
+                 f"{min(want, FIGURES)} (one per regression and improvement, "
+                 f"at most {FIGURES})")
+    if c.figure_svg != min(want, FIGURES):
+        p.append(f"{c.figure_svg} figures with an <svg>, expected "
+                 f"{min(want, FIGURES)}")
+    if c.rows < min(n, ROWS):
+        p.append(f"{c.rows} table rows, expected at least {min(n, ROWS)}")
+    text = " ".join("".join(c.text).split())
+    note = re.search(r"Not listed, to keep this page quick to open: "
+                     r"(\d+) metrics? \(([^)]*)\)", text)
+    unlisted = int(note.group(1)) if note else 0
+    if n <= ROWS and (note or c.lines):
+        p.append("a page of all metrics has a list or a note past its table")
+    if n > ROWS:
+        if c.lines > LINES:
+            p.append(f"{c.lines} list lines, over {LINES}")
+        if c.lines + unlisted != n - ROWS:
+            p.append(f"{c.lines} lines and {unlisted} unlisted past the "
+                     f"table, expected {n - ROWS} in all")
+        if note and sum(int(x.split()[0]) for x in
+                        note.group(2).split(", ")) != unlisted:
+            p.append(f"the note's counts do not add up to {unlisted}")
+        attention = sum(1 for m in metrics
+                        if m["verdict"] not in ("unchanged", "ungated"))
+        reg = sum(1 for m in metrics if m["verdict"] == "regression")
+        shown = c.row_verdict.get("regression", 0) + \
+            c.line_verdict.get("regression", 0)
+        if attention <= ROWS + LINES and shown != reg:
+            p.append(f"{shown} regressions in rows and lines, expected {reg}")
     for x in p[:20]:
         print(f"{html_path}: {x}", file=sys.stderr)
     return 1 if p else 0

@@ -302,7 +302,7 @@ static void write_md(const struct pv_report *r, size_t limit,
 		     const char *json_name, struct out *o)
 {
 	FILE *fp = open_memstream(&o->buf, &o->len);
-	struct pv_write_opts opts = { NULL, limit, json_name };
+	struct pv_write_opts opts = { NULL, limit, json_name, NULL };
 	struct pv_err err;
 
 	assert_non_null(fp);
@@ -1322,7 +1322,7 @@ static void big_10k(void **state)
 static void write_errors(void **state)
 {
 	struct pv_report r;
-	struct pv_write_opts opts = { "/dev/full", 0, NULL };
+	struct pv_write_opts opts = { "/dev/full", 0, NULL, NULL };
 	struct pv_err err;
 	FILE *fp;
 
@@ -1430,7 +1430,7 @@ static void dump(const char *dir, const char *name, const struct pv_report *r)
 	char path[8192];
 	FILE *fp;
 	struct pv_err err;
-	struct pv_write_opts opts = { NULL, 65000, NULL };
+	struct pv_write_opts opts = { NULL, 65000, NULL, NULL };
 	json_t *j = contract_json(r);
 
 	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
