@@ -98,17 +98,14 @@ set -- "$@" --candidate-label "$short" --save-point "$point" -q \
 pv_log "$PV_BIN $*"
 SOURCE_DATE_EPOCH=$epoch GITHUB_SHA=$commit "$PV_BIN" "$@" >/dev/null 2>"$OUT/perfverdict-point.err"
 rc=$?
-# The candidate is compared with itself only to write its point: with
-# fewer runs than min_samples nothing can be compared, which says
-# nothing about this job.  That error is dropped once the point is
-# written; any other line (a warning, an error) is shown.
-if [ -f "$point" ]; then
-	grep -v '^perfverdict: error: no metric could be compared .*\[nothing-compared\]$' "$OUT/perfverdict-point.err" >&2
-else
-	cat "$OUT/perfverdict-point.err" >&2
+# One tree: compare writes its point and judges nothing, so every line
+# it prints (a warning, an error) is worth showing.
+cat "$OUT/perfverdict-point.err" >&2
+if [ "$rc" -ne 0 ] || [ ! -f "$point" ]; then
+	st=3
+	[ "$rc" -eq 2 ] && st=2
+	die "$st" "perfverdict could not write the point of $PERFVERDICT_CANDIDATE (compare exit $rc)"
 fi
-[ -f "$point" ] || die "$([ "$rc" -ge 2 ] && [ "$rc" -le 3 ] && echo "$rc" || echo 3)" \
-	"perfverdict could not write the point of $PERFVERDICT_CANDIDATE (compare exit $rc)"
 
 # ---- 2-3. the archive ------------------------------------------------------
 import_into() { # import_into DIR: the data.js of PERFVERDICT_HISTORY_IMPORT as points
