@@ -184,6 +184,10 @@ void pv_report_tally(struct pv_report *r);
  */
 const char *pv_result_reason(const struct pv_report *r,
 			     const struct pv_result *m, struct strbuf *sb);
+/* When main's newest points moved (m->end_points, stats/pooled.h), that
+ * clause of the reason, appended to sb: "main's newest 2 points moved
+ * +10.0% from its long-run level, not confirmed yet: ...". */
+const char *pv_result_end_note(const struct pv_result *m, struct strbuf *sb);
 /* m's id, suite/test/group/benchmark/metric, into sb. */
 const char *pv_result_id(const struct pv_result *m, struct strbuf *sb);
 /* A side's moments from its samples (NAN where undefined). */
