@@ -142,19 +142,26 @@ static size_t side_n(const struct pv_side_result *s)
 	return s->summary_only ? s->s.n : s->nsamples;
 }
 
-/* The remark every verdict carries when a side has only a summary. */
 /* "main's newest 2 points moved +10.0% ..." (stats/pooled.h). */
-static void add_end_note(struct strbuf *sb, const struct pv_result *m)
+const char *pv_result_end_note(const struct pv_result *m, struct strbuf *sb)
 {
 	if (m->end_points == 1)
-		strbuf_addstr(sb, "; main's newest point");
+		strbuf_addstr(sb, "main's newest point");
 	else
-		strbuf_addf(sb, "; main's newest %zu points", m->end_points);
+		strbuf_addf(sb, "main's newest %zu points", m->end_points);
 	strbuf_addf(sb, " moved %+.1f%% from its long-run level, not confirmed yet: judged against both levels, the baseline's mean and the change are the %s level's",
 		    100 * m->end_move,
 		    m->end_from_newest ? "newest" : "long-run");
+	return sb->buf;
 }
 
+static void add_end_note(struct strbuf *sb, const struct pv_result *m)
+{
+	strbuf_addstr(sb, "; ");
+	pv_result_end_note(m, sb);
+}
+
+/* The remark every verdict carries when a side has only a summary. */
 static void add_summary_note(struct strbuf *sb, const struct pv_result *m)
 {
 	int a = m->side[0].summary_only, b = m->side[1].summary_only;

@@ -197,6 +197,10 @@ const char *pv_nothing_compared(const struct pv_report *r, struct strbuf *sb);
  * no detectable effect. */
 const char *pv_add_detectable(struct strbuf *sb, const struct pv_result *m,
 			      const char *and);
+/* When main's newest points moved (m->end_points, stats/pooled.h), that
+ * clause of the reason, appended to sb: "main's newest 2 points moved
+ * +10.0% from its long-run level, not confirmed yet: ...". */
+const char *pv_result_end_note(const struct pv_result *m, struct strbuf *sb);
 /* m's id, suite/test/group/benchmark/metric, into sb. */
 const char *pv_result_id(const struct pv_result *m, struct strbuf *sb);
 /* A side's moments from its samples (NAN where undefined). */

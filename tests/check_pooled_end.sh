@@ -10,7 +10,9 @@
 #      BM_Parse 10% slower again (x1.21 on the long-run level, +10% on
 #      main's newest).  It fails, and BM_Parse's reason names main's
 #      newest points; the change the gate measured is from the newest
-#      level (about +10%, not +21%).  On 75655ec it passed (exit 0): the
+#      level (about +10%, not +21%); the comment (under its regressions
+#      table) and the terminal (under its regressions, 80 columns) say so
+#      too.  On 75655ec it passed (exit 0): the
 #      newest points were spikes and the candidate was judged at their
 #      rate.
 #   2. The same archive, a candidate that only inherits main's +10%: no
@@ -114,6 +116,24 @@ for m in real_time cpu_time; do
 done
 grep -v "^BM_Parse/" "$tmp/end-mr.v" | grep " regression " &&
 	bad "end-mr: a regression in a metric that only inherits main's newest level"
+# where a reviewer looks: the comment, under its regressions table, and
+# the terminal at 80 columns, under its regressions (the reason alone
+# was only in the JSON)
+for m in 'real\\_time' 'cpu\\_time'; do
+	grep -q "^- BM\\\\_Parse $m: main's newest 2 points moved +[0-9.]*% from its long-run level, not confirmed yet" "$tmp/end-mr.md" ||
+		bad "end-mr: the Markdown does not say main's newest points moved for BM_Parse $m"
+done
+COLUMNS=80 "$PV_BIN" compare --baseline-history "$tmp/end/arch" "$tmp/end/cand" \
+	>"$tmp/end-mr.txt" 2>/dev/null
+for m in real_time cpu_time; do
+	grep -q "^  BM_Parse $m: main's newest 2 points moved +[0-9.]*% from its" "$tmp/end-mr.txt" ||
+		bad "end-mr: the terminal does not say main's newest points moved for BM_Parse $m: $(cat "$tmp/end-mr.txt")"
+done
+sed -n '/^Regressions/,/^default/p' "$tmp/end-mr.txt" |
+	grep -q "^Main moved at the end of its archive:" ||
+	bad "end-mr: the terminal's note is not under the regressions"
+"$PYTHON" -c 'import sys; sys.exit(max(len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")) > 80)' \
+	"$tmp/end-mr.txt" || bad "end-mr: a terminal line is wider than 80 columns"
 
 gen "$tmp/inherit" 4041 1.10 1.0 1.0 2
 run end-inherit 0 "$tmp/inherit"

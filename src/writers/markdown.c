@@ -4,7 +4,8 @@
  *
  * Sections, in this order, each separated by a blank line:
  *   1. headline: ✅/❌ and the counts of each verdict
- *   2. "Regressions": ranked by severity (largest change first)
+ *   2. "Regressions": ranked by severity (largest change first); under
+ *      it, those judged against main's moved newest points, and why
  *   3. "Other changes": improvements, then the other non-unchanged
  *      verdicts in severity order, each with its reason
  *   4. <details> "All N metrics": one table per (suite, test, group), in
@@ -60,6 +61,8 @@ struct layout {
 	char *in_table;             /* a metric has a row in some table */
 	char **whys;                /* the other changes' reasons, in order */
 	char *common;               /* the clause all those reasons share */
+	char **ends;                /* each regression's end-of-main item */
+	size_t nends;               /* how many of them are not NULL */
 	size_t total[SEC_COUNT], shown[SEC_COUNT];
 	struct admitted sec[SEC_COUNT];
 };
@@ -110,6 +113,7 @@ static void layout_init(struct layout *L, struct md *d)
 		L->sec[s].row = pv_calloc(st_add(L->total[s], 1),
 					  sizeof(char *));
 	L->whys = pv_calloc(st_add(L->total[SEC_OTHER], 1), sizeof(char *));
+	L->ends = pv_calloc(st_add(L->total[SEC_REGRESS], 1), sizeof(char *));
 }
 
 static void layout_release(struct layout *L)
@@ -124,6 +128,9 @@ static void layout_release(struct layout *L)
 	for (size_t k = 0; k < L->sec[SEC_OTHER].n; k++)
 		free(L->whys[k]);
 	free(L->whys);
+	for (size_t k = 0; k < L->sec[SEC_REGRESS].n; k++)
+		free(L->ends[k]);
+	free(L->ends);
 	free(L->common);
 	free(L->drow);
 	free(L->in_table);
@@ -187,6 +194,8 @@ static void build_row(struct layout *L, int s, size_t i, struct strbuf *row,
 
 	switch (s) {
 	case SEC_REGRESS:
+		strbuf_reset(why);
+		md_end_item(why, d, m);
 		md_regress_row(row, d, m);
 		if (!L->shown[s])
 			md_regress_head(hd, d, L->total[s]);
@@ -234,7 +243,10 @@ static void admit(struct layout *L, size_t budget)
 			strbuf_reset(&row);
 			build_row(L, s, i, &row, &why, &hd);
 			cost = row.len + (hd.len ? hd.len + 1 : 0) +
-			       (s == SEC_OTHER ? why.len : 0);
+			       (s == SEC_OTHER || s == SEC_REGRESS ?
+				why.len : 0) +
+			       (s == SEC_REGRESS && why.len && !L->nends ?
+				strlen(md_end_head) : 0);
 			strbuf_release(&hd);
 			if (used + cost > budget)
 				goto full;
@@ -247,6 +259,11 @@ static void admit(struct layout *L, size_t budget)
 				if (s == SEC_OTHER)
 					L->whys[L->sec[s].n] =
 						strbuf_detach(&why, NULL);
+				if (s == SEC_REGRESS && why.len) {
+					L->ends[L->sec[s].n] =
+						strbuf_detach(&why, NULL);
+					L->nends++;
+				}
 				L->sec[s].row[L->sec[s].n++] =
 					strbuf_detach(&row, NULL);
 			}
@@ -272,6 +289,13 @@ static void write_regressions(struct strbuf *out, const struct layout *L)
 	if (shown[SEC_REGRESS]) {
 		md_regress_head(out, L->d, total[SEC_REGRESS]);
 		add_rows(out, &L->sec[SEC_REGRESS]);
+	}
+	if (L->nends) {
+		strbuf_addstr(out, md_end_head);
+		for (size_t k = 0; k < L->sec[SEC_REGRESS].n; k++)
+			if (L->ends[k])
+				strbuf_addstr(out, L->ends[k]);
+		strbuf_addch(out, '\n');
 	}
 	md_omitted_note(out, total[SEC_REGRESS] - shown[SEC_REGRESS],
 			"regression", "regressions");

@@ -88,6 +88,26 @@ const char md_other_head[] =
 	"| Verdict | Benchmark | Metric | Baseline \xe2\x86\x92 candidate | q |\n"
 	"|---|---|---|---:|---:|\n";
 
+const char md_end_head[] = "Main moved at the end of its archive:\n\n";
+
+/* "- BM_Parse cpu_time: main's newest 2 points moved +10.2% ...", when
+ * m was judged against main's newest points too; nothing otherwise. */
+void md_end_item(struct strbuf *sb, struct md *d, const struct pv_result *m)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	if (!m->end_points)
+		return;
+	strbuf_addstr(sb, "- ");
+	md_label(d, sb, m);
+	strbuf_addch(sb, ' ');
+	md_text(sb, m->metric, NAME_CHARS);
+	strbuf_addstr(sb, ": ");
+	md_text_in(sb, pv_result_end_note(m, &t), REASON_CHARS, 0);
+	strbuf_addch(sb, '\n');
+	strbuf_release(&t);
+}
+
 const char md_why_head[] = "<details><summary>Why: each verdict's reason</summary>\n\n";
 
 /* The row of the other-changes table, and into why its list item. */

@@ -25,6 +25,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../policy.h"
@@ -349,6 +350,63 @@ static void section(const struct tx *t, const size_t *rank, size_t si)
 	strbuf_release(&title);
 }
 
+/* s as lines of at most the width, broken at spaces: the first indented
+ * 2 columns, the rest 4. */
+static void put_wrapped(const struct tx *t, const char *s)
+{
+	struct strbuf line = STRBUF_INIT;
+	size_t indent = 2;
+
+	while (*s) {
+		size_t room = t->width - indent, n = strlen(s);
+
+		if (width(s) > room) {
+			size_t cut = offset_of(s, room);
+
+			while (cut && s[cut] != ' ')
+				cut--;
+			n = cut ? cut : offset_of(s, room);
+		}
+		strbuf_reset(&line);
+		for (size_t k = 0; k < indent; k++)
+			strbuf_addch(&line, ' ');
+		strbuf_add(&line, s, n);
+		put_line(t, line.buf);
+		for (s += n; *s == ' '; s++)
+			;
+		indent = 4;
+	}
+	strbuf_release(&line);
+}
+
+/*
+ * Under the regressions, as the comment has it, each listed one that was
+ * judged against main's moved newest points too (stats/pooled.h): its
+ * name and that clause of its reason, under a heading line:
+ *   Main moved at the end of its archive:
+ *     BM_Parse cpu_time: main's newest 2 points moved +10.2% from its ...
+ */
+static void end_notes(const struct tx *t, const size_t *rank)
+{
+	struct strbuf note = STRBUF_INIT;
+	size_t seen = 0, cap = t->o->verbose ? SIZE_MAX : SECTION_ROWS + 1;
+	int head = 0;
+
+	for (size_t k = 0; k < t->r->n && seen < cap; k++) {
+		const struct pv_result *m = &t->r->m[rank[k]];
+
+		if (m->verdict != PV_V_REGRESSION || (seen++, !m->end_points))
+			continue;
+		if (!head++)
+			fputs("\nMain moved at the end of its archive:\n", t->fp);
+		metric_name(t, &note, m);
+		strbuf_addstr(&note, ": ");
+		pv_result_end_note(m, &note);
+		put_wrapped(t, note.buf);
+	}
+	strbuf_release(&note);
+}
+
 static void count_word(struct strbuf *sb, size_t n, enum pv_verdict v)
 {
 	static const char *const many[PV_V_COUNT] = {
@@ -577,8 +635,11 @@ int pv_write_text(const struct pv_report *r, const struct pv_text_opts *o,
 	if (!o->quiet) {
 		side_line(&t, 0);
 		side_line(&t, 1);
-		for (size_t s = 0; s < sizeof(sections) / sizeof(*sections); s++)
+		for (size_t s = 0; s < sizeof(sections) / sizeof(*sections); s++) {
 			section(&t, rank, s);
+			if (sections[s].v == PV_V_REGRESSION)
+				end_notes(&t, rank);
+		}
 		group_counts(&t);
 		totals(&t);
 	}
