@@ -6,6 +6,12 @@
  * marker at every change point).  No scripts, no external
  * files; the head, its Content-Security-Policy and the stylesheet are
  * compare's page's (html.c's pv_html_head()).
+ *
+ * The metrics that fail the gate come first, then the others, each in
+ * archive order.  A page stays one a browser opens, as compare's does: at
+ * most HIST_CHARTS charts, at most HIST_SECTIONS metrics listed, then a
+ * note that counts what was
+ * left out and points to the JSON report, which has every metric.
  */
 #include <errno.h>
 #include <math.h>
@@ -23,6 +29,17 @@
 #define PAD_R 12.0
 #define PAD_T 12.0
 #define PAD_B 28.0
+
+#define HIST_CHARTS 100         /* charts drawn, failing metrics first */
+#define HIST_SECTIONS 2000      /* metrics listed, with or without chart */
+
+/* How many charts and sections the page has room for (HIST_CHARTS,
+ * HIST_SECTIONS), and what it left out. */
+struct budget {
+	size_t charts;                     /* charts left */
+	size_t sections;                   /* sections left */
+	size_t unlisted, uncharted;        /* what was left out */
+};
 
 /* Text for HTML: html.c's escaping, uncut. */
 static void esc(struct strbuf *sb, const char *s)
@@ -236,12 +253,85 @@ static void chart(struct strbuf *sb, const struct pv_history *h,
 	strbuf_release(&t);
 }
 
+/* The section of metric m: its change points, watch and trend, and with
+ * draw its chart. */
+static void section(struct strbuf *sb, const struct pv_history *h,
+		    const struct pv_hist_metric *m, const struct strbuf *tr,
+		    int trend, size_t first_recent, int draw)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	pv_hist_name(&name, m);
+	strbuf_addstr(sb, "<h2>");
+	esc(sb, name.buf);
+	if (m->unit && *m->unit) {
+		strbuf_addstr(sb, " (");
+		esc(sb, m->unit);
+		strbuf_addstr(sb, ")");
+	}
+	strbuf_addstr(sb, "</h2>\n<ul>\n");
+	strbuf_release(&name);
+	for (size_t j = 0; j < m->ncp; j++) {
+		struct strbuf line = STRBUF_INIT;
+
+		pv_hist_cp_line(&line, h, m, &m->cp[j], pv_hist_put_plain);
+		strbuf_addstr(sb, "<li>");
+		if (m->cp[j].point >= first_recent)
+			strbuf_addstr(sb, "<strong>recent</strong>: ");
+		esc(sb, line.buf);
+		if (m->cp[j].s.candidate)
+			strbuf_addstr(sb, ", at a commit where other "
+				      "metrics stepped too");
+		strbuf_addstr(sb, "</li>\n");
+		strbuf_release(&line);
+	}
+	if (m->watched) {
+		struct strbuf line = STRBUF_INIT;
+
+		pv_hist_name(&line, m);
+		strbuf_addch(&line, ':');
+		pv_hist_watch_tail(&line, m, 0, pv_hist_put_plain);
+		strbuf_addstr(sb, "<li><strong>watch</strong>: ");
+		esc(sb, line.buf);
+		strbuf_addstr(sb, "</li>\n");
+		strbuf_release(&line);
+	}
+	if (trend) {
+		strbuf_addstr(sb, "<li>trend: ");
+		esc(sb, tr->buf);
+		strbuf_addstr(sb, "</li>\n");
+	}
+	strbuf_addstr(sb, "</ul>\n");
+	if (draw)
+		chart(sb, h, m);
+}
+
+/* What the page left out, as a note naming the JSON report. */
+static void left_out(struct strbuf *sb, const struct budget *b)
+{
+	if (!b->unlisted && !b->uncharted)
+		return;
+	strbuf_addstr(sb, "<p class=\"note\">So that this page opens quickly, ");
+	if (b->uncharted)
+		strbuf_addf(sb, "%zu metric%s listed above %s no chart (at most %d charts, the failing metrics first)",
+			    b->uncharted, b->uncharted == 1 ? "" : "s",
+			    b->uncharted == 1 ? "has" : "have", HIST_CHARTS);
+	if (b->uncharted && b->unlisted)
+		strbuf_addstr(sb, ", and ");
+	if (b->unlisted)
+		strbuf_addf(sb, "%zu more metric%s with a change point, a trend or a watch %s not listed (at most %d)",
+			    b->unlisted, b->unlisted == 1 ? "" : "s",
+			    b->unlisted == 1 ? "is" : "are", HIST_SECTIONS);
+	strbuf_addstr(sb, "; the JSON report (<code>--json</code>) has every metric.</p>\n");
+}
+
 int pv_write_history_html(const struct pv_history *h,
 			  const struct pv_write_opts *o, FILE *fp,
 			  struct pv_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t first_recent = h->np > h->recent ? h->np - h->recent : 0;
+	struct budget b = { 0 };
 	int rc = 0;
 
 	pv_html_head(&sb, "perfverdict history", NULL);
@@ -266,61 +356,34 @@ int pv_write_history_html(const struct pv_history *h,
 				    pv_hist_status_name((enum pv_hist_status)s),
 				    h->count[s]);
 	strbuf_addstr(&sb, "</table>\n");
-	for (size_t i = 0; i < h->nm; i++) {
-		const struct pv_hist_metric *m = &h->m[i];
-		struct strbuf name = STRBUF_INIT;
-
+	b.charts = HIST_CHARTS;
+	b.sections = HIST_SECTIONS;
+	/* the metrics that fail the gate first, then the others */
+	for (size_t k = 0; k < 2 * h->nm; k++) {
+		const struct pv_hist_metric *m = &h->m[k % h->nm];
 		struct strbuf tr = STRBUF_INIT;
-		int trend = pv_hist_trend(&tr, m, 0);
+		int trend;
 
+		if ((m->status == PV_HS_REGRESSION) != (k < h->nm))
+			continue;
+		trend = pv_hist_trend(&tr, m, 0);
 		if (!m->ncp && !trend && !m->watched) {
 			strbuf_release(&tr);
 			continue;
 		}
-		pv_hist_name(&name, m);
-		strbuf_addstr(&sb, "<h2>");
-		esc(&sb, name.buf);
-		if (m->unit && *m->unit) {
-			strbuf_addstr(&sb, " (");
-			esc(&sb, m->unit);
-			strbuf_addstr(&sb, ")");
-		}
-		strbuf_addstr(&sb, "</h2>\n<ul>\n");
-		strbuf_release(&name);
-		for (size_t j = 0; j < m->ncp; j++) {
-			struct strbuf line = STRBUF_INIT;
+		if (!b.sections) {
+			b.unlisted++;
+		} else {
+			int draw = b.charts > 0;
 
-			pv_hist_cp_line(&line, h, m, &m->cp[j], pv_hist_put_plain);
-			strbuf_addstr(&sb, "<li>");
-			if (m->cp[j].point >= first_recent)
-				strbuf_addstr(&sb, "<strong>recent</strong>: ");
-			esc(&sb, line.buf);
-			if (m->cp[j].s.candidate)
-				strbuf_addstr(&sb, ", at a commit where other "
-					      "metrics stepped too");
-			strbuf_addstr(&sb, "</li>\n");
-			strbuf_release(&line);
-		}
-		if (m->watched) {
-			struct strbuf line = STRBUF_INIT;
-
-			pv_hist_name(&line, m);
-			strbuf_addch(&line, ':');
-			pv_hist_watch_tail(&line, m, 0, pv_hist_put_plain);
-			strbuf_addstr(&sb, "<li><strong>watch</strong>: ");
-			esc(&sb, line.buf);
-			strbuf_addstr(&sb, "</li>\n");
-			strbuf_release(&line);
-		}
-		if (trend) {
-			strbuf_addstr(&sb, "<li>trend: ");
-			esc(&sb, tr.buf);
-			strbuf_addstr(&sb, "</li>\n");
+			b.charts -= draw;
+			b.sections--;
+			b.uncharted += !draw;
+			section(&sb, h, m, &tr, trend, first_recent, draw);
 		}
 		strbuf_release(&tr);
-		strbuf_addstr(&sb, "</ul>\n");
-		chart(&sb, h, m);
 	}
+	left_out(&sb, &b);
 	strbuf_addstr(&sb, "<p>Each dot is a point's value as the test sees it (the robust mean of its runs), its line the range of its runs; the solid lines are the fitted levels, the dashed ones the change points (red: regression, green: improvement); amber marks the newest points' move that no change point confirms yet (watch).</p>\n</body>\n</html>\n");
 	errno = 0;
 	if (fwrite(sb.buf, 1, sb.len, fp) != sb.len)
