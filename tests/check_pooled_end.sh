@@ -124,7 +124,11 @@ for m in 'real\\_time' 'cpu\\_time'; do
 		bad "end-mr: the Markdown does not say main's newest points moved for BM_Parse $m"
 done
 COLUMNS=80 "$PV_BIN" compare --baseline-history "$tmp/end/arch" "$tmp/end/cand" \
-	>"$tmp/end-mr.txt" 2>/dev/null
+	>"$tmp/end-mr.txt" 2>"$tmp/end-mr.err"
+# main's points hold no spike: no spike floor, and no warning that says
+# one raised p ("1.4e-05% of its pooled points", a binomial tail)
+! grep -q "spike-candidate" "$tmp/end-mr.err" ||
+	bad "end-mr: a spike-candidate warning on a family with no spike: $(cat "$tmp/end-mr.err")"
 for m in real_time cpu_time; do
 	grep -q "^  BM_Parse $m: main's newest 2 points moved +[0-9.]*% from its" "$tmp/end-mr.txt" ||
 		bad "end-mr: the terminal does not say main's newest points moved for BM_Parse $m: $(cat "$tmp/end-mr.txt")"

@@ -244,6 +244,10 @@ static void spike_floor(struct pv_pooled *p, double med,
 	int k = spike_kind(p->cand, r, nr, med, lim);
 	double *side = dev > 0 ? up : down;
 
+	/* a family with no spike in its pooled points is tested as before
+	 * (pooled.h): no floor, whatever its runs */
+	if (!(sp->all > 0))
+		return;
 	rate = k == 2 ? sp->whole : sp->all;
 	if (k && sp->q > 0) {
 		size_t m = runs_beyond(r, nr, med, lim, dev);
