@@ -5,14 +5,8 @@
 # refused; data.js times outside 1970-9999 and ISO times with blanks are
 # errors; --save-points names points with [0-9A-Za-z._-] only, tells
 # colliding ones apart, writes all of them or none, in linear time.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
+. "$(dirname "$0")/lib/test-lib.sh"
 case $PV_BIN in /*) ;; *) PV_BIN=$PWD/$PV_BIN ;; esac
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-failed=0
-bad() { echo "check_archive_integrity: $*"; failed=1; }
 
 # expect NAME STATUS PATTERN CMD...: CMD exits STATUS and its stderr
 # holds PATTERN (an extended regex; "" for none).
@@ -284,4 +278,3 @@ expect symlink-entry 0 "archive '.*/sl': '0005' is a symbolic link, which histor
 	"$PV_BIN" history "$tmp/sl"
 grep -q "'0006.json' is a symbolic link" "$tmp/err" || bad "symlink-entry: 0006.json is not named as a symbolic link: $(cat "$tmp/err")"
 
-exit $failed

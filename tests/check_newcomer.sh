@@ -1,17 +1,11 @@
 #!/bin/sh
 # What a newcomer tripped over (issue 40): messages that name what went
 # wrong and how to fix it, a terminal that says why, readable labels.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
+. "$(dirname "$0")/lib/test-lib.sh"
 NO_COLOR=1
 SOURCE_DATE_EPOCH=1764460800
 COLUMNS=80
 export NO_COLOR SOURCE_DATE_EPOCH COLUMNS
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-failed=0
-bad() { echo "check_newcomer: $1"; failed=1; }
 
 # hyperfine TREE SIDE: hyperfine files whose commands hold the side's
 # directory ("python3 old/app.py"), as a newcomer's script wrote them.
@@ -255,4 +249,3 @@ PY
 [ $? -eq 2 ] && grep -q "unknown option '--treshold'; did you mean '--threshold'?" "$tmp/err" ||
 	bad "--treshold: no suggestion: $(cat "$tmp/err")"
 
-exit $failed
