@@ -25,20 +25,7 @@ expect() {
 # points DIR N [VALUE]: three points; the first has N samples of VALUE
 # (a long array of small elements: the worst text-to-memory ratio).
 points() {
-	"$PYTHON" - "$@" <<'PY'
-import gzip, os, sys
-d, n = sys.argv[1], int(sys.argv[2])
-os.makedirs(d, exist_ok=True)
-def point(name, day, nvals, val):
-    s = ('{"point_version":1,"label":"p%d","commit":"c%d","time":"2026-01-%02dT00:00:00Z",'
-         '"suite":"s","context":{},"metrics":[{"suite":"","test":"","group":"","benchmark":"b",'
-         '"metric":"m","unit":"ns","samples":[' % (day, day, day)) + ",".join([val] * nvals) + ']}]}\n'
-    with gzip.open(os.path.join(d, name), "wb") as f:
-        f.write(s.encode())
-point("2026-01-01T000000Z-c1.json.gz", 1, n, "1")
-point("2026-01-02T000000Z-c2.json.gz", 2, 5, "2")
-point("2026-01-03T000000Z-c3.json.gz", 3, 5, "3")
-PY
+	"$PYTHON" tests/lib/integrity_bomb_points.py "$@"
 }
 
 # 1. A 100 MB-inflated point (about 100 KB of gzip) stops at the limit,
@@ -114,17 +101,7 @@ done
 
 # Hostile commit ids: every point name holds [0-9A-Za-z._-] only, and
 # each is distinct (the last two collide on time and short id).
-"$PYTHON" - "$tmp/hostile.js" <<'PY'
-import json, sys
-ids = ["\n.env\nxx", "\r\rabcdef", "\x1b[31mred", "$(touch pwned)", "`id`abc", "a;b;c;d",
-       "../../etc/passwd", "\u202eabcdef", "same1234aaaa", "same1234bbbb"]
-entries = []
-for k, cid in enumerate(ids):
-    date = 1767225600000 + min(k, 8) * 3600000
-    entries.append({"commit": {"id": cid}, "date": date, "tool": "customSmallerIsBetter",
-                    "benches": [{"name": "a", "value": 100 + k % 2, "unit": "ms"}]})
-open(sys.argv[1], "w").write("window.BENCHMARK_DATA = " + json.dumps({"entries": {"s": entries}}))
-PY
+"$PYTHON" tests/lib/integrity_hostile_datajs.py "$tmp/hostile.js"
 mkdir "$tmp/hw" && cd "$tmp/hw" || exit 1
 expect hostile-names 0 "" "$PV_BIN" history --save-points pts "$tmp/hostile.js"
 cd - >/dev/null || exit 1
@@ -134,16 +111,7 @@ n=$(ls -A "$tmp/hw/pts" | wc -l)
 ls -A "$tmp/hw/pts" | LC_ALL=C grep -v '^[0-9A-Za-z._-]*$' >"$tmp/unsafe" &&
 	bad "hostile-names: unsafe names: $(cat "$tmp/unsafe")"
 ls -A "$tmp/hw" | grep -v '^pts$' >"$tmp/extra" && bad "hostile-names: left beside the points: $(cat "$tmp/extra")"
-"$PYTHON" - "$tmp/hw/pts" <<'PY' || bad "hostile-names: the points do not keep their commits, or are out of order"
-import gzip, json, os, sys
-d = sys.argv[1]
-names = sorted(os.listdir(d))
-commits = [json.load(gzip.open(os.path.join(d, n)))["commit"] for n in names]
-assert commits[-2:] == ["same1234aaaa", "same1234bbbb"], (names, commits)
-assert not any(c < " " or c == "\x7f" for x in commits for c in x), commits
-assert commits[3] == "$(touch pwned)" and commits[6] == "../../etc/passwd", commits
-assert names[-2].endswith("-same123-1.json.gz") and names[-1].endswith("-same123-2.json.gz"), names
-PY
+"$PYTHON" tests/lib/integrity_hostile_points_order.py "$tmp/hw/pts" || bad "hostile-names: the points do not keep their commits, or are out of order"
 expect hostile-reread 0 "" "$PV_BIN" history "$tmp/hw/pts"
 
 # 5. All or nothing: an import into a directory that already holds one
@@ -168,35 +136,13 @@ for i in 1 2 3; do mkdir "$tmp/trees/000$i"; printf 'benchmark,value\nb,%s\n' 1 
 # extra CPU than reading them (75655ec: 2.3 s extra against 0.4 s, a
 # scan of every metric for each point).
 DATAJS_BENCHES=20 "$PYTHON" tests/lib/datajs.py "$tmp/big.js" 6000
-"$PYTHON" - "$PV_BIN" "$tmp/big.js" "$tmp/bigpts" <<'PY' || bad "save-points is not linear"
-import resource, subprocess, sys
-pv, js, out = sys.argv[1:]
-def cpu(args):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(args, stdout=subprocess.DEVNULL, check=False)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return after.ru_utime - before.ru_utime
-alone = cpu([pv, "history", "-q", js])
-save = cpu([pv, "history", "-q", "--save-points", out, js])
-print("check_archive_integrity: 6,000 commits: history %.2f s, with --save-points %.2f s (user CPU)" % (alone, save))
-assert save - alone < alone + 1.0, (alone, save)
-PY
+"$PYTHON" tests/lib/integrity_save_points_linear.py "$PV_BIN" "$tmp/big.js" "$tmp/bigpts" || bad "save-points is not linear"
 
 # 7. A point whose runs overflow a double (1e308, 1e308, -1e308) is no
 # "unchanged" metric with a null mean: history names it as an error;
 # compare makes the metric insufficient, saying why.
 mkdir "$tmp/ov"
-"$PYTHON" - "$tmp/ov" <<'PY'
-import gzip, json, os, sys
-for k in range(10):
-    s = [1e308, 1e308, -1e308] if k == 9 else [1.0, 1.1, 0.9]
-    p = {"point_version": 1, "label": "p%d" % k, "commit": "c%d" % k,
-         "time": "2026-01-%02dT00:00:00Z" % (k + 1), "suite": "s", "context": {},
-         "metrics": [{"suite": "", "test": "", "group": "", "benchmark": "b", "metric": "m",
-                      "unit": "ns", "samples": s}]}
-    with gzip.open(os.path.join(sys.argv[1], "2026-01-%02dT000000Z-c%d.json.gz" % (k + 1, k)), "wt") as f:
-        json.dump(p, f)
-PY
+"$PYTHON" tests/lib/integrity_overflow_points.py "$tmp/ov"
 expect overflow-history 3 "point 'p9' of archive '.*/ov': metric 'b/m': the mean or standard deviation of its 3 runs overflows a double.*\[not-finite\]" \
 	"$PV_BIN" history "$tmp/ov"
 for v in "1e308 1e308 -1e308" "1e308 -1e308 1e308"; do
@@ -240,30 +186,13 @@ printf 'benchmark,value\n' >"$tmp/ep/0003/r.csv"
 printf 'benchmark,value\nc,1\n' >"$tmp/ep/0003/s.csv"
 expect empty-file-among-others 3 "0003/r.csv: a header but no records.*\[no-results\]" "$PV_BIN" history "$tmp/ep"
 mkdir "$tmp/epp"
-"$PYTHON" - "$tmp/epp" <<'PY'
-import gzip, json, os, sys
-for k in range(5):
-    ms = [] if k == 2 else [{"suite": "", "test": "", "group": "", "benchmark": "b", "metric": "m",
-                             "unit": "ns", "samples": [1.0 + k / 100, 1.01 + k / 100]}]
-    p = {"point_version": 1, "label": "p%d" % k, "commit": "c%d" % k,
-         "time": "2026-01-%02dT00:00:00Z" % (k + 1), "suite": "s", "context": {}, "metrics": ms}
-    with gzip.open(os.path.join(sys.argv[1], "2026-01-%02dT000000Z-c%d.json.gz" % (k + 1, k)), "wt") as f:
-        json.dump(p, f)
-PY
+"$PYTHON" tests/lib/integrity_empty_point.py "$tmp/epp"
 expect empty-point-file 0 "point '2026-01-03T000000Z-c2.json.gz' of archive '.*/epp' holds no results; left out as a gap" \
 	"$PV_BIN" history "$tmp/epp"
 
 # 9. A benchmark-action candidate is its suite's newest entry by time, as
 # history orders them, not the array's last (here an older one).
-"$PYTHON" - "$tmp/ba.js" "$tmp/bb.js" <<'PY'
-import json, sys
-def js(path, entries):
-    open(path, "w").write("window.BENCHMARK_DATA = " + json.dumps({"entries": {"s": [
-        {"commit": {"id": cid}, "date": date, "tool": "customSmallerIsBetter",
-         "benches": [{"name": "a", "value": v, "unit": "ms"}]} for cid, date, v in entries]}}))
-js(sys.argv[1], [("base", 1767225600000, 100)])
-js(sys.argv[2], [("new", 1767232800000, 300), ("old", 1767229200000, 200)])
-PY
+"$PYTHON" tests/lib/integrity_benchaction_order.py "$tmp/ba.js" "$tmp/bb.js"
 "$PYTHON" tests/lib/datajs.py "$tmp/hist.js" 10
 "$PV_BIN" compare --baseline-history "$tmp/hist.js" "$tmp/bb.js" --json "$tmp/ba.json" >/dev/null 2>&1
 "$PYTHON" -c 'import json,sys; m=[m for m in json.load(open(sys.argv[1]))["metrics"] if m["benchmark"] == "a"][0]; assert m["candidate"]["mean"] == 300, m["candidate"]' \
