@@ -8,20 +8,6 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 case $PV_BIN in /*) ;; *) PV_BIN=$PWD/$PV_BIN ;; esac
 
-# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and its stderr
-# holds PATTERN (an extended regex; "" for none).
-expect() {
-	name=$1 want=$2 pat=$3
-	shift 3
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	st=$?
-	[ "$st" -eq "$want" ] ||
-		bad "$name: exit $st, expected $want: $(head -c 600 "$tmp/err")"
-	if [ -n "$pat" ] && ! grep -Eq -- "$pat" "$tmp/err"; then
-		bad "$name: stderr lacks /$pat/: $(head -c 600 "$tmp/err")"
-	fi
-}
-
 # points DIR N [VALUE]: three points; the first has N samples of VALUE
 # (a long array of small elements: the worst text-to-memory ratio).
 points() {
@@ -31,21 +17,21 @@ points() {
 # 1. A 100 MB-inflated point (about 100 KB of gzip) stops at the limit,
 # naming the key that raises it; a raised limit reads it.
 points "$tmp/bomb" 50000000
-expect gzip-bomb 3 "c1.json.gz: inflates past max_inflated_size \(8388608 bytes\); raise \[limits\] max_inflated_size to read it \[too-large\]" \
+expect_exit gzip-bomb 3 "c1.json.gz: inflates past max_inflated_size \(8388608 bytes\); raise \[limits\] max_inflated_size to read it \[too-large\]" \
 	"$PV_BIN" history "$tmp/bomb"
 points "$tmp/p5" 2500000
 printf '[limits]\nmax_inflated_size = 4M\n' >"$tmp/4m.conf"
-expect inflated-4M 3 "max_inflated_size \(4194304 bytes\)" "$PV_BIN" history -c "$tmp/4m.conf" "$tmp/p5"
+expect_exit inflated-4M 3 "max_inflated_size \(4194304 bytes\)" "$PV_BIN" history -c "$tmp/4m.conf" "$tmp/p5"
 printf '[limits]\nmax_inflated_size = 64M\n' >"$tmp/64m.conf"
-expect inflated-raised 0 "" "$PV_BIN" history -c "$tmp/64m.conf" "$tmp/p5"
+expect_exit inflated-raised 0 "" "$PV_BIN" history -c "$tmp/64m.conf" "$tmp/p5"
 printf '[limits]\nmax_inflated_size = lots\n' >"$tmp/bad.conf"
-expect inflated-bad-value 2 "max_inflated_size" "$PV_BIN" history -c "$tmp/bad.conf" "$tmp/p5"
+expect_exit inflated-bad-value 2 "max_inflated_size" "$PV_BIN" history -c "$tmp/bad.conf" "$tmp/p5"
 # jansson out of memory (60 MB of text needs ~1.7 GB parsed, under a
 # 600 MB address space) is exit 4, out-of-memory, never malformed-json.
 # Sanitizer builds reserve more address space than any ulimit allows.
 if (ulimit -v 600000 && "$PV_BIN" --version) >/dev/null 2>&1; then
 	points "$tmp/big" 30000000
-	expect json-oom 4 "c1.json.gz: out of memory while parsing its JSON \[out-of-memory\]" \
+	expect_exit json-oom 4 "c1.json.gz: out of memory while parsing its JSON \[out-of-memory\]" \
 		sh -c 'ulimit -v 600000; exec "$@"' sh "$PV_BIN" history -c "$tmp/64m.conf" "$tmp/big"
 	grep -q malformed "$tmp/err" && bad "json-oom: reported as malformed: $(cat "$tmp/err")"
 else
@@ -61,11 +47,11 @@ head -c 100 "$tmp/whole" | gzip -n >"$tmp/m1"
 tail -c +101 "$tmp/whole" | gzip -n >"$tmp/m2"
 cat "$tmp/m1" "$tmp/m2" >"$f"
 gzip -dc "$f" | cmp -s - "$tmp/whole" || bad "gzip: the two-member file is not what gunzip reads"
-expect gzip-two-members 0 "" "$PV_BIN" history "$tmp/gz" --json "$tmp/gz.json"
+expect_exit gzip-two-members 0 "" "$PV_BIN" history "$tmp/gz" --json "$tmp/gz.json"
 "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert len(r["points"]) == 3' "$tmp/gz.json" ||
 	bad "gzip-two-members: not 3 points"
 { cat "$tmp/m1" "$tmp/m2"; printf 'garbage'; } >"$f"
-expect gzip-trailing 3 "c1.json.gz: trailing data after the gzip data at byte [0-9]+: expected another gzip member or the end of the file \[bad-gzip\]" \
+expect_exit gzip-trailing 3 "c1.json.gz: trailing data after the gzip data at byte [0-9]+: expected another gzip member or the end of the file \[bad-gzip\]" \
 	"$PV_BIN" history "$tmp/gz"
 # pyperf's .json.gz in a compare tree goes through the same reader.
 mkdir -p "$tmp/py/a" "$tmp/py/b"
@@ -73,22 +59,22 @@ printf '{"version":"1.0","benchmarks":[{"runs":[{"values":[1.0,1.1,1.2]}],"metad
 head -c 40 "$tmp/py.json" | gzip -n >"$tmp/py/a/r.json.gz"
 tail -c +41 "$tmp/py.json" | gzip -n >>"$tmp/py/a/r.json.gz"
 cp "$tmp/py/a/r.json.gz" "$tmp/py/b/r.json.gz"
-expect pyperf-two-members 0 "" "$PV_BIN" compare -f pyperf "$tmp/py/a" "$tmp/py/b"
+expect_exit pyperf-two-members 0 "" "$PV_BIN" compare -f pyperf "$tmp/py/a" "$tmp/py/b"
 
 # 3. data.js times: 1e300 ms (undefined behaviour as a time_t), -1e15 and
 # 9.2e18 ms (points named -29719-... and 291538364-...), a timestamp of
 # year 10000: an error at the entry.  The last date in range is read.
 for d in 1e300 -1e15 9.2e18; do
 	"$PYTHON" tests/lib/datajs.py "$tmp/d.js" 5 @1767225600000 @1767229200000 @$d @1767232800000 @1767236400000
-	expect "date-$d" 3 "d.js: entries\[\"s\"\]\[2\]\.date: .* ms is outside 1970-01-01 to 9999-12-31: expected the run's time in milliseconds since 1970 \[bad-structure\]" \
+	expect_exit "date-$d" 3 "d.js: entries\[\"s\"\]\[2\]\.date: .* ms is outside 1970-01-01 to 9999-12-31: expected the run's time in milliseconds since 1970 \[bad-structure\]" \
 		"$PV_BIN" history --save-points "$tmp/dates" "$tmp/d.js"
 	[ -e "$tmp/dates" ] && bad "date-$d: points were written" && rm -rf "$tmp/dates"
 done
 "$PYTHON" tests/lib/datajs.py "$tmp/d.js" 5 =2026-01-01T00:00:00Z =2026-01-02T00:00:00Z =10000-01-01T00:00:00Z
-expect timestamp-10000 3 "entries\[\"s\"\]\[2\]\.commit\.timestamp: .* \[bad-structure\]|entries\[\"s\"\]\[2\]: expected commit.timestamp" \
+expect_exit timestamp-10000 3 "entries\[\"s\"\]\[2\]\.commit\.timestamp: .* \[bad-structure\]|entries\[\"s\"\]\[2\]: expected commit.timestamp" \
 	"$PV_BIN" history "$tmp/d.js"
 "$PYTHON" tests/lib/datajs.py "$tmp/d.js" 4 @1767225600000 @1767229200000 @253402300799000 @1767232800000
-expect date-9999 0 "" "$PV_BIN" history --save-points "$tmp/d9999" "$tmp/d.js"
+expect_exit date-9999 0 "" "$PV_BIN" history --save-points "$tmp/d9999" "$tmp/d.js"
 ls "$tmp/d9999" | grep -q '^9999-12-31T235959Z-' || bad "date-9999: no point of 9999-12-31: $(ls "$tmp/d9999")"
 
 # 4. A point's time with blanks (strptime skips them) is refused.
@@ -96,14 +82,14 @@ points "$tmp/tw" 5
 for t in ' 2026-01-01T00:00:00Z' '2026-01- 1T00:00:00Z'; do
 	f=$tmp/tw/2026-01-01T000000Z-c1.json.gz
 	gzip -dc "$f" | sed "s/\"time\":\"[^\"]*\"/\"time\":\"$t\"/" | gzip -n >"$tmp/t.gz" && mv "$tmp/t.gz" "$f"
-	expect "time-blank '$t'" 3 "c1.json.gz: time: expected an ISO 8601 UTC time" "$PV_BIN" history "$tmp/tw"
+	expect_exit "time-blank '$t'" 3 "c1.json.gz: time: expected an ISO 8601 UTC time" "$PV_BIN" history "$tmp/tw"
 done
 
 # Hostile commit ids: every point name holds [0-9A-Za-z._-] only, and
 # each is distinct (the last two collide on time and short id).
 "$PYTHON" tests/lib/integrity_hostile_datajs.py "$tmp/hostile.js"
 mkdir "$tmp/hw" && cd "$tmp/hw" || exit 1
-expect hostile-names 0 "" "$PV_BIN" history --save-points pts "$tmp/hostile.js"
+expect_exit hostile-names 0 "" "$PV_BIN" history --save-points pts "$tmp/hostile.js"
 cd - >/dev/null || exit 1
 [ -e "$tmp/hw/pwned" ] && bad "hostile-names: a command in a commit id ran"
 n=$(ls -A "$tmp/hw/pts" | wc -l)
@@ -112,7 +98,7 @@ ls -A "$tmp/hw/pts" | LC_ALL=C grep -v '^[0-9A-Za-z._-]*$' >"$tmp/unsafe" &&
 	bad "hostile-names: unsafe names: $(cat "$tmp/unsafe")"
 ls -A "$tmp/hw" | grep -v '^pts$' >"$tmp/extra" && bad "hostile-names: left beside the points: $(cat "$tmp/extra")"
 "$PYTHON" tests/lib/integrity_hostile_points_order.py "$tmp/hw/pts" || bad "hostile-names: the points do not keep their commits, or are out of order"
-expect hostile-reread 0 "" "$PV_BIN" history "$tmp/hw/pts"
+expect_exit hostile-reread 0 "" "$PV_BIN" history "$tmp/hw/pts"
 
 # 5. All or nothing: an import into a directory that already holds one
 # of the names writes none of the others; a clean one writes them all.
@@ -121,7 +107,7 @@ expect hostile-reread 0 "" "$PV_BIN" history "$tmp/hw/pts"
 [ "$(ls "$tmp/all" | wc -l)" -eq 12 ] || bad "twelve: $(ls "$tmp/all" | wc -l) points, expected 12"
 mkdir "$tmp/some"
 cp "$tmp/all/$(ls "$tmp/all" | sed -n 9p)" "$tmp/some/"
-expect import-collides 2 "exists: a second import, or a point already in the archive \(nothing was imported\)" \
+expect_exit import-collides 2 "exists: a second import, or a point already in the archive \(nothing was imported\)" \
 	"$PV_BIN" history --save-points "$tmp/some" "$tmp/twelve.js"
 [ "$(ls -A "$tmp/some" | wc -l)" -eq 1 ] || bad "import-collides: $(ls -A "$tmp/some" | wc -l) files, expected the 1 that was there"
 ls -A "$tmp" | grep -q import- && bad "import-collides: a temporary directory was left: $(ls -A "$tmp")"
@@ -143,7 +129,7 @@ DATAJS_BENCHES=20 "$PYTHON" tests/lib/datajs.py "$tmp/big.js" 6000
 # compare makes the metric insufficient, saying why.
 mkdir "$tmp/ov"
 "$PYTHON" tests/lib/integrity_overflow_points.py "$tmp/ov"
-expect overflow-history 3 "point 'p9' of archive '.*/ov': metric 'b/m': the mean or standard deviation of its 3 runs overflows a double.*\[not-finite\]" \
+expect_exit overflow-history 3 "point 'p9' of archive '.*/ov': metric 'b/m': the mean or standard deviation of its 3 runs overflows a double.*\[not-finite\]" \
 	"$PV_BIN" history "$tmp/ov"
 for v in "1e308 1e308 -1e308" "1e308 -1e308 1e308"; do
 	rm -rf "$tmp/ca" "$tmp/cb"
@@ -155,7 +141,7 @@ for v in "1e308 1e308 -1e308" "1e308 -1e308 1e308"; do
 		printf 'benchmark,value\nb,%s\nc,2.%s\n' "$x" $i >"$tmp/cb/r$i/r.csv"
 	done
 	printf '[s]\nresult_file_pattern = r.csv$\nrepeat_pattern = r[0-9]\n' >"$tmp/c.conf"
-	expect "overflow-compare $v" 0 "" "$PV_BIN" compare -c "$tmp/c.conf" "$tmp/ca" "$tmp/cb" --json "$tmp/c.json"
+	expect_exit "overflow-compare $v" 0 "" "$PV_BIN" compare -c "$tmp/c.conf" "$tmp/ca" "$tmp/cb" --json "$tmp/c.json"
 	"$PYTHON" - "$tmp/c.json" <<'PY' || bad "overflow-compare $v: metric b is not insufficient"
 import json, sys
 m = {x["benchmark"]: x for x in json.load(open(sys.argv[1]))["metrics"]}
@@ -172,22 +158,22 @@ done
 mkdir "$tmp/ep"
 for i in 1 2 3 4 5; do mkdir "$tmp/ep/000$i"; printf 'benchmark,value\nb,1.%s\nb,1.%s1\n' $i $i >"$tmp/ep/000$i/r.csv"; done
 printf 'benchmark,value\n' >"$tmp/ep/0003/r.csv"
-expect empty-point 0 "point '0003' of archive '.*/ep' holds no results; left out as a gap \[no-results\]" \
+expect_exit empty-point 0 "point '0003' of archive '.*/ep' holds no results; left out as a gap \[no-results\]" \
 	"$PV_BIN" history "$tmp/ep" --json "$tmp/ep.json"
 "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert [p["label"] for p in r["points"]] == ["0001","0002","0004","0005"], r["points"]' \
 	"$tmp/ep.json" || bad "empty-point: the points are not the other four"
 grep -q "candidate tree" "$tmp/err" && bad "empty-point: a point called a candidate tree: $(cat "$tmp/err")"
 rm "$tmp/ep/0003/r.csv"
-expect empty-point-no-files 0 "point '0003' of archive '.*/ep' holds no results; left out as a gap" "$PV_BIN" history "$tmp/ep"
+expect_exit empty-point-no-files 0 "point '0003' of archive '.*/ep' holds no results; left out as a gap" "$PV_BIN" history "$tmp/ep"
 printf '[limits]\nempty_points = error\n' >"$tmp/ee.conf"
-expect empty-point-error 3 "point '0003' of archive '.*/ep' holds no results: expected the results of a run \(\[limits\] empty_points = warn leaves such a point out as a gap\) \[no-results\]" \
+expect_exit empty-point-error 3 "point '0003' of archive '.*/ep' holds no results: expected the results of a run \(\[limits\] empty_points = warn leaves such a point out as a gap\) \[no-results\]" \
 	"$PV_BIN" history -c "$tmp/ee.conf" "$tmp/ep"
 printf 'benchmark,value\n' >"$tmp/ep/0003/r.csv"
 printf 'benchmark,value\nc,1\n' >"$tmp/ep/0003/s.csv"
-expect empty-file-among-others 3 "0003/r.csv: a header but no records.*\[no-results\]" "$PV_BIN" history "$tmp/ep"
+expect_exit empty-file-among-others 3 "0003/r.csv: a header but no records.*\[no-results\]" "$PV_BIN" history "$tmp/ep"
 mkdir "$tmp/epp"
 "$PYTHON" tests/lib/integrity_empty_point.py "$tmp/epp"
-expect empty-point-file 0 "point '2026-01-03T000000Z-c2.json.gz' of archive '.*/epp' holds no results; left out as a gap" \
+expect_exit empty-point-file 0 "point '2026-01-03T000000Z-c2.json.gz' of archive '.*/epp' holds no results; left out as a gap" \
 	"$PV_BIN" history "$tmp/epp"
 
 # 9. A benchmark-action candidate is its suite's newest entry by time, as
@@ -203,7 +189,7 @@ mkdir "$tmp/sl"
 for i in 1 2 3 4; do mkdir "$tmp/sl/000$i"; printf 'benchmark,value\nb,1.%s\nb,1.%s1\n' $i $i >"$tmp/sl/000$i/r.csv"; done
 ln -s "$tmp/sl/0001" "$tmp/sl/0005"
 ln -s "$tmp/ep.json" "$tmp/sl/0006.json"
-expect symlink-entry 0 "archive '.*/sl': '0005' is a symbolic link, which history does not follow; left out \[not-a-point\]" \
+expect_exit symlink-entry 0 "archive '.*/sl': '0005' is a symbolic link, which history does not follow; left out \[not-a-point\]" \
 	"$PV_BIN" history "$tmp/sl"
 grep -q "'0006.json' is a symbolic link" "$tmp/err" || bad "symlink-entry: 0006.json is not named as a symbolic link: $(cat "$tmp/err")"
 
