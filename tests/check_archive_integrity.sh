@@ -5,66 +5,33 @@
 # refused; data.js times outside 1970-9999 and ISO times with blanks are
 # errors; --save-points names points with [0-9A-Za-z._-] only, tells
 # colliding ones apart, writes all of them or none, in linear time.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
+. "$(dirname "$0")/lib/test-lib.sh"
 case $PV_BIN in /*) ;; *) PV_BIN=$PWD/$PV_BIN ;; esac
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-failed=0
-bad() { echo "check_archive_integrity: $*"; failed=1; }
-
-# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and its stderr
-# holds PATTERN (an extended regex; "" for none).
-expect() {
-	name=$1 want=$2 pat=$3
-	shift 3
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	st=$?
-	[ "$st" -eq "$want" ] ||
-		bad "$name: exit $st, expected $want: $(head -c 600 "$tmp/err")"
-	if [ -n "$pat" ] && ! grep -Eq -- "$pat" "$tmp/err"; then
-		bad "$name: stderr lacks /$pat/: $(head -c 600 "$tmp/err")"
-	fi
-}
 
 # points DIR N [VALUE]: three points; the first has N samples of VALUE
 # (a long array of small elements: the worst text-to-memory ratio).
 points() {
-	"$PYTHON" - "$@" <<'PY'
-import gzip, os, sys
-d, n = sys.argv[1], int(sys.argv[2])
-os.makedirs(d, exist_ok=True)
-def point(name, day, nvals, val):
-    s = ('{"point_version":1,"label":"p%d","commit":"c%d","time":"2026-01-%02dT00:00:00Z",'
-         '"suite":"s","context":{},"metrics":[{"suite":"","test":"","group":"","benchmark":"b",'
-         '"metric":"m","unit":"ns","samples":[' % (day, day, day)) + ",".join([val] * nvals) + ']}]}\n'
-    with gzip.open(os.path.join(d, name), "wb") as f:
-        f.write(s.encode())
-point("2026-01-01T000000Z-c1.json.gz", 1, n, "1")
-point("2026-01-02T000000Z-c2.json.gz", 2, 5, "2")
-point("2026-01-03T000000Z-c3.json.gz", 3, 5, "3")
-PY
+	"$PYTHON" tests/lib/integrity_bomb_points.py "$@"
 }
 
 # 1. A 100 MB-inflated point (about 100 KB of gzip) stops at the limit,
 # naming the key that raises it; a raised limit reads it.
 points "$tmp/bomb" 50000000
-expect gzip-bomb 3 "c1.json.gz: inflates past max_inflated_size \(8388608 bytes\); raise \[limits\] max_inflated_size to read it \[too-large\]" \
+expect_exit gzip-bomb 3 "c1.json.gz: inflates past max_inflated_size \(8388608 bytes\); raise \[limits\] max_inflated_size to read it \[too-large\]" \
 	"$PV_BIN" history "$tmp/bomb"
 points "$tmp/p5" 2500000
 printf '[limits]\nmax_inflated_size = 4M\n' >"$tmp/4m.conf"
-expect inflated-4M 3 "max_inflated_size \(4194304 bytes\)" "$PV_BIN" history -c "$tmp/4m.conf" "$tmp/p5"
+expect_exit inflated-4M 3 "max_inflated_size \(4194304 bytes\)" "$PV_BIN" history -c "$tmp/4m.conf" "$tmp/p5"
 printf '[limits]\nmax_inflated_size = 64M\n' >"$tmp/64m.conf"
-expect inflated-raised 0 "" "$PV_BIN" history -c "$tmp/64m.conf" "$tmp/p5"
+expect_exit inflated-raised 0 "" "$PV_BIN" history -c "$tmp/64m.conf" "$tmp/p5"
 printf '[limits]\nmax_inflated_size = lots\n' >"$tmp/bad.conf"
-expect inflated-bad-value 2 "max_inflated_size" "$PV_BIN" history -c "$tmp/bad.conf" "$tmp/p5"
+expect_exit inflated-bad-value 2 "max_inflated_size" "$PV_BIN" history -c "$tmp/bad.conf" "$tmp/p5"
 # jansson out of memory (60 MB of text needs ~1.7 GB parsed, under a
 # 600 MB address space) is exit 4, out-of-memory, never malformed-json.
 # Sanitizer builds reserve more address space than any ulimit allows.
 if (ulimit -v 600000 && "$PV_BIN" --version) >/dev/null 2>&1; then
 	points "$tmp/big" 30000000
-	expect json-oom 4 "c1.json.gz: out of memory while parsing its JSON \[out-of-memory\]" \
+	expect_exit json-oom 4 "c1.json.gz: out of memory while parsing its JSON \[out-of-memory\]" \
 		sh -c 'ulimit -v 600000; exec "$@"' sh "$PV_BIN" history -c "$tmp/64m.conf" "$tmp/big"
 	grep -q malformed "$tmp/err" && bad "json-oom: reported as malformed: $(cat "$tmp/err")"
 else
@@ -80,11 +47,11 @@ head -c 100 "$tmp/whole" | gzip -n >"$tmp/m1"
 tail -c +101 "$tmp/whole" | gzip -n >"$tmp/m2"
 cat "$tmp/m1" "$tmp/m2" >"$f"
 gzip -dc "$f" | cmp -s - "$tmp/whole" || bad "gzip: the two-member file is not what gunzip reads"
-expect gzip-two-members 0 "" "$PV_BIN" history "$tmp/gz" --json "$tmp/gz.json"
+expect_exit gzip-two-members 0 "" "$PV_BIN" history "$tmp/gz" --json "$tmp/gz.json"
 "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert len(r["points"]) == 3' "$tmp/gz.json" ||
 	bad "gzip-two-members: not 3 points"
 { cat "$tmp/m1" "$tmp/m2"; printf 'garbage'; } >"$f"
-expect gzip-trailing 3 "c1.json.gz: trailing data after the gzip data at byte [0-9]+: expected another gzip member or the end of the file \[bad-gzip\]" \
+expect_exit gzip-trailing 3 "c1.json.gz: trailing data after the gzip data at byte [0-9]+: expected another gzip member or the end of the file \[bad-gzip\]" \
 	"$PV_BIN" history "$tmp/gz"
 # pyperf's .json.gz in a compare tree goes through the same reader.
 mkdir -p "$tmp/py/a" "$tmp/py/b"
@@ -92,22 +59,22 @@ printf '{"version":"1.0","benchmarks":[{"runs":[{"values":[1.0,1.1,1.2]}],"metad
 head -c 40 "$tmp/py.json" | gzip -n >"$tmp/py/a/r.json.gz"
 tail -c +41 "$tmp/py.json" | gzip -n >>"$tmp/py/a/r.json.gz"
 cp "$tmp/py/a/r.json.gz" "$tmp/py/b/r.json.gz"
-expect pyperf-two-members 0 "" "$PV_BIN" compare -f pyperf "$tmp/py/a" "$tmp/py/b"
+expect_exit pyperf-two-members 0 "" "$PV_BIN" compare -f pyperf "$tmp/py/a" "$tmp/py/b"
 
 # 3. data.js times: 1e300 ms (undefined behaviour as a time_t), -1e15 and
 # 9.2e18 ms (points named -29719-... and 291538364-...), a timestamp of
 # year 10000: an error at the entry.  The last date in range is read.
 for d in 1e300 -1e15 9.2e18; do
 	"$PYTHON" tests/lib/datajs.py "$tmp/d.js" 5 @1767225600000 @1767229200000 @$d @1767232800000 @1767236400000
-	expect "date-$d" 3 "d.js: entries\[\"s\"\]\[2\]\.date: .* ms is outside 1970-01-01 to 9999-12-31: expected the run's time in milliseconds since 1970 \[bad-structure\]" \
+	expect_exit "date-$d" 3 "d.js: entries\[\"s\"\]\[2\]\.date: .* ms is outside 1970-01-01 to 9999-12-31: expected the run's time in milliseconds since 1970 \[bad-structure\]" \
 		"$PV_BIN" history --save-points "$tmp/dates" "$tmp/d.js"
 	[ -e "$tmp/dates" ] && bad "date-$d: points were written" && rm -rf "$tmp/dates"
 done
 "$PYTHON" tests/lib/datajs.py "$tmp/d.js" 5 =2026-01-01T00:00:00Z =2026-01-02T00:00:00Z =10000-01-01T00:00:00Z
-expect timestamp-10000 3 "entries\[\"s\"\]\[2\]\.commit\.timestamp: .* \[bad-structure\]|entries\[\"s\"\]\[2\]: expected commit.timestamp" \
+expect_exit timestamp-10000 3 "entries\[\"s\"\]\[2\]\.commit\.timestamp: .* \[bad-structure\]|entries\[\"s\"\]\[2\]: expected commit.timestamp" \
 	"$PV_BIN" history "$tmp/d.js"
 "$PYTHON" tests/lib/datajs.py "$tmp/d.js" 4 @1767225600000 @1767229200000 @253402300799000 @1767232800000
-expect date-9999 0 "" "$PV_BIN" history --save-points "$tmp/d9999" "$tmp/d.js"
+expect_exit date-9999 0 "" "$PV_BIN" history --save-points "$tmp/d9999" "$tmp/d.js"
 ls "$tmp/d9999" | grep -q '^9999-12-31T235959Z-' || bad "date-9999: no point of 9999-12-31: $(ls "$tmp/d9999")"
 
 # 4. A point's time with blanks (strptime skips them) is refused.
@@ -115,24 +82,14 @@ points "$tmp/tw" 5
 for t in ' 2026-01-01T00:00:00Z' '2026-01- 1T00:00:00Z'; do
 	f=$tmp/tw/2026-01-01T000000Z-c1.json.gz
 	gzip -dc "$f" | sed "s/\"time\":\"[^\"]*\"/\"time\":\"$t\"/" | gzip -n >"$tmp/t.gz" && mv "$tmp/t.gz" "$f"
-	expect "time-blank '$t'" 3 "c1.json.gz: time: expected an ISO 8601 UTC time" "$PV_BIN" history "$tmp/tw"
+	expect_exit "time-blank '$t'" 3 "c1.json.gz: time: expected an ISO 8601 UTC time" "$PV_BIN" history "$tmp/tw"
 done
 
 # Hostile commit ids: every point name holds [0-9A-Za-z._-] only, and
 # each is distinct (the last two collide on time and short id).
-"$PYTHON" - "$tmp/hostile.js" <<'PY'
-import json, sys
-ids = ["\n.env\nxx", "\r\rabcdef", "\x1b[31mred", "$(touch pwned)", "`id`abc", "a;b;c;d",
-       "../../etc/passwd", "\u202eabcdef", "same1234aaaa", "same1234bbbb"]
-entries = []
-for k, cid in enumerate(ids):
-    date = 1767225600000 + min(k, 8) * 3600000
-    entries.append({"commit": {"id": cid}, "date": date, "tool": "customSmallerIsBetter",
-                    "benches": [{"name": "a", "value": 100 + k % 2, "unit": "ms"}]})
-open(sys.argv[1], "w").write("window.BENCHMARK_DATA = " + json.dumps({"entries": {"s": entries}}))
-PY
+"$PYTHON" tests/lib/integrity_hostile_datajs.py "$tmp/hostile.js"
 mkdir "$tmp/hw" && cd "$tmp/hw" || exit 1
-expect hostile-names 0 "" "$PV_BIN" history --save-points pts "$tmp/hostile.js"
+expect_exit hostile-names 0 "" "$PV_BIN" history --save-points pts "$tmp/hostile.js"
 cd - >/dev/null || exit 1
 [ -e "$tmp/hw/pwned" ] && bad "hostile-names: a command in a commit id ran"
 n=$(ls -A "$tmp/hw/pts" | wc -l)
@@ -140,17 +97,8 @@ n=$(ls -A "$tmp/hw/pts" | wc -l)
 ls -A "$tmp/hw/pts" | LC_ALL=C grep -v '^[0-9A-Za-z._-]*$' >"$tmp/unsafe" &&
 	bad "hostile-names: unsafe names: $(cat "$tmp/unsafe")"
 ls -A "$tmp/hw" | grep -v '^pts$' >"$tmp/extra" && bad "hostile-names: left beside the points: $(cat "$tmp/extra")"
-"$PYTHON" - "$tmp/hw/pts" <<'PY' || bad "hostile-names: the points do not keep their commits, or are out of order"
-import gzip, json, os, sys
-d = sys.argv[1]
-names = sorted(os.listdir(d))
-commits = [json.load(gzip.open(os.path.join(d, n)))["commit"] for n in names]
-assert commits[-2:] == ["same1234aaaa", "same1234bbbb"], (names, commits)
-assert not any(c < " " or c == "\x7f" for x in commits for c in x), commits
-assert commits[3] == "$(touch pwned)" and commits[6] == "../../etc/passwd", commits
-assert names[-2].endswith("-same123-1.json.gz") and names[-1].endswith("-same123-2.json.gz"), names
-PY
-expect hostile-reread 0 "" "$PV_BIN" history "$tmp/hw/pts"
+"$PYTHON" tests/lib/integrity_hostile_points_order.py "$tmp/hw/pts" || bad "hostile-names: the points do not keep their commits, or are out of order"
+expect_exit hostile-reread 0 "" "$PV_BIN" history "$tmp/hw/pts"
 
 # 5. All or nothing: an import into a directory that already holds one
 # of the names writes none of the others; a clean one writes them all.
@@ -159,7 +107,7 @@ expect hostile-reread 0 "" "$PV_BIN" history "$tmp/hw/pts"
 [ "$(ls "$tmp/all" | wc -l)" -eq 12 ] || bad "twelve: $(ls "$tmp/all" | wc -l) points, expected 12"
 mkdir "$tmp/some"
 cp "$tmp/all/$(ls "$tmp/all" | sed -n 9p)" "$tmp/some/"
-expect import-collides 2 "exists: a second import, or a point already in the archive \(nothing was imported\)" \
+expect_exit import-collides 2 "exists: a second import, or a point already in the archive \(nothing was imported\)" \
 	"$PV_BIN" history --save-points "$tmp/some" "$tmp/twelve.js"
 [ "$(ls -A "$tmp/some" | wc -l)" -eq 1 ] || bad "import-collides: $(ls -A "$tmp/some" | wc -l) files, expected the 1 that was there"
 ls -A "$tmp" | grep -q import- && bad "import-collides: a temporary directory was left: $(ls -A "$tmp")"
@@ -174,36 +122,14 @@ for i in 1 2 3; do mkdir "$tmp/trees/000$i"; printf 'benchmark,value\nb,%s\n' 1 
 # extra CPU than reading them (75655ec: 2.3 s extra against 0.4 s, a
 # scan of every metric for each point).
 DATAJS_BENCHES=20 "$PYTHON" tests/lib/datajs.py "$tmp/big.js" 6000
-"$PYTHON" - "$PV_BIN" "$tmp/big.js" "$tmp/bigpts" <<'PY' || bad "save-points is not linear"
-import resource, subprocess, sys
-pv, js, out = sys.argv[1:]
-def cpu(args):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(args, stdout=subprocess.DEVNULL, check=False)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return after.ru_utime - before.ru_utime
-alone = cpu([pv, "history", "-q", js])
-save = cpu([pv, "history", "-q", "--save-points", out, js])
-print("check_archive_integrity: 6,000 commits: history %.2f s, with --save-points %.2f s (user CPU)" % (alone, save))
-assert save - alone < alone + 1.0, (alone, save)
-PY
+"$PYTHON" tests/lib/integrity_save_points_linear.py "$PV_BIN" "$tmp/big.js" "$tmp/bigpts" || bad "save-points is not linear"
 
 # 7. A point whose runs overflow a double (1e308, 1e308, -1e308) is no
 # "unchanged" metric with a null mean: history names it as an error;
 # compare makes the metric insufficient, saying why.
 mkdir "$tmp/ov"
-"$PYTHON" - "$tmp/ov" <<'PY'
-import gzip, json, os, sys
-for k in range(10):
-    s = [1e308, 1e308, -1e308] if k == 9 else [1.0, 1.1, 0.9]
-    p = {"point_version": 1, "label": "p%d" % k, "commit": "c%d" % k,
-         "time": "2026-01-%02dT00:00:00Z" % (k + 1), "suite": "s", "context": {},
-         "metrics": [{"suite": "", "test": "", "group": "", "benchmark": "b", "metric": "m",
-                      "unit": "ns", "samples": s}]}
-    with gzip.open(os.path.join(sys.argv[1], "2026-01-%02dT000000Z-c%d.json.gz" % (k + 1, k)), "wt") as f:
-        json.dump(p, f)
-PY
-expect overflow-history 3 "point 'p9' of archive '.*/ov': metric 'b/m': the mean or standard deviation of its 3 runs overflows a double.*\[not-finite\]" \
+"$PYTHON" tests/lib/integrity_overflow_points.py "$tmp/ov"
+expect_exit overflow-history 3 "point 'p9' of archive '.*/ov': metric 'b/m': the mean or standard deviation of its 3 runs overflows a double.*\[not-finite\]" \
 	"$PV_BIN" history "$tmp/ov"
 for v in "1e308 1e308 -1e308" "1e308 -1e308 1e308"; do
 	rm -rf "$tmp/ca" "$tmp/cb"
@@ -215,7 +141,7 @@ for v in "1e308 1e308 -1e308" "1e308 -1e308 1e308"; do
 		printf 'benchmark,value\nb,%s\nc,2.%s\n' "$x" $i >"$tmp/cb/r$i/r.csv"
 	done
 	printf '[s]\nresult_file_pattern = r.csv$\nrepeat_pattern = r[0-9]\n' >"$tmp/c.conf"
-	expect "overflow-compare $v" 0 "" "$PV_BIN" compare -c "$tmp/c.conf" "$tmp/ca" "$tmp/cb" --json "$tmp/c.json"
+	expect_exit "overflow-compare $v" 0 "" "$PV_BIN" compare -c "$tmp/c.conf" "$tmp/ca" "$tmp/cb" --json "$tmp/c.json"
 	"$PYTHON" - "$tmp/c.json" <<'PY' || bad "overflow-compare $v: metric b is not insufficient"
 import json, sys
 m = {x["benchmark"]: x for x in json.load(open(sys.argv[1]))["metrics"]}
@@ -232,44 +158,27 @@ done
 mkdir "$tmp/ep"
 for i in 1 2 3 4 5; do mkdir "$tmp/ep/000$i"; printf 'benchmark,value\nb,1.%s\nb,1.%s1\n' $i $i >"$tmp/ep/000$i/r.csv"; done
 printf 'benchmark,value\n' >"$tmp/ep/0003/r.csv"
-expect empty-point 0 "point '0003' of archive '.*/ep' holds no results; left out as a gap \[no-results\]" \
+expect_exit empty-point 0 "point '0003' of archive '.*/ep' holds no results; left out as a gap \[no-results\]" \
 	"$PV_BIN" history "$tmp/ep" --json "$tmp/ep.json"
 "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert [p["label"] for p in r["points"]] == ["0001","0002","0004","0005"], r["points"]' \
 	"$tmp/ep.json" || bad "empty-point: the points are not the other four"
 grep -q "candidate tree" "$tmp/err" && bad "empty-point: a point called a candidate tree: $(cat "$tmp/err")"
 rm "$tmp/ep/0003/r.csv"
-expect empty-point-no-files 0 "point '0003' of archive '.*/ep' holds no results; left out as a gap" "$PV_BIN" history "$tmp/ep"
+expect_exit empty-point-no-files 0 "point '0003' of archive '.*/ep' holds no results; left out as a gap" "$PV_BIN" history "$tmp/ep"
 printf '[limits]\nempty_points = error\n' >"$tmp/ee.conf"
-expect empty-point-error 3 "point '0003' of archive '.*/ep' holds no results: expected the results of a run \(\[limits\] empty_points = warn leaves such a point out as a gap\) \[no-results\]" \
+expect_exit empty-point-error 3 "point '0003' of archive '.*/ep' holds no results: expected the results of a run \(\[limits\] empty_points = warn leaves such a point out as a gap\) \[no-results\]" \
 	"$PV_BIN" history -c "$tmp/ee.conf" "$tmp/ep"
 printf 'benchmark,value\n' >"$tmp/ep/0003/r.csv"
 printf 'benchmark,value\nc,1\n' >"$tmp/ep/0003/s.csv"
-expect empty-file-among-others 3 "0003/r.csv: a header but no records.*\[no-results\]" "$PV_BIN" history "$tmp/ep"
+expect_exit empty-file-among-others 3 "0003/r.csv: a header but no records.*\[no-results\]" "$PV_BIN" history "$tmp/ep"
 mkdir "$tmp/epp"
-"$PYTHON" - "$tmp/epp" <<'PY'
-import gzip, json, os, sys
-for k in range(5):
-    ms = [] if k == 2 else [{"suite": "", "test": "", "group": "", "benchmark": "b", "metric": "m",
-                             "unit": "ns", "samples": [1.0 + k / 100, 1.01 + k / 100]}]
-    p = {"point_version": 1, "label": "p%d" % k, "commit": "c%d" % k,
-         "time": "2026-01-%02dT00:00:00Z" % (k + 1), "suite": "s", "context": {}, "metrics": ms}
-    with gzip.open(os.path.join(sys.argv[1], "2026-01-%02dT000000Z-c%d.json.gz" % (k + 1, k)), "wt") as f:
-        json.dump(p, f)
-PY
-expect empty-point-file 0 "point '2026-01-03T000000Z-c2.json.gz' of archive '.*/epp' holds no results; left out as a gap" \
+"$PYTHON" tests/lib/integrity_empty_point.py "$tmp/epp"
+expect_exit empty-point-file 0 "point '2026-01-03T000000Z-c2.json.gz' of archive '.*/epp' holds no results; left out as a gap" \
 	"$PV_BIN" history "$tmp/epp"
 
 # 9. A benchmark-action candidate is its suite's newest entry by time, as
 # history orders them, not the array's last (here an older one).
-"$PYTHON" - "$tmp/ba.js" "$tmp/bb.js" <<'PY'
-import json, sys
-def js(path, entries):
-    open(path, "w").write("window.BENCHMARK_DATA = " + json.dumps({"entries": {"s": [
-        {"commit": {"id": cid}, "date": date, "tool": "customSmallerIsBetter",
-         "benches": [{"name": "a", "value": v, "unit": "ms"}]} for cid, date, v in entries]}}))
-js(sys.argv[1], [("base", 1767225600000, 100)])
-js(sys.argv[2], [("new", 1767232800000, 300), ("old", 1767229200000, 200)])
-PY
+"$PYTHON" tests/lib/integrity_benchaction_order.py "$tmp/ba.js" "$tmp/bb.js"
 "$PYTHON" tests/lib/datajs.py "$tmp/hist.js" 10
 "$PV_BIN" compare --baseline-history "$tmp/hist.js" "$tmp/bb.js" --json "$tmp/ba.json" >/dev/null 2>&1
 "$PYTHON" -c 'import json,sys; m=[m for m in json.load(open(sys.argv[1]))["metrics"] if m["benchmark"] == "a"][0]; assert m["candidate"]["mean"] == 300, m["candidate"]' \
@@ -280,8 +189,7 @@ mkdir "$tmp/sl"
 for i in 1 2 3 4; do mkdir "$tmp/sl/000$i"; printf 'benchmark,value\nb,1.%s\nb,1.%s1\n' $i $i >"$tmp/sl/000$i/r.csv"; done
 ln -s "$tmp/sl/0001" "$tmp/sl/0005"
 ln -s "$tmp/ep.json" "$tmp/sl/0006.json"
-expect symlink-entry 0 "archive '.*/sl': '0005' is a symbolic link, which history does not follow; left out \[not-a-point\]" \
+expect_exit symlink-entry 0 "archive '.*/sl': '0005' is a symbolic link, which history does not follow; left out \[not-a-point\]" \
 	"$PV_BIN" history "$tmp/sl"
 grep -q "'0006.json' is a symbolic link" "$tmp/err" || bad "symlink-entry: 0006.json is not named as a symbolic link: $(cat "$tmp/err")"
 
-exit $failed

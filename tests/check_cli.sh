@@ -19,19 +19,7 @@ sed -n '/^merge options:/,/^$/p' "$tmp/help" | grep -q '^  -c, --config FILE' ||
 	bad "--help leaves out merge's -c"
 # The defaults shown are the ones used: compare with no config.
 "$PV_BIN" compare "$base" "$cand" --json "$tmp/d.json" -q >/dev/null 2>&1
-"$PYTHON" - "$tmp/help" "$tmp/d.json" <<'PY' || bad "--help's defaults disagree with the JSON"
-import json, re, sys
-help = open(sys.argv[1]).read().split("\ncompare options:\n")[1].split("\n\n")[0]
-cfg = json.load(open(sys.argv[2]))["config"]
-shown = dict(re.findall(r"--([a-z-]+) \S+ .*\(default: ([^)]*)\)", help))
-want = {"alpha": "%g" % cfg["alpha"], "test": cfg["test"],
-        "correction": cfg["correction"], "sided": cfg["sided"],
-        "threshold": "%g%%" % (cfg["threshold"] * 100),
-        "min-samples": str(cfg["min_samples"]),
-        "markdown-limit": str(cfg["markdown_limit"]), "format": cfg["format"]}
-for k, v in want.items():
-    assert shown.get(k) == v, (k, shown.get(k), v)
-PY
+"$PYTHON" tests/lib/cli_help_defaults.py "$tmp/help" "$tmp/d.json" || bad "--help's defaults disagree with the JSON"
 # A command's own help; the exit statuses are in both.
 "$PV_BIN" merge --help >"$tmp/mhelp" || bad "merge --help failed"
 grep -q '^usage: perfverdict merge ' "$tmp/mhelp" || bad "merge --help: no usage line"
@@ -97,31 +85,12 @@ PY
 printf '[metric "*"]\nignore = true\n' >"$tmp/i.conf"
 "$PV_BIN" merge -c "$tmp/i.conf" "$tmp/d.json" --json "$tmp/i.json" 2>"$tmp/err"
 [ $? -eq 0 ] || bad "merge -c with ignore: exit status"
-"$PYTHON" - "$tmp/d.json" "$tmp/i.json" <<'PY' || bad "merge -c with ignore: verdicts"
-import json, sys
-before = json.load(open(sys.argv[1]))
-after = json.load(open(sys.argv[2]))
-assert len(after["metrics"]) == len(before["metrics"]) > 0
-assert all(m["verdict"] == "ungated" and m["ignored"] and not m["gated"]
-           for m in after["metrics"]), after["summary"]
-assert all("says ignore" in m["reason"] for m in after["metrics"])
-assert after["summary"]["ungated"] == len(after["metrics"])
-PY
+"$PYTHON" tests/lib/cli_merge_ignore.py "$tmp/d.json" "$tmp/i.json" || bad "merge -c with ignore: verdicts"
 printf '[metric "thr*"]\nignore = true\n' >"$tmp/j.conf"
 cat samples/netperf/perf.conf >>"$tmp/j.conf"
 "$PV_BIN" compare -c "$tmp/j.conf" -s netperf samples/netperf/baseline \
 	samples/netperf/candidate --json "$tmp/j.json" >/dev/null 2>&1
-"$PYTHON" - "$tmp/j.json" <<'PY' || bad "compare with an ignore rule"
-import json, sys
-r = json.load(open(sys.argv[1]))
-ign = [m for m in r["metrics"] if m["metric"].startswith("thr")]
-assert ign and all(m["verdict"] == "ungated" and m.get("ignored") for m in ign)
-assert all(m["verdict"] != "ungated" or m["direction"] == "none" or
-           m.get("ignored") for m in r["metrics"])
-moved = [m for m in ign if m["q_value"] is not None and m["q_value"] < 0.05
-         and abs(m["change"]["rel"]) > 0.05]
-assert moved, "some ignored thr/%CPU metrics moved"
-PY
+"$PYTHON" tests/lib/cli_compare_ignore.py "$tmp/j.json" || bad "compare with an ignore rule"
 
 # ---- calibrate ----
 out=$("$PV_BIN" calibrate -c samples/netperf/perf.conf -s netperf samples/netperf/baseline 2>/dev/null)
@@ -137,15 +106,7 @@ echo "$out" | grep -q '^Above alpha: ' && echo "$out" | grep -q -- '--correction
 # One metric with 200k runs among 20000 small ones: the scratch is per
 # metric (it asked for 64 GB and aborted); under 1 GB of address space.
 mkdir -p "$tmp/big"
-"$PYTHON" - "$tmp/big/r.csv" <<'PY'
-import random, sys
-random.seed(1)
-with open(sys.argv[1], "w") as f:
-    f.write("benchmark,metric,unit,value\n")
-    f.writelines("big,time,ns,%d\n" % (1000 + random.randint(0, 50)) for _ in range(200000))
-    for m in range(20000):
-        f.writelines("b%d,time,ns,%d\n" % (m, 100 + random.randint(0, 5)) for _ in range(5))
-PY
+"$PYTHON" tests/lib/cli_big_csv.py "$tmp/big/r.csv"
 if (ulimit -v 1000000 && "$PV_BIN" --version) >/dev/null 2>&1; then
 	(ulimit -v 1000000; "$PV_BIN" calibrate --iterations 1 "$tmp/big") >/dev/null 2>"$tmp/err"
 	[ $? -eq 0 ] || bad "calibrate of one 200k-sample metric: $(tail -n 1 "$tmp/err")"

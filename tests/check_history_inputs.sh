@@ -6,56 +6,21 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 failed=0
 
-# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and its stderr
-# holds PATTERN (an extended regex; "" for none).
-expect() {
-	name=$1 want=$2 pat=$3
-	shift 3
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	st=$?
-	[ "$st" -eq "$want" ] ||
-		bad "$name: exit $st, expected $want: $(head -c 600 "$tmp/err")"
-	if [ -n "$pat" ] && ! grep -Eq -- "$pat" "$tmp/err"; then
-		bad "$name: stderr lacks /$pat/: $(head -c 600 "$tmp/err")"
-	fi
-}
-
 # gen DIR SPEC: an archive of CSV trees, 10 points x 3 runs of one
 # metric g/b/t at 100 with 0.3% noise; SPEC is python: unit(p) and
 # scale(p) give each point's unit and the factor on its values.
 gen() {
-	"$PYTHON" - "$1" "$2" <<'PY'
-import os, random, sys
-random.seed(3)
-root, spec = sys.argv[1], sys.argv[2]
-env = {}
-exec(spec, env)
-for p in range(10):
-    d = os.path.join(root, "%04d" % (p + 1))
-    os.makedirs(d)
-    with open(os.path.join(d, "results.csv"), "w") as f:
-        f.write("group,benchmark,metric,unit,value\n")
-        for r in range(3):
-            v = 100 * env["scale"](p) * (1 + 0.003 * random.gauss(0, 1))
-            f.write("g,b,t,%s,%.6g\n" % (env["unit"](p), v))
-PY
+	"$PYTHON" tests/lib/hist_inputs_archive.py "$1" "$2"
 }
 
 # 1. Units across points: the newest points are 2x slower, written in s.
 gen "$tmp/units" 'unit = lambda p: "s" if p >= 7 else "ms"
 scale = lambda p: 0.002 if p >= 7 else 1'
-expect units 1 "" "$PV_BIN" history "$tmp/units" --json "$tmp/units.json"
-"$PYTHON" - "$tmp/units.json" <<'PY' || bad "units: the step is not a +100% regression in ms"
-import json, sys
-m = json.load(open(sys.argv[1]))["metrics"][0]
-cp = m["change_points"]
-ok = m["unit"] == "ms" and len(cp) == 1 and cp[0]["verdict"] == "regression" \
-    and abs(cp[0]["rel"] - 1.0) < 0.05 and abs(m["series"][-1]["mean"] - 200) < 5
-sys.exit(0 if ok else 1)
-PY
+expect_exit units 1 "" "$PV_BIN" history "$tmp/units" --json "$tmp/units.json"
+"$PYTHON" tests/lib/hist_inputs_units.py "$tmp/units.json" || bad "units: the step is not a +100% regression in ms"
 gen "$tmp/units2" 'unit = lambda p: "MB" if p == 8 else "ms"
 scale = lambda p: 1'
-expect units-unconvertible 3 "'MB' at point '0009' but in 'ms' at point '0001'.*\[unit-mismatch\]" \
+expect_exit units-unconvertible 3 "'MB' at point '0009' but in 'ms' at point '0001'.*\[unit-mismatch\]" \
 	"$PV_BIN" history "$tmp/units2"
 # compare --baseline-history of an archive in ms and a candidate in s
 gen "$tmp/units3" 'unit = lambda p: "ms"
@@ -63,7 +28,7 @@ scale = lambda p: 1'
 mkdir "$tmp/cand3"
 printf 'group,benchmark,metric,unit,value\ng,b,t,s,0.2\ng,b,t,s,0.2001\ng,b,t,s,0.1999\n' \
 	>"$tmp/cand3/results.csv"
-expect baseline-history-units 1 "" "$PV_BIN" compare --baseline-history "$tmp/units3" \
+expect_exit baseline-history-units 1 "" "$PV_BIN" compare --baseline-history "$tmp/units3" \
 	"$tmp/cand3" --json "$tmp/units3.json"
 
 # 2. Report points carry their context: an arm64 point is not pooled for
@@ -73,7 +38,7 @@ for d in tests/golden/baseline-history-other-machine/archive/*/; do
 	n=$(basename "$d")
 	"$PV_BIN" compare "$d" "$d" --json "$tmp/reports/$n.json" >/dev/null 2>&1
 done
-expect report-machine 3 "ran on another kind of machine.*\[other-machine\]" \
+expect_exit report-machine 3 "ran on another kind of machine.*\[other-machine\]" \
 	"$PV_BIN" compare --baseline-history "$tmp/reports" \
 	tests/golden/baseline-history-env/candidate
 grep -q "no-poolable-point" "$tmp/err" || bad "report-machine: pooled points of another machine"
@@ -87,35 +52,25 @@ r = json.load(open(sys.argv[1]))
 r["metrics"].append(r["metrics"][0])
 json.dump(r, open(sys.argv[1], "w"))
 PY
-expect duplicate 3 "point '0003.json' .*appears twice.*\[duplicate-metric\]" \
+expect_exit duplicate 3 "point '0003.json' .*appears twice.*\[duplicate-metric\]" \
 	"$PV_BIN" history "$tmp/dup"
 
 # 4. [limits] max_metrics over the archive: 2 metrics a point, 6 in all.
-"$PYTHON" - "$tmp/many" <<'PY'
-import os, sys
-for p in range(6):
-    d = os.path.join(sys.argv[1], "%04d" % (p + 1))
-    os.makedirs(d)
-    with open(os.path.join(d, "results.csv"), "w") as f:
-        f.write("group,benchmark,metric,unit,value\n")
-        for k in (p % 3 * 2, p % 3 * 2 + 1):
-            for r in range(3):
-                f.write("g,b,m%d,ns,%d\n" % (k, 100 + r))
-PY
+"$PYTHON" tests/lib/hist_inputs_many_metrics.py "$tmp/many"
 printf '[limits]\nmax_metrics = 4\n' >"$tmp/limits.conf"
-expect max-metrics 3 "more than 4 metrics \(limits.max_metrics\) by point '0003'.*\[too-many-metrics\]" \
+expect_exit max-metrics 3 "more than 4 metrics \(limits.max_metrics\) by point '0003'.*\[too-many-metrics\]" \
 	"$PV_BIN" history -c "$tmp/limits.conf" "$tmp/many"
 
 # 5. --recent 1 and 2 could never fail: refused with the reason.
 for k in 1 2; do
-	expect "recent-$k" 2 "^perfverdict: error: --recent $k: a step is confirmed only when 3 points" \
+	expect_exit "recent-$k" 2 "^perfverdict: error: --recent $k: a step is confirmed only when 3 points" \
 		"$PV_BIN" history --recent "$k" "$tmp/units"
 done
-expect recent-3 1 "" "$PV_BIN" history --recent 3 "$tmp/units"
+expect_exit recent-3 1 "" "$PV_BIN" history --recent 3 "$tmp/units"
 
 # 6. The empty archive.
 mkdir "$tmp/empty"
-expect empty 3 "archive '.*/empty' is empty: history needs at least 3 points.*\[too-few-points\]" \
+expect_exit empty 3 "archive '.*/empty' is empty: history needs at least 3 points.*\[too-few-points\]" \
 	"$PV_BIN" history "$tmp/empty"
 
 # 7. --order time: offsets are read, and equal times are said.
@@ -131,29 +86,20 @@ r["generated_at"] = sys.argv[2]
 json.dump(r, open(sys.argv[3], "w"))
 PY
 done
-expect order-time 0 "" "$PV_BIN" history --order time "$tmp/times" --json "$tmp/times.json"
-"$PYTHON" - "$tmp/times.json" <<'PY' || bad "order-time: points not in the order of their UTC times"
-import json, sys
-r = json.load(open(sys.argv[1]))
-got = [p["label"] for p in r["points"]]
-# UTC: p1 05:00, p2 07:00, p3 08:00, p4 08:30, p5 09:30.5, p6 09:30
-want = ["p1.json", "p2.json", "p3.json", "p4.json", "p6.json", "p5.json"]
-if got != want:
-    print(got, file=sys.stderr)
-    sys.exit(1)
-PY
+expect_exit order-time 0 "" "$PV_BIN" history --order time "$tmp/times" --json "$tmp/times.json"
+"$PYTHON" tests/lib/hist_inputs_order_time.py "$tmp/times.json" || bad "order-time: points not in the order of their UTC times"
 "$PYTHON" - "$tmp/times/p2.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 r["generated_at"] = "2026-01-01T05:00:00Z"   # = p1's time (10:00+05:00)
 json.dump(r, open(sys.argv[1], "w"))
 PY
-expect order-time-tie 0 "1 point has the same recorded time as the one before \(first 'p1.json' and 'p2.json'.*\[time-tie\]" \
+expect_exit order-time-tie 0 "1 point has the same recorded time as the one before \(first 'p1.json' and 'p2.json'.*\[time-tie\]" \
 	"$PV_BIN" history --order time "$tmp/times"
 
 # 8. A history JSON inside the archive.
 cp "$tmp/units.json" "$tmp/dup/0003.json"
-expect history-json 3 "0003.json: expected a compare report, not a history report" \
+expect_exit history-json 3 "0003.json: expected a compare report, not a history report" \
 	"$PV_BIN" history "$tmp/dup"
 
 # 9. github-action-benchmark's go tool kept a benchmark's other metrics
@@ -161,47 +107,11 @@ expect history-json 3 "0003.json: expected a compare report, not a history repor
 # B/op changes from commit to commit, and each point was a metric of its
 # own.  One series in ns/op, with the +20% step at point 9 found by
 # history, and a candidate in the same form gated against it.
-"$PYTHON" - "$tmp/go.js" "$tmp/go-new.js" <<'PY'
-import json, random, sys
-random.seed(5)
-def entry(i, v):
-    return {"commit": {"id": "%02d" % (i + 1) + "a" * 38,
-                       "timestamp": "2024-01-%02dT00:00:00Z" % (i + 1)},
-            "date": 1, "tool": "go",
-            "benches": [{"name": "BenchmarkCopy", "value": v,
-                         "unit": "ns/op\t  %d B/op\t       5 allocs/op" % (819400 + i)},
-                        {"name": "BenchmarkCopy - allocs/op", "value": 5,
-                         "unit": "allocs/op"}]}
-es = [entry(i, 1000 * (1.2 if i >= 9 else 1) * (1 + 0.01 * random.gauss(0, 1)))
-      for i in range(12)]
-open(sys.argv[1], "w").write("window.BENCHMARK_DATA = " +
-                             json.dumps({"entries": {"Go Benchmark": es}}))
-new = entry(12, 1500)
-open(sys.argv[2], "w").write(json.dumps({"entries": {"Go Benchmark": [new]}}))
-PY
-expect go-unit 1 "" "$PV_BIN" history "$tmp/go.js" --json "$tmp/go.json"
-"$PYTHON" - "$tmp/go.json" <<'PY' || bad "go-unit: not one series in ns/op with its step at 9"
-import json, sys
-r = json.load(open(sys.argv[1]))
-m = {x["benchmark"]: x for x in r["metrics"]}
-c = m.get("BenchmarkCopy")
-ok = (len(r["metrics"]) == 2 and c and c["unit"] == "ns/op" and
-      len(c["series"]) == 12 and [p["index"] for p in c["change_points"]] == [9])
-if not ok:
-    print([(x["benchmark"], x["unit"], len(x["series"])) for x in r["metrics"]],
-          file=sys.stderr)
-sys.exit(0 if ok else 1)
-PY
-expect go-unit-gate 1 "" "$PV_BIN" compare --baseline-history "$tmp/go.js" "$tmp/go-new.js" --json "$tmp/go-gate.json"
-"$PYTHON" - "$tmp/go-gate.json" <<'PY' || bad "go-unit-gate: BenchmarkCopy in ns/op is not the regression"
-import json, sys
-r = json.load(open(sys.argv[1]))
-m = [x for x in r["metrics"] if x["benchmark"] == "BenchmarkCopy"]
-ok = len(m) == 1 and m[0]["unit"] == "ns/op" and m[0]["verdict"] == "regression"
-if not ok:
-    print([(x["benchmark"], x.get("unit"), x.get("verdict")) for x in r["metrics"]], file=sys.stderr)
-sys.exit(0 if ok else 1)
-PY
+"$PYTHON" tests/lib/hist_inputs_go_datajs.py "$tmp/go.js" "$tmp/go-new.js"
+expect_exit go-unit 1 "" "$PV_BIN" history "$tmp/go.js" --json "$tmp/go.json"
+"$PYTHON" tests/lib/hist_inputs_go_unit.py "$tmp/go.json" || bad "go-unit: not one series in ns/op with its step at 9"
+expect_exit go-unit-gate 1 "" "$PV_BIN" compare --baseline-history "$tmp/go.js" "$tmp/go-new.js" --json "$tmp/go-gate.json"
+"$PYTHON" tests/lib/hist_inputs_go_unit_gate.py "$tmp/go-gate.json" || bad "go-unit-gate: BenchmarkCopy in ns/op is not the regression"
 
 # 10. compare --baseline-history in a family with spikes: 20 metrics, 10
 # points, 1% noise, a tenth of the points 1.5x (two of three runs, at 3
@@ -210,43 +120,25 @@ PY
 # the family without spikes is a regression; three runs 10% slower,
 # where every spike was a split one, are one too.
 spiky() { # spiky DIR RUNS SPIKES CAND_FACTORS
-	"$PYTHON" - "$@" <<'PY'
-import os, random, sys
-root, runs, spikes, cand = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", \
-    [float(f) for f in sys.argv[4].split(",")]
-random.seed(9)
-def point(d, factor):
-    os.makedirs(d)
-    with open(os.path.join(d, "results.csv"), "w") as f:
-        f.write("group,benchmark,metric,unit,value\n")
-        for r in range(runs):
-            for m in range(20):
-                v = (100 + 10 * m) * (1 + 0.01 * random.gauss(0, 1)) * factor(m, r)
-                f.write("g,b%02d,t,ns,%.6g\n" % (m, v))
-for p in range(10):
-    hit = lambda m, p=p: spikes and (7 * p + 3 * m) % 10 == 0
-    point(os.path.join(root, "a", "%04d" % p),
-          lambda m, r: 1.5 if hit(m) and r < max(1, runs - 1) else 1.0)
-point(os.path.join(root, "c"), lambda m, r: cand[r] if m == 0 else 1.0)
-PY
+	"$PYTHON" tests/lib/hist_inputs_runs_archive.py "$@"
 }
 spiky "$tmp/spk1" 1 1 1.5
 # The rate is over the points before any end excursion (stats/pooled.h):
 # 20 spikes of 200 points, less the newest point's two (b09, b19: not
 # spikes until a later point comes back) and the newest points of the
 # few metrics whose newest point is 2 sds off by chance: 18 of 190-198.
-expect spike-one-run 0 "1 metric \(g/b00/t\) moved the worse way as far as the baseline's spikes, (9\.[1-5])% of its pooled points.*\[spike-candidate\]" \
+expect_exit spike-one-run 0 "1 metric \(g/b00/t\) moved the worse way as far as the baseline's spikes, (9\.[1-5])% of its pooled points.*\[spike-candidate\]" \
 	"$PV_BIN" compare --baseline-history "$tmp/spk1/a" "$tmp/spk1/c" --json "$tmp/spk1.json"
 grep -Eq "as far from the pooled baseline as its spikes, which were 9\.[1-5]% of its points: p is at least that" "$tmp/spk1.json" ||
 	bad "spike-one-run: the metric's reason does not say it was judged as a spike"
 spiky "$tmp/spk0" 1 0 1.5
-expect spike-none 1 "" "$PV_BIN" compare --baseline-history "$tmp/spk0/a" "$tmp/spk0/c"
+expect_exit spike-none 1 "" "$PV_BIN" compare --baseline-history "$tmp/spk0/a" "$tmp/spk0/c"
 grep -q "spike-candidate" "$tmp/err" && bad "spike-none: a spike warning in a family without spikes"
 spiky "$tmp/spk3" 3 1 1.5,1.5,1.0
-expect spike-split 0 "\[spike-candidate\]" \
+expect_exit spike-split 0 "\[spike-candidate\]" \
 	"$PV_BIN" compare --baseline-history "$tmp/spk3/a" "$tmp/spk3/c"
 spiky "$tmp/spk3w" 3 1 1.1,1.1,1.1
-expect spike-whole-step 1 "" "$PV_BIN" compare --baseline-history "$tmp/spk3w/a" "$tmp/spk3w/c"
+expect_exit spike-whole-step 1 "" "$PV_BIN" compare --baseline-history "$tmp/spk3w/a" "$tmp/spk3w/c"
 
 [ $failed -eq 0 ] && echo "check_history_inputs: ok"
 exit $failed

@@ -5,15 +5,7 @@
 # the history JSON.  The opens are counted with strace when it can trace.
 . "$(dirname "$0")/lib/test-lib.sh"
 cp -r tests/golden/history-reports/archive "$tmp/archive"
-"$PYTHON" - "$tmp/archive" <<'PY'
-import json, os, sys
-root = sys.argv[1]
-for name in sorted(os.listdir(root)):
-    p = os.path.join(root, name)
-    r = json.load(open(p))
-    r["candidate"]["label"] = "commit-" + name[:4]
-    json.dump(r, open(p, "w"))
-PY
+"$PYTHON" tests/lib/hist_reports_archive_names.py "$tmp/archive"
 run="$PV_BIN history --json $tmp/h.json $tmp/archive"
 if command -v strace >/dev/null 2>&1 &&
    strace -f -qq -o /dev/null true 2>/dev/null; then

@@ -35,15 +35,7 @@ printf 'benchmark,metric,value\nparse,widgets,1.5\nparse,widgets,1.6\nparse,widg
 [ $? -eq 0 ] || bad "warning run: exit $?: $(cat "$tmp/err")"
 grep -q "^perfverdict: warning: .* \[no-direction\]$" "$tmp/err" ||
 	bad "no-direction: not on stderr with its code: $(cat "$tmp/err")"
-"$PYTHON" - "$tmp/r.json" <<'PY' || failed=1
-import json, sys
-r = json.load(open(sys.argv[1], encoding="utf-8"))
-w = [x for x in r["warnings"] if x["code"] == "no-direction"]
-if r["schema_version"] != 2 or len(w) != 1 or w[0]["level"] != "warning" \
-   or "had no configured direction" not in w[0]["message"]:
-    print("check_messages: no-direction not in the JSON: %r" % r["warnings"])
-    sys.exit(1)
-PY
+"$PYTHON" tests/lib/msg_no_direction.py "$tmp/r.json" || failed=1
 if [ -f tests/data/report-v1.json ]; then
 	"$PYTHON" - tests/data/report-v1.json "$tmp/v1.json" <<'PY' || bad "cannot make a version 1 report with warnings"
 import json, sys
@@ -53,25 +45,11 @@ json.dump(r, open(sys.argv[2], "w", encoding="utf-8"))
 PY
 	"$PV_BIN" merge --json "$tmp/m.json" "$tmp/v1.json" >/dev/null 2>"$tmp/err"
 	[ $? -le 1 ] || bad "merge v1: $(cat "$tmp/err")"
-	"$PYTHON" - "$tmp/v1.json" "$tmp/m.json" <<'PY' || failed=1
-import json, sys
-old = json.load(open(sys.argv[1], encoding="utf-8"))["warnings"]
-new = json.load(open(sys.argv[2], encoding="utf-8"))["warnings"]
-if [x["message"] for x in new] != old or any(x["code"] != "uncoded" or x["level"] != "warning" for x in new):
-    print("check_messages: merge v1: warnings %r became %r" % (old, new))
-    sys.exit(1)
-PY
+	"$PYTHON" tests/lib/msg_v1_uncoded.py "$tmp/v1.json" "$tmp/m.json" || failed=1
 	# ... and a version 2 report's codes survive a merge.
 	"$PV_BIN" merge --json "$tmp/m2.json" "$tmp/r.json" >/dev/null 2>"$tmp/err"
 	[ $? -le 1 ] || bad "merge v2: $(cat "$tmp/err")"
-	cmp -s "$tmp/r.json" "$tmp/m2.json" || "$PYTHON" - "$tmp/r.json" "$tmp/m2.json" <<'PY' || failed=1
-import json, sys
-a = json.load(open(sys.argv[1], encoding="utf-8"))["warnings"]
-b = json.load(open(sys.argv[2], encoding="utf-8"))["warnings"]
-if a != b:
-    print("check_messages: merge v2: warnings %r became %r" % (a, b))
-    sys.exit(1)
-PY
+	cmp -s "$tmp/r.json" "$tmp/m2.json" || "$PYTHON" tests/lib/msg_same_warnings.py "$tmp/r.json" "$tmp/m2.json" || failed=1
 fi
 # A note is a note: the pooled baseline's points, on stderr and in the
 # JSON (and after render), and no message comes out twice in the run
@@ -86,15 +64,6 @@ dup=$(sed -n 's/.*\[\([a-z0-9-]*\)\]$/\1/p' "$tmp/err" | sort | uniq -d)
 [ -z "$dup" ] || bad "printed twice in one run: $dup: $(cat "$tmp/err")"
 "$PV_BIN" render "$tmp/bh.json" --markdown "$tmp/bh.md" 2>"$tmp/err" ||
 	bad "render of the pooled report: $(cat "$tmp/err")"
-"$PYTHON" - "$tmp/bh.json" <<'PY' || failed=1
-import json, sys
-r = json.load(open(sys.argv[1], encoding="utf-8"))
-lv = {w["code"]: w["level"] for w in r["warnings"]}
-codes = [w["code"] for w in r["warnings"]]
-if lv.get("pooled-baseline") != "note" or lv.get("no-direction") != "warning" \
-   or len(codes) != len(set(codes)):
-    print("check_messages: pooled report's warnings: %r" % r["warnings"])
-    sys.exit(1)
-PY
+"$PYTHON" tests/lib/msg_levels.py "$tmp/bh.json" || failed=1
 [ $failed -eq 0 ] && echo "check_messages: ok"
 exit $failed

@@ -1,17 +1,11 @@
 #!/bin/sh
 # What a newcomer tripped over (issue 40): messages that name what went
 # wrong and how to fix it, a terminal that says why, readable labels.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
+. "$(dirname "$0")/lib/test-lib.sh"
 NO_COLOR=1
 SOURCE_DATE_EPOCH=1764460800
 COLUMNS=80
 export NO_COLOR SOURCE_DATE_EPOCH COLUMNS
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-failed=0
-bad() { echo "check_newcomer: $1"; failed=1; }
 
 # hyperfine TREE SIDE: hyperfine files whose commands hold the side's
 # directory ("python3 old/app.py"), as a newcomer's script wrote them.
@@ -44,22 +38,7 @@ grep -q "hint" "$tmp/err" && bad "nothing compared: a hint for names that differ
 g=samples/gbench
 "$PV_BIN" compare "$g/baseline" "$g/candidate" --json "$tmp/g.json" -q >/dev/null 2>&1
 "$PV_BIN" compare "$g/baseline" "$g/candidate" >"$tmp/g.txt" 2>/dev/null
-"$PYTHON" - "$tmp/g.json" "$tmp/g.txt" <<'PY' || bad "the terminal hides why a change is inconclusive"
-import json, re, sys
-rep = json.load(open(sys.argv[1]))
-lines = open(sys.argv[2], encoding="utf-8").read().split("\n")
-inc = [m for m in rep["metrics"] if m["verdict"] == "inconclusive"]
-assert inc, "the sample has no inconclusive metric"
-for m in inc:
-    mde, runs = re.search(r"could detect about ([0-9.]+%), and about (\d+) runs", m["reason"]).groups()
-    row = [i for i, ln in enumerate(lines)
-           if ln.startswith("  ") and m["benchmark"] in ln and m["metric"] in ln]
-    assert len(row) == 1, (m["benchmark"], row)
-    note = lines[row[0] + 1]
-    want = "    this run could detect about %s; about %s runs per side would detect 5%%" % (mde, runs)
-    assert note == want, (note, want)
-assert max(len(ln) for ln in lines) <= 80
-PY
+"$PYTHON" tests/lib/newcomer_inconclusive_terminal.py "$tmp/g.json" "$tmp/g.txt" || bad "the terminal hides why a change is inconclusive"
 
 # ---- 6: runs laid out as tests (run1/ ... run5/) ----
 # csv TREE RUN VALUE: one run's file.
@@ -166,17 +145,7 @@ done
 "$PV_BIN" compare --baseline-history "$tmp/pool" "$tmp/pt" --json "$tmp/pool.json" -q >/dev/null 2>&1
 [ $? -eq 1 ] || bad "trend table: the +10% candidate does not fail"
 sh ci/scripts/history-comment.sh "$tmp/pool.json" >"$tmp/pool.md" || bad "history-comment.sh failed"
-"$PYTHON" - "$tmp/pool.json" "$tmp/pool.md" <<'PY' || bad "trend table: internal ids or mixed units"
-import json, sys
-m = [x for x in json.load(open(sys.argv[1]))["metrics"] if x["verdict"] == "regression"]
-assert len(m) == 1 and m[0]["benchmark"] == "parse", m
-s = m[0]["baseline"]["samples"]
-base, cand = sum(s) / len(s) / 1000, m[0]["candidate"]["mean"] / 1000
-rows = [ln for ln in open(sys.argv[2], encoding="utf-8") if ln.startswith("| `parse/time` |")]
-assert len(rows) == 1, open(sys.argv[2]).read()
-cells = [c.strip() for c in rows[0].split("|")]
-assert cells[3] == "%.4g µs" % base and cells[4] == "%.4g µs" % cand, cells
-PY
+"$PYTHON" tests/lib/newcomer_trend_table.py "$tmp/pool.json" "$tmp/pool.md" || bad "trend table: internal ids or mixed units"
 # The pooled points' labels, full commit ids here, as short as their commits.
 grep -q "^| \`$(ids 10 | tail -n 1 | cut -c1-12)\` | \`$(ids 10 | tail -n 1 | cut -c1-12)\` | 1 |" "$tmp/pool.md" ||
 	bad "trend table: a pooled point's label is a full commit id: $(grep '| 1 |' "$tmp/pool.md")"
@@ -198,14 +167,7 @@ grep -q "^### Watch: the newest points moved, not confirmed yet (2)" "$tmp/w2.md
 [ "$(grep -c "<svg" "$tmp/w2.html")" -eq 2 ] && grep -q "<strong>watch</strong>: parse/time: the newest 2 points" "$tmp/w2.html" ||
 	bad "watch: the HTML draws no chart or says nothing"
 "$PYTHON" tests/lib/validate_json.py "$tmp/w2.json" || bad "watch: the history JSON is not valid against its schema"
-"$PYTHON" - "$tmp/w2.json" <<'PY' || bad "watch: the JSON's watch is wrong"
-import json, sys
-for m in json.load(open(sys.argv[1]))["metrics"]:
-    w = m["watch"]
-    # the data are 1.1 times the level, noise symmetric about it
-    assert w and w["points"] == 2 and abs(w["rel"] - 0.1) < 0.01, (m["benchmark"], w)
-    assert w["q_value"] <= 0.05 and not m["change_points"], w
-PY
+"$PYTHON" tests/lib/newcomer_watch.py "$tmp/w2.json" || bad "watch: the JSON's watch is wrong"
 # The newest point alone: "the newest point is".
 archive "$tmp/w1" 12 12 1.1 $(ids 12 | sed 3s/^0123456781/ffffffffff/)
 "$PV_BIN" history "$tmp/w1" >"$tmp/w1.txt" 2>/dev/null
@@ -222,37 +184,10 @@ grep -q "^watch" "$tmp/w0.txt" && bad "watch: a steady archive is watched"
 # 13 points, a +10% step in the newest 3 (both metrics): "2 regressions";
 # a sparkline of one bar a point, the step's 3 the highest; Mermaid's x
 # axis the points' short ids; no range of runs cut at the chart's frame.
-"$PYTHON" - "$tmp/ids.md" "$tmp/ids.html" "$(ids 13 | cut -c1-10 | tr '\n' ' ')" <<'PY' || bad "history Markdown/HTML: see above"
-import re, sys
-md = open(sys.argv[1], encoding="utf-8").read()
-html = open(sys.argv[2], encoding="utf-8").read()
-short = sys.argv[3].split()
-ok = True
-def fail(what):
-    global ok
-    print("check_newcomer:", what); ok = False
-if "2 metrics: 2 regressions at the newest point" not in md:
-    fail("history Markdown: not '2 regressions'")
-bars = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"
-sparks = re.findall("[%s]{2,}" % bars, md)
-if len(sparks) != 2 or any(len(sp) != 13 or sp[-3:] != "\u2588" * 3 or
-                           "\u2588" in sp[:10] for sp in sparks):
-    fail("history Markdown: the sparkline is not 13 bars ending in the step's 3: %r" % sparks)
-axes = re.findall(r"x-axis \[(.*)\]", md)
-if not axes or any(ax != ", ".join('"%s"' % s for s in short) for ax in axes):
-    fail("history Markdown: Mermaid's x axis is not the points' ids: %r" % axes[:1])
-for svg in re.findall(r"<svg.*?</svg>", html, re.S):
-    top, hgt = (float(v) for v in re.search(r'<rect x="[0-9.]+" y="([0-9.]+)" width="[0-9.]+" height="([0-9.]+)" class="frame"', svg).groups())
-    for y1, y2 in re.findall(r'<line x1="[0-9.]+" y1="([0-9.]+)" x2="[0-9.]+" y2="([0-9.]+)" class="sd"', svg):
-        if min(float(y1), float(y2)) <= top or max(float(y1), float(y2)) >= top + hgt:
-            fail("history HTML: a range of runs cut at the frame (%s..%s in %s..%s)" % (y1, y2, top, top + hgt))
-            break
-sys.exit(0 if ok else 1)
-PY
+"$PYTHON" tests/lib/newcomer_short_ids.py "$tmp/ids.md" "$tmp/ids.html" "$(ids 13 | cut -c1-10 | tr '\n' ' ')" || bad "history Markdown/HTML: see above"
 
 # ---- 8: a misspelt option, end to end ----
 "$PV_BIN" compare --treshold 5% a b 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "unknown option '--treshold'; did you mean '--threshold'?" "$tmp/err" ||
 	bad "--treshold: no suggestion: $(cat "$tmp/err")"
 
-exit $failed

@@ -22,15 +22,7 @@ size=$(wc -c <"$f" 2>/dev/null || echo 999999)
 [ "$size" -le 40960 ] || say "netperf point is $size bytes compressed, over 40 KB"
 echo "check_points: the netperf candidate as a point: $size bytes gzipped"
 "$PYTHON" tests/lib/validate_json.py "$f" || say "netperf point: invalid"
-"$PYTHON" - "$f" <<'PY' || say "netperf point: wrong content"
-import gzip, json, sys
-p = json.load(gzip.open(sys.argv[1], "rt"))
-assert p["label"] == "3f2a9c1", p["label"]
-assert p["commit"] == "3f2a9c1d0e5b6a7c8d9e0f1a2b3c4d5e6f7a8b9c"
-assert p["time"] == "2026-12-01T20:15:00Z", p["time"]
-assert p["context"]["session-length"] == "60"
-assert len(p["metrics"]) == 546 and all(len(m["samples"]) == 5 for m in p["metrics"])
-PY
+"$PYTHON" tests/lib/points_netperf_point.py "$f" || say "netperf point: wrong content"
 # plain JSON without .gz
 "$PV_BIN" compare -c samples/netperf/perf.conf -s netperf -q samples/netperf/baseline \
 	samples/netperf/candidate --save-point "$tmp/p.json" >/dev/null 2>&1
@@ -63,21 +55,7 @@ for d in samples/history/archive/*/; do
 done
 "$PV_BIN" history -c $conf "$tmp/mixed" --json "$tmp/mixed.json" >/dev/null 2>&1
 [ $? -eq 1 ] || say "history over a mixed archive: not exit 1"
-"$PYTHON" - "$tmp/trees.json" "$tmp/points.json" "$tmp/mixed.json" <<'PY' || say "points and trees differ"
-import json, sys
-def cps(path):
-    h = json.load(open(path))
-    return h, [(m["id"], m["status"], [(c["index"], c["label"], round(c["rel"], 9))
-                                       for c in m["change_points"]],
-                [round(s["value"], 9) for s in m["series"]]) for m in h["metrics"]]
-(t, a), (p, b), (x, c) = cps(sys.argv[1]), cps(sys.argv[2]), cps(sys.argv[3])
-assert any(cp for _, _, cp, _ in a), "the sample archive has change points"
-assert a == b, (a, b)
-assert a == c, (a, c)
-assert [q["kind"] for q in p["points"]] == ["point"] * 12
-assert [q["kind"] for q in x["points"]] == ["tree"] * 4 + ["point"] * 8
-assert [q["label"] for q in p["points"]] == [q["label"] for q in t["points"]]
-PY
+"$PYTHON" tests/lib/points_vs_trees.py "$tmp/trees.json" "$tmp/points.json" "$tmp/mixed.json" || say "points and trees differ"
 
 # 3. Broken points: exit 3, one line naming the file (and the line).
 broken() {  # broken NAME EXPECTED-STDERR-PATTERN

@@ -1077,18 +1077,7 @@ runr compare -c perf.conf base cand
 # The same through a JSON reader: names, counters, units and context.
 t inject-gbench 0 ""
 mkdir base cand
-"$PYTHON" - "$ROOT/samples/gbench/baseline/repeat1/bench.json" <<'PY'
-import json, sys
-h = "a|b <c> &amp; ]]> \u001b[31mred\u001b[0m \u001b]0;t\u0007 @here #1 \u202e `x` *y* [l](u) \n| x |"
-d = json.load(open(sys.argv[1]))
-d["context"]["host_name"] = h
-for i, b in enumerate(d["benchmarks"]):
-    b["name"] = b["run_name"] = h + str(i % 7)
-    b["time_unit"] = "ns"
-    b[h] = 1.5
-for side in ("base", "cand"):
-    json.dump(d, open(side + "/bench.json", "w"))
-PY
+"$PYTHON" "$ROOT/tests/lib/bad_hostile_context.py" "$ROOT/samples/gbench/baseline/repeat1/bench.json"
 runr compare base cand
 
 # ---- issue 13: what real files and crashed runs leave ------------------

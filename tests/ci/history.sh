@@ -95,22 +95,7 @@ assert h["points"][0]["time"] == "2022-05-31T13:48:20Z"
 # mk_trees DIR: trees/pN (N = 1..12) and the PR candidates good/ and bad/:
 # throughput (higher is better) drops 8% from push 8 on; latency steady.
 mk_trees() {
-	"$PY" - "$1" <<'PY'
-import os, random, sys
-random.seed(8)
-root = sys.argv[1]
-def tree(d, f):
-    os.makedirs(d)
-    with open(os.path.join(d, "results.csv"), "w") as o:
-        o.write("group,benchmark,metric,unit,value\n")
-        for r in range(3):
-            o.write("net,stream,throughput,Mbps,%.3f\n" % (9400 * f * (1 + random.gauss(0, 0.004))))
-            o.write("net,rr,latency,us,%.3f\n" % (52 * (1 + random.gauss(0, 0.004))))
-for i in range(1, 13):
-    tree(os.path.join(root, "p%d" % i), 0.92 if i >= 8 else 1.0)
-tree(os.path.join(root, "good"), 1.0)
-tree(os.path.join(root, "bad"), 0.92)
-PY
+	"$PY" "$ROOT/tests/lib/ci_history_trees.py" "$1"
 	printf '[gate]\nthreshold = 3%%\n[metric "throughput"]\ndirection = higher\n[metric "latency"]\ndirection = lower\n' >"$1/perf.conf"
 }
 

@@ -118,14 +118,7 @@ else
 		mkdir -p "$P/bench" "$P/fake"
 		awk '/<!-- example:begin -->/ { f = 1; next } /<!-- example:end -->/ { f = 0 } f && !/^```/' \
 			ci/gitlab/README.md >"$P/example.yml"
-		"$PY" - "$P/example.yml" "$P/.gitlab-ci.yml" <<'EOF'
-import sys, yaml
-doc = yaml.safe_load(open(sys.argv[1]))
-inc = doc["include"]
-assert inc[0]["file"] == "ci/gitlab/perfverdict.gitlab-ci.yml", inc
-doc["include"] = [{"local": "perfverdict.gitlab-ci.yml"}]
-yaml.safe_dump(doc, open(sys.argv[2], "w"), sort_keys=False)
-EOF
+		"$PY" "$ROOT/tests/lib/ci_gitlab_example.py" "$P/example.yml" "$P/.gitlab-ci.yml"
 		cp ci/gitlab/perfverdict.gitlab-ci.yml "$P/"
 		printf '#!/bin/sh\n# the benchmarks: five repeats of a real Google Benchmark run\nmkdir -p "$1" && cp -R "%s"/. "$1"/\n' \
 			"$ROOT/samples/gbench/candidate" >"$P/bench/run.sh"
@@ -184,22 +177,7 @@ EOF
 	mkdir -p "$P3/bench" "$P3/trees"
 	awk '/<!-- history-example:begin -->/ { f = 1; next } /<!-- history-example:end -->/ { f = 0 } f && !/^```/' \
 		ci/gitlab/README.md >"$P3/example.yml"
-	"$PY" - "$P3/example.yml" "$P3/.gitlab-ci.yml" "$P3/trees" <<'PY'
-import os, random, sys, yaml
-doc = yaml.safe_load(open(sys.argv[1]))
-assert doc["include"][0]["file"] == "ci/gitlab/perfverdict.gitlab-ci.yml", doc["include"]
-doc["include"] = [{"local": "perfverdict.gitlab-ci.yml"}]
-doc[".perf"].pop("image", None)
-yaml.safe_dump(doc, open(sys.argv[2], "w"), sort_keys=False)
-random.seed(3)
-for name, f in (("p1", 1), ("p2", 1), ("p3", 1), ("p4", 1), ("good", 1), ("bad", 0.9)):
-    d = os.path.join(sys.argv[3], name)
-    os.makedirs(d)
-    with open(os.path.join(d, "results.csv"), "w") as o:
-        o.write("group,benchmark,metric,unit,value\n")
-        for r in range(3):
-            o.write("net,stream,throughput,Mbps,%.3f\n" % (9400 * f * (1 + random.gauss(0, 0.004))))
-PY
+	"$PY" "$ROOT/tests/lib/ci_gitlab_history_example.py" "$P3/example.yml" "$P3/.gitlab-ci.yml" "$P3/trees"
 	cp ci/gitlab/perfverdict.gitlab-ci.yml "$P3/"
 	printf '#!/bin/sh\nmkdir -p "$1" && cp -R "%s/$BENCH_TREE"/. "$1"/\n' "$P3/trees" >"$P3/bench/run.sh"
 	printf '[metric "throughput"]\ndirection = higher\n' >"$P3/perf.conf"

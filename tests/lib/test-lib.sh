@@ -20,6 +20,9 @@
 #                   failure.  A test marked failed exits 1 even if its
 #                   last command succeeds (the exit trap sees to it).
 #   tl_die MESSAGE  bad, then exit now (when nothing after can run).
+#   expect_exit NAME STATUS PATTERN CMD...
+#                   runs CMD; bad unless it exits STATUS with PATTERN
+#                   (an extended regex, "" for none) in its stderr.
 # A script that names its helper otherwise (say, problem) defines that
 # name as a one-line call of bad, so the bodies need not change.
 
@@ -57,6 +60,21 @@ tl_exit() {
 	fi
 	[ "$tl_st" -eq 0 ] && [ "$tl_failed" -ne 0 ] && tl_st=1
 	exit "$tl_st"
+}
+
+# expect_exit NAME STATUS PATTERN CMD...: CMD exits STATUS and its stderr
+# holds PATTERN (an extended regex; "" for none), else bad NAME: ...;
+# CMD's output is left in $tmp/out and $tmp/err.
+expect_exit() {
+	tl_name=$1 tl_want=$2 tl_pat=$3
+	shift 3
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	tl_got=$?
+	[ "$tl_got" -eq "$tl_want" ] ||
+		bad "$tl_name: exit $tl_got, expected $tl_want: $(head -c 600 "$tmp/err")"
+	if [ -n "$tl_pat" ] && ! grep -Eq -- "$tl_pat" "$tmp/err"; then
+		bad "$tl_name: stderr lacks /$tl_pat/: $(head -c 600 "$tmp/err")"
+	fi
 }
 
 tmp=$(mktemp -d) || exit 2
