@@ -23,49 +23,15 @@
 #      label counts points, with the count a metric used where fewer
 #      (BM_Sort stepped -30% at point 7, confirmed: 3 points since);
 #      a candidate on 4 cpus where main had 2 is warned of num_cpus only.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-failed=0
-bad() { echo "check_pooled_end: $*"; failed=1; }
+. "$(dirname "$0")/lib/test-lib.sh"
 
 # gen DIR SEED NEWEST SORT_STEP CAND_PARSE CAND_CPUS: DIR/arch (10 points)
 # and DIR/cand.  NEWEST: BM_Parse's factor in the newest 2 points and in
 # the candidate; SORT_STEP: BM_Sort's factor from point 7 on (and in the
 # candidate); CAND_PARSE: BM_Parse's factor in the candidate, on top.
 gen() {
-	"$PYTHON" - "$@" <<'PY' || { echo "check_pooled_end: cannot write $1"; exit 1; }
-import json, os, random, sys
-root, seed, newest, sort_step, cand_parse, cpus = sys.argv[1], int(sys.argv[2]), \
-    float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
-rnd = random.Random(seed)
-base = {"BM_Parse": 5700.0, "BM_Sort": 21000.0, "BM_Copy": 880.0}
-def tree(d, factor, ncpu):
-    os.makedirs(d)
-    runs = []
-    for r in range(5):
-        for b, v in base.items():
-            x = v * factor(b) * (1 + 0.02 * rnd.gauss(0, 1))
-            c = 0.98 * v * factor(b) * (1 + 0.02 * rnd.gauss(0, 1))
-            runs.append({"name": b, "run_name": b, "run_type": "iteration",
-                         "repetitions": 5, "repetition_index": r,
-                         "iterations": 1000, "real_time": x,
-                         "cpu_time": c, "time_unit": "ns"})
-    ctx = {"host_name": "ci", "executable": "./bench", "num_cpus": ncpu,
-           "mhz_per_cpu": 2500, "cpu_scaling_enabled": False,
-           "library_build_type": "release"}
-    json.dump({"context": ctx, "benchmarks": runs},
-              open(os.path.join(d, "bench.json"), "w"), indent=1)
-for p in range(10):
-    f = lambda b, p=p: (newest if p >= 8 and b == "BM_Parse" else 1.0) * \
-        (sort_step if b == "BM_Sort" and p >= 7 else 1.0)
-    tree(os.path.join(root, "trees", "%02d" % p), f, 2)
-tree(os.path.join(root, "cand"),
-     lambda b: (sort_step if b == "BM_Sort" else 1.0) *
-     (newest * cand_parse if b == "BM_Parse" else 1.0), cpus)
-PY
+	"$PYTHON" tests/lib/pooled_end_archive.py "$@" ||
+		tl_die "cannot write $1"
 	mkdir "$1/arch"
 	for d in "$1"/trees/*/; do
 		p=$(basename "$d")
@@ -180,5 +146,5 @@ case $env in
 *host_name*|*mhz*|*"(none)"*) bad "cpus: a key that does not differ is warned of: $env" ;;
 esac
 
-[ $failed -eq 0 ] && echo "check_pooled_end: ok"
-exit $failed
+[ $tl_failed -eq 0 ] && echo "check_pooled_end: ok"
+exit $tl_failed
