@@ -7,28 +7,8 @@
 # On 75655ec the page was 31 MB here (9,000 figures, every metric a row;
 # at 100,000 metrics and 2,000 regressions 41 MB, which chromium took
 # minutes to open.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-"$PYTHON" - "$tmp" <<'PY'
-import os, random, sys
-root = sys.argv[1]
-for side, seed in (("baseline", 1), ("candidate", 2)):
-    rng = random.Random(seed)
-    os.makedirs(os.path.join(root, side))
-    with open(os.path.join(root, side, "results.csv"), "w") as f:
-        f.write("group,benchmark,metric,unit,value\n")
-        for i in range(30000):
-            base = 1000 + (i % 97) * 10
-            move = 1.0
-            if side == "candidate":
-                move = 1.2 if i % 5 == 0 else 0.8 if i % 10 == 1 else 1.0
-            for _ in range(5):
-                f.write("g%d,bench %d,time,ns,%.3f\n"
-                        % (i % 13, i, base * move * rng.gauss(1, 0.01)))
-PY
+. "$(dirname "$0")/lib/test-lib.sh"
+"$PYTHON" tests/lib/html_size_trees.py "$tmp"
 "$PV_BIN" compare "$tmp/baseline" "$tmp/candidate" --json "$tmp/r.json" \
 	--html "$tmp/r.html" -q >/dev/null 2>"$tmp/err"
 st=$?

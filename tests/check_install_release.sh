@@ -8,14 +8,11 @@
 # their exit status, the mismatch naming both sums (the tarball's computed
 # here by sha256sum), and nothing from a rejected tarball runs or stays.
 # tests/release/check.sh runs the same script on the real dist/.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
+. "$(dirname "$0")/lib/test-lib.sh"
+TL_ON_EXIT='[ -n "$server" ] && kill "$server" 2>/dev/null'
 case $PV_BIN in /*) ;; *) PV_BIN=$PWD/$PV_BIN ;; esac
 script=$PWD/ci/scripts/install-perfverdict.sh
-tmp=$(mktemp -d)
 server=
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 fails=0
 fail() {
 	echo "not ok: $*"
@@ -39,18 +36,7 @@ bad=$(sha256sum "$tmp/bad.tar.gz" | cut -d' ' -f1)
 other=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
 cp "$tmp/good.tar.gz" "$tmp/srv/$name.tar.gz"
 
-"$PYTHON" - "$tmp/srv" "$tmp/port" <<'PY' 2>/dev/null &
-import functools, http.server, sys
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
-h = functools.partial(Quiet, directory=sys.argv[1])
-s = http.server.HTTPServer(("127.0.0.1", 0), h)
-with open(sys.argv[2] + ".tmp", "w") as f:
-    f.write(str(s.server_address[1]))
-import os; os.rename(sys.argv[2] + ".tmp", sys.argv[2])
-s.serve_forever()
-PY
+"$PYTHON" tests/lib/install_release_server.py "$tmp/srv" "$tmp/port" 2>/dev/null &
 server=$!
 i=0
 while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done

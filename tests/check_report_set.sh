@@ -10,32 +10,14 @@
 #    swapped to a regular file while the reports are written (held
 #    deterministically by a FIFO report that the test reads slowly)
 #    leaves that file untouched.
-set -u
-PV_BIN=${PV_BIN:-build/perfverdict}
-PYTHON=${PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'exec 3>&-; rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib/test-lib.sh"
+TL_ON_EXIT='exec 3>&-'
 bad=0
 say() { echo "check_report_set: $*"; bad=1; }
 
 # Two CSV trees of N metrics x 5 runs, values written here (the
 # candidate's are known, to check the point's samples independently).
-"$PYTHON" - "$tmp" 600 <<'PY'
-import json, os, sys
-root, n = sys.argv[1], int(sys.argv[2])
-want = {}
-for side, slow in (("base", 1.0), ("cand", 1.01)):
-    os.makedirs(os.path.join(root, side))
-    with open(os.path.join(root, side, "results.csv"), "w") as f:
-        f.write("group,benchmark,metric,unit,value\n")
-        for i in range(n):
-            for r in range(5):
-                v = round((1000 + i) * slow * (1 + 0.001 * r), 3)
-                f.write("g%d,bench%d,time,ns,%r\n" % (i % 7, i, v))
-                if side == "cand":
-                    want.setdefault("bench%d" % i, []).append(v)
-json.dump(want, open(os.path.join(root, "want.json"), "w"))
-PY
+"$PYTHON" tests/lib/report_set_trees.py "$tmp" 600
 B=$tmp/base C=$tmp/cand
 
 # ---- 1. the point in the all-or-none set ----------------------------------
@@ -71,15 +53,7 @@ st=$?
 [ $st -eq 0 ] || say "compare --save-point F TREE: exit $st, expected 0: $(cat "$tmp/err")"
 "$PYTHON" tests/lib/validate_json.py "$tmp/one.json.gz" >/dev/null 2>&1 ||
 	say "the one-tree point is not a valid point"
-"$PYTHON" - "$tmp/one.json.gz" "$tmp/want.json" <<'PY' || say "the one-tree point's content is wrong"
-import gzip, json, sys
-p = json.load(gzip.open(sys.argv[1], "rt"))
-want = json.load(open(sys.argv[2]))
-got = {m["benchmark"]: m["samples"] for m in p["metrics"]}
-assert got == want, (len(got), len(want))
-assert p["label"] == "3f2a9c1" and p["commit"].startswith("3f2a9c1d0e5b")
-assert p["time"] == "2026-12-01T20:15:00Z", p["time"]
-PY
+"$PYTHON" tests/lib/report_set_point.py "$tmp/one.json.gz" "$tmp/want.json" || say "the one-tree point's content is wrong"
 "$PV_BIN" compare --save-point "$tmp/one2.json" --json "$tmp/r.json" "$C" \
 	>/dev/null 2>"$tmp/err"
 st=$?
