@@ -7,6 +7,7 @@
         N/2 on, except the last F benches (0), which step at commit N - 3:
         a regression among the newest 3 points, which fails the gate
 """
+import hashlib
 import json
 import random
 import sys
@@ -21,7 +22,7 @@ for k in range(n):
         at = n - 3 if i >= nb - nf else n // 2
         return 1.3 if k >= at else 1.0
     entries.append({
-        "commit": {"id": "%040x" % (0xabc0000 + k)}, "date": base + k * 3600000,
+        "commit": {"id": hashlib.sha1(b"%d" % k).hexdigest()}, "date": base + k * 3600000,
         "tool": "customSmallerIsBetter",
         "benches": [{"name": "b%05d" % i, "unit": "ms",
                      "value": (100 + i) * step(i) * (1 + rng.gauss(0, 0.01))}
