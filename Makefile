@@ -38,7 +38,7 @@ ALL_CFLAGS = $(DEVFLAGS) -MMD -MP -pthread $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC = $(filter-out src/main.c,$(wildcard src/*.c src/util/*.c src/readers/*.c src/writers/*.c \
-	src/stats/*.c))
+	src/stats/*.c src/history/*.c))
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB = $(BUILD)/libperfverdict.a
 BIN = $(BUILD)/perfverdict

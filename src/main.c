@@ -19,13 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "archive.h"
-#include "baseline_history.h"
+#include "history/baseline_history.h"
 #include "calibrate.h"
-#include "cmd_history.h"
+#include "history/cmd_history.h"
 #include "config.h"
 #include "util/diag.h"
 #include "outputs.h"
-#include "point.h"
+#include "history/point.h"
 #include "parseopt.h"
 #include "readers/reader.h"
 #include "report.h"

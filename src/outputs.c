@@ -13,7 +13,7 @@
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
-#include "point.h"
+#include "history/point.h"
 #include "writers/history_writers.h"
 #include "writers/writers.h"
 #include "util/atomic.h"

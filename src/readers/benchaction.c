@@ -10,7 +10,7 @@
 #include <string.h>
 #include "reader.h"
 #include "jsonutil.h"
-#include "../benchdata.h"
+#include "benchdata.h"
 #include "../util/strbuf.h"
 #include "../util/banned.h"
 

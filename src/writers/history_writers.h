@@ -7,7 +7,7 @@
 #define PV_WRITERS_HISTORY_H
 
 #include <stdio.h>
-#include "../history.h"
+#include "../history/history.h"
 #include "../util/err.h"
 #include "../util/strbuf.h"
 #include "writers.h"

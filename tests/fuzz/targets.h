@@ -70,8 +70,8 @@
 
 #include <dirent.h>
 #include "archive.h"
-#include "history.h"
-#include "point.h"
+#include "history/history.h"
+#include "history/point.h"
 #include "config.h"
 #include "policy.h"
 #include "util/diag.h"

@@ -9,7 +9,7 @@
 #include "unit.h"
 
 #include <string.h>
-#include "benchdata.h"
+#include "readers/benchdata.h"
 
 static void tool_directions(void **state)
 {

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "archive.h"
-#include "baseline_history.h"
+#include "history/baseline_history.h"
 #include "config.h"
 #include "report.h"
 #include "scan.h"

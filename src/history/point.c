@@ -12,14 +12,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
-#include "scan.h"
-#include "readers/jsonutil.h"
-#include "util/atomic.h"
-#include "util/file.h"
-#include "util/strbuf.h"
-#include "writers/jw.h"
-#include "util/text.h"
-#include "util/banned.h"
+#include "../scan.h"
+#include "../readers/jsonutil.h"
+#include "../util/atomic.h"
+#include "../util/file.h"
+#include "../util/strbuf.h"
+#include "../writers/jw.h"
+#include "../util/text.h"
+#include "../util/banned.h"
 
 /* The point's fields before its metrics (jw.h: one metric a line). */
 static void head(struct jw *w, const char *version, const char *label,

@@ -8,15 +8,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "config.h"
-#include "table.h"
-#include "util/diag.h"
-#include "policy.h"
-#include "stats/changepoint.h"
-#include "stats/excursion.h"
-#include "util/arena.h"
-#include "util/err.h"
-#include "util/strmap.h"
+#include "../config.h"
+#include "../table.h"
+#include "../util/diag.h"
+#include "../policy.h"
+#include "../stats/changepoint.h"
+#include "../stats/excursion.h"
+#include "../util/arena.h"
+#include "../util/err.h"
+#include "../util/strmap.h"
 
 #define PV_HISTORY_SCHEMA_VERSION 2
 

@@ -18,9 +18,9 @@
 #ifndef PV_BASELINE_HISTORY_H
 #define PV_BASELINE_HISTORY_H
 
-#include "util/diag.h"
+#include "../util/diag.h"
 #include "history.h"
-#include "table.h"
+#include "../table.h"
 
 /* --history-window's default: at most this many points pooled. */
 #define PV_POOL_WINDOW 10

@@ -5,11 +5,11 @@
 #ifndef PV_CMD_HISTORY_H
 #define PV_CMD_HISTORY_H
 
-#include "config.h"
-#include "util/diag.h"
+#include "../config.h"
+#include "../util/diag.h"
 #include "history.h"
-#include "outputs.h"
-#include "util/err.h"
+#include "../outputs.h"
+#include "../util/err.h"
 
 struct pv_history_args {
 	const struct pv_config *cfg;    /* overrides applied */

@@ -21,9 +21,9 @@
 #define PV_BENCHDATA_H
 
 #include <jansson.h>
-#include "util/diag.h"
-#include "history.h"
-#include "util/err.h"
+#include "../util/diag.h"
+#include "../history/history.h"
+#include "../util/err.h"
 
 /* The direction github-action-benchmark gives tool; PV_DIR_UNSET for a
  * tool it does not know. */

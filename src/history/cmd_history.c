@@ -8,9 +8,9 @@
 #include <errno.h>
 #include <string.h>
 #include "point.h"
-#include "writers/history_writers.h"
-#include "util/atomic.h"
-#include "util/banned.h"
+#include "../writers/history_writers.h"
+#include "../util/atomic.h"
+#include "../util/banned.h"
 
 int pv_cmd_history(const struct pv_history_args *a, struct pv_diag *diag,
 		   struct pv_err *err)

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "readers/jsonutil.h"
-#include "util/file.h"
-#include "util/num.h"
-#include "util/strbuf.h"
-#include "util/banned.h"
+#include "jsonutil.h"
+#include "../util/file.h"
+#include "../util/num.h"
+#include "../util/strbuf.h"
+#include "../util/banned.h"
 
 /* 9999-12-31T23:59:59Z, in seconds since the epoch. */
 #define BD_TIME_MAX 253402300799.0

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "readers/reader.h"
-#include "util/strbuf.h"
-#include "util/banned.h"
+#include "../readers/reader.h"
+#include "../util/strbuf.h"
+#include "../util/banned.h"
 
 /* What pv_load_pooled_baseline() keeps while it pools. */
 struct bh {

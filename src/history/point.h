@@ -15,8 +15,8 @@
 
 #include <stdio.h>
 #include "history.h"
-#include "report.h"
-#include "util/err.h"
+#include "../report.h"
+#include "../util/err.h"
 
 #define PV_POINT_VERSION 1
 

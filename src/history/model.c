@@ -22,20 +22,20 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include "archive.h"
-#include "benchdata.h"
+#include "../archive.h"
+#include "../readers/benchdata.h"
 #include "point.h"
-#include "readers/reader.h"
-#include "report.h"
-#include "scan.h"
-#include "table.h"
-#include "policy.h"
-#include "verdict.h"
-#include "util/text.h"
+#include "../readers/reader.h"
+#include "../report.h"
+#include "../scan.h"
+#include "../table.h"
+#include "../policy.h"
+#include "../verdict.h"
+#include "../util/text.h"
 #ifdef __GLIBC__
 #include <malloc.h>     /* mallopt */
 #endif
-#include "util/banned.h"
+#include "../util/banned.h"
 
 
 static const char *const status_names[PV_HS_COUNT] = {
