@@ -1,7 +1,9 @@
 /*
- * history.h - an archive of points (result trees or archived compare
- * reports, oldest first), each metric's series over them, and its change
- * points (stats/changepoint.h): the model the history writers read.
+ * history.h - an archive of points (result trees, archived compare
+ * reports, history points or a data.js, oldest first), each metric's
+ * series over them, and its change points (stats/changepoint.h): the
+ * model the history writers read.  The archive readers (reader.h) give
+ * rows; the driver (driver.c) adds them here with pv_history_add_rows().
  */
 #ifndef PV_HISTORY_H
 #define PV_HISTORY_H
@@ -28,7 +30,7 @@ enum pv_hist_order { PV_ORDER_NAME = 0, PV_ORDER_TIME };
 
 /* What an archive point is: a result tree, an archived compare report,
  * a compact point (point.h) or an entry of a github-action-benchmark
- * data.js (benchdata.h). */
+ * data.js (readers/benchdata.h). */
 enum pv_point_kind { PV_PK_TREE = 0, PV_PK_REPORT, PV_PK_POINT,
 		     PV_PK_BENCHDATA };
 /* Its name in the history JSON: "tree", "report", "point",
@@ -53,7 +55,7 @@ struct pv_hist_obs {
 	uint32_t n;             /* runs */
 	size_t off;             /* its runs: metric's runs[off .. off + n) */
 	double mean, sd;        /* of the runs; sd NAN when n < 2 */
-	double value;           /* the point's robust mean (history.c's
+	double value;           /* the point's robust mean (analyse.c's
 				 * header; stats/changepoint.c computes it,
 				 * pv_cp_point_value()) */
 	double tested;          /* the value the change-point test sees:
@@ -137,11 +139,9 @@ struct pv_history {
 	struct pv_hist_metric *m;
 	size_t nm, am;
 	struct pv_strmap keys;  /* metric key -> index + 1 */
-	size_t *guess, nguess;  /* private: see history.c's same_metric() */
-	struct pv_strmap strs;  /* private: the trees' key strings */
-	size_t tree_metrics;    /* private: the last tree's table size */
-	struct pv_table *last_tree;  /* private: the last tree's table, whose
-				 * keys the next tree's rows try first */
+	size_t *guess, nguess;  /* private: see model.c's same_metric() */
+	struct pv_strmap strs;  /* the metrics' key strings, which a tree's
+				 * table shares (pv_hist_row.interned) */
 	struct pv_cp_shared shared;     /* the points' shared effect */
 	size_t shared_metrics;  /* metrics that took part of it */
 	size_t shared_top;      /* the point where it was largest */
@@ -173,22 +173,33 @@ int pv_history_read(struct pv_history *h, const char *archive,
 		    const struct pv_history_opts *o, struct pv_diag *diag,
 		    struct pv_err *err);
 /*
- * For the archive readers (point.c, benchdata.c): n runs v of one metric
- * at point pi, the metric found or made by its key; hint is the
- * direction the input says (PV_DIR_UNSET: none), which a [metric] rule
- * or [gate] direction overrides.  Counted in h->p[pi].metrics; units
- * converted and a metric twice in a point refused as for trees and
- * reports.  0, or -1 with err.
+ * One metric's n runs v at one point, as an archive reader gives them
+ * (reader.h): the metric's key, its unit, and hint, the direction the
+ * input says (PV_DIR_UNSET: none), which a [metric] rule or [gate]
+ * direction overrides.
  */
-int pv_history_add(struct pv_history *h, size_t pi,
-		   const struct pv_history_opts *o, const char *suite,
-		   const char *test, const char *group, const char *bench,
-		   const char *metric, const char *unit, enum pv_dir hint,
-		   const double *v, size_t n, struct pv_err *err);
+struct pv_hist_row {
+	size_t point;           /* which of the reader's points */
+	const char *suite, *test, *group, *bench, *metric, *unit;
+	enum pv_dir hint;
+	const double *v;
+	size_t n;
+};
 
-/* An ISO 8601 UTC time (YYYY-MM-DDTHH:MM:SS, a trailing Z or fraction
- * allowed) as seconds since the epoch; NAN when it is not one. */
-double pv_history_parse_time(const char *iso);
+/*
+ * Add rows[0..n) to h: row r is h->p[p0 + r.point]'s, its metric found
+ * or made by its key (more than limits.max_metrics over the archive is
+ * an error), its runs converted into the series' unit (its first
+ * point's) or an error naming both units and points, a metric twice in
+ * one point an error, each counted in its point's metrics.  interned:
+ * the rows' key strings are h->strs's (a tree's table shares them), and
+ * row i is first guessed to be the series row i of the rows before went
+ * to.  0, or -1 with err.
+ */
+int pv_history_add_rows(struct pv_history *h, size_t p0,
+			const struct pv_history_opts *o,
+			const struct pv_hist_row *rows, size_t n, int interned,
+			struct pv_err *err);
 
 /* The series' change points (the statistics alone: what a baseline
  * pooled from the archive needs). */

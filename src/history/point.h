@@ -1,7 +1,8 @@
 /*
  * point.h - one compare run's candidate side as a compact history point
- * (compare --save-point FILE; schemas/point.schema.json), and reading one
- * back as a point of a history archive.
+ * (compare --save-point FILE; schemas/point.schema.json), and every point
+ * of a history as one (--save-points); history's reader of them is
+ * read_point.c (reader.h).
  *
  * A point keeps what history needs and nothing it recomputes: the label,
  * the commit, the time, the context, and per metric its key, unit, a
@@ -30,21 +31,6 @@
  */
 int pv_point_write_to(const struct pv_report *r, const char *commit,
 		      const char *path, FILE *fp, struct pv_err *err);
-
-/*
- * Read point h->p[pi] (path set) into h: its metrics' runs, its label,
- * commit, time and context.  Errors name the file, and the line and
- * column of a JSON syntax error; corrupt or truncated gzip data is
- * PV_M_BAD_GZIP, a wrong shape PV_M_BAD_POINT (all exit status 3).
- * Returns 0, -1 on an error, 1 (err filled) for a point with no metrics
- * (history leaves it out as a gap), or -2 when the JSON is no point at
- * all (no "point_version": history.c then keeps what it made of it as a
- * report).
- * A ".json.gz" entry is a point; a ".json" one is a compare report, or a
- * point when it is no report.
- */
-int pv_point_read(struct pv_history *h, size_t pi,
-		  const struct pv_history_opts *o, struct pv_err *err);
 
 /*
  * history --save-points DIR: every point of h (after pv_history_read())

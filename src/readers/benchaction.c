@@ -1,8 +1,9 @@
 /*
  * benchaction.c - a github-action-benchmark data.js (or the same object
  * as JSON) as one side of a comparison: the newest entry of each suite
- * by time (history's order, whatever the array's), one sample per bench.  Its metrics are keyed as benchdata.h keys an
- * archive's (test "", group the suite, metric "value"), not by file, so
+ * by time (history's order, whatever the array's), one sample per
+ * bench.  Its metrics are keyed as benchdata.h keys an archive's (test
+ * "", group the suite, metric "value"), not by file, so
  * that `compare --baseline-history data.js CANDIDATE` meets the
  * archive's series; a data.js that github-action-benchmark wrote with
  * the run under test appended (external-data-json-path) is a candidate.

@@ -1,8 +1,9 @@
 /*
  * benchdata.h - a github-action-benchmark history (its gh-pages
  * data.js, "window.BENCHMARK_DATA = {...}", or the same object as plain
- * JSON) read as a history archive, and its newest entries as a side of a
- * comparison (the reader "benchmark-action", readers/reader.h).
+ * JSON), parsed and checked: its newest entries are a side of a
+ * comparison (the reader "benchmark-action", benchaction.c), and all of
+ * it a history archive (history/read_datajs.c).
  *
  * The object is {"entries": {SUITE: [ENTRY...]}}, each ENTRY
  * {"commit": {"id", "timestamp"}, "date", "tool", "benches": [{"name",
@@ -21,8 +22,7 @@
 #define PV_BENCHDATA_H
 
 #include <jansson.h>
-#include "../util/diag.h"
-#include "../history/history.h"
+#include "../config.h"
 #include "../util/err.h"
 
 /* The direction github-action-benchmark gives tool; PV_DIR_UNSET for a
@@ -58,12 +58,5 @@ json_t *pv_benchdata_parse(const char *path, const char *buf, size_t len,
 /* Check entries[suite][i] = e (and each bench) into out. */
 int pv_benchdata_entry(const char *path, const char *suite, size_t i,
 		       json_t *e, struct pv_bd_entry *out, struct pv_err *err);
-
-/* Read the file archive into h's points and metrics (h->archive set).
- * Errors name the file, and the line of a syntax error or the JSON path
- * of what is wrong (exit status 3). */
-int pv_benchdata_read(struct pv_history *h, const char *archive,
-		      const struct pv_history_opts *o, struct pv_diag *diag,
-		      struct pv_err *err);
 
 #endif

@@ -11,7 +11,7 @@
   benchdata.py points IN.js DIR        the same data as a directory of
                                        perfverdict history points, written
                                        independently of perfverdict's reader
-                                       (the key mapping of src/benchdata.h)
+                                       (the key mapping of src/readers/benchdata.h)
   benchdata.py compare A.json B.json   two history JSON reports agree on
                                        every metric's series, change points,
                                        status and direction

@@ -37,7 +37,7 @@ CORPUS = os.path.join(HERE, "..", "data", "cp-corpus")
 # github-action-benchmark's go tool took the rest of go test's line as
 # the unit ("ns/op\t  819453 B/op\t  5 allocs/op", kic's and dot-block's
 # histories); perfverdict's data.js reader takes its first word as the
-# unit (benchdata.h), and so does this.
+# unit (src/readers/benchdata.h), and so does this.
 GO_EXTRA = re.compile(r"^(\S+)(?:\s+[-+]?[0-9.]+(?:[eE][-+]?[0-9]+)?\s+\S+)+$")
 
 

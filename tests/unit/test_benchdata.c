@@ -1,5 +1,5 @@
 /*
- * test_benchdata.c - github-action-benchmark's data.js (benchdata.h):
+ * test_benchdata.c - github-action-benchmark's data.js (readers/benchdata.h):
  * the direction of every tool the action knows (its src/write.ts
  * biggerIsBetter(), copied by hand from benchmark-action/
  * github-action-benchmark at c38cce9), the script prefix, go's units
