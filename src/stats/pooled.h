@@ -2,9 +2,10 @@
  * pooled.h - a candidate point against a baseline pooled from K past
  * points (compare --baseline-history).
  *
- * Each point contributes one value (its robust log mean, history.c), not
- * its runs: every point may have run on another machine, and that
- * between-point variance does not shrink with more runs inside a point.
+ * Each point contributes one value (its robust log mean,
+ * history/analyse.c), not its runs: every point may have run on another
+ * machine, and that between-point variance does not shrink with more
+ * runs inside a point.
  * The candidate is one more point, so the test is a prediction t,
  *
  *     t = (y_cand - mean(y_1..y_K)) / (s * sqrt(1 + 1/K)),
@@ -73,9 +74,7 @@
 
 /* The two-sided level at which main's newest points are an end
  * excursion (a point beyond about 2 sds; pooled.h). */
-#ifndef PV_POOL_END_ALPHA
 #define PV_POOL_END_ALPHA 0.05
-#endif
 
 struct pv_pooled {
 	const double *y;        /* the K baseline point values */
