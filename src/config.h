@@ -126,7 +126,8 @@ const struct pv_suite *pv_config_suite(const struct pv_config *c,
 				       const char *name);
 
 /* A metric's rule and waiver are resolved in policy.h, the one place
- * that reads c->rules and c->waivers. */
+ * that reads c->rules and decides what c->waivers mean (main.c and
+ * archive.c carry the waivers to and from a report's settings). */
 
 /* Is s a real date YYYY-MM-DD (a waiver's until)? */
 int pv_valid_date(const char *s);

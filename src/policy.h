@@ -5,10 +5,14 @@
  * warning when one has expired), the severity order of the verdicts, and
  * whether a verdict fails the gate.
  *
- * compare (model.c, verdict.c), merge (main.c), history (history.c) and
- * the writers ask here; nothing else reads the config's [metric] and
- * [waiver] sections.  No I/O; the only messages are the two named
- * below, into the caller's diag.
+ * compare (model.c, verdict.c), merge (main.c), history
+ * (history/model.c, history/analyse.c) and the writers ask here; once
+ * config.c has parsed them, nothing else reads the config's [metric]
+ * rules, and nothing else decides what a [waiver] means.  The waivers themselves travel: main.c puts the
+ * config's into a report's settings, writers/json.c writes them, and
+ * archive.c reads them back and, for merge, hands them to the
+ * config (pv_archive_waivers()).  No I/O; the only messages are the two
+ * named below, into the caller's diag.
  */
 #ifndef PV_POLICY_H
 #define PV_POLICY_H

@@ -168,7 +168,8 @@ void pv_history_release(struct pv_history *h);
 /* Whether s is a full commit id: 40 or 64 lowercase hex digits. */
 int pv_history_is_full_id(const char *s);
 
-/* Read every point of the archive directory into h. */
+/* Read every point of the archive (a directory of points, or a data.js
+ * file) into h (driver.c). */
 int pv_history_read(struct pv_history *h, const char *archive,
 		    const struct pv_history_opts *o, struct pv_diag *diag,
 		    struct pv_err *err);

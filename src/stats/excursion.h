@@ -15,9 +15,9 @@
  * Pure.
  *
  * Measured (400 families of 4 series of 12 points, each the log mean of
- * 5 runs; the rule of history.c's watch_end()): with no move, a family
- * had a significant end in 0.022 of them at 2% and at 5% noise (0.000
- * and 0.015 also beyond the 5% threshold); a +10% move of the newest
+ * 5 runs; the rule of history/analyse.c's watch_end()): with no move, a
+ * family had a significant end in 0.022 of them at 2% and at 5% noise
+ * (0.000 and 0.015 also beyond the 5% threshold); a +10% move of the newest
  * point was watched in 1.000 at 2% noise, of the newest 2 in 1.000 at
  * 2% and 0.993 at 5%; a +5% move of the newest 2 (the threshold itself)
  * was significant in 0.998 at 2%.
