@@ -32,8 +32,9 @@ struct pv_hist_input {
 	struct pv_diag *diag;           /* warnings */
 
 	/* The points: one (p == &one, preset by the driver with its label,
-	 * path and kind; the reader may change the three), or a data.js's
-	 * in time order (allocated). */
+	 * path and kind; a point's reader sets its own label, the report
+	 * reader the kind when the file is a point), or a data.js's in time
+	 * order (allocated; the driver takes them). */
 	struct pv_hist_point one;
 	struct pv_hist_point *p;
 	size_t np;
