@@ -275,7 +275,7 @@ static void quiet_stats(const struct pv_cp_series *x, struct psum *c,
 	if (!k)
 		q->bump = 0;
 	pvs_cp_seg_slope(x->clipped, x->L, &(struct cpset){ NULL, 0, 0 }, cap_of(x),
-		  &slope, &sxx, &rss);
+			 &slope, &sxx, &rss);
 	q->line = sxx > 0 ? slope * sqrt(sxx) : 0;
 	q->ok = isfinite(q->split) && isfinite(q->bump) && isfinite(q->line);
 }
@@ -328,7 +328,7 @@ static void first_clip(struct pv_cp_series *x, int shared, double floor,
 		       struct clip *o, unsigned char *flag)
 {
 	x->nclipped = pvs_cp_clip_series(values(x), x->L, floor, x->clipped, o,
-				  flag);
+					 flag);
 	x->robust_sd = o->sd;
 	if (shared && !x->adjusted) {
 		free(x->own_gross);
@@ -340,286 +340,419 @@ static void first_clip(struct pv_cp_series *x, int shared, double floor,
 }
 
 /*
+ * What pvs_cp_detect() keeps of a family between its steps: the counts
+ * its Bonferroni levels are taken over, and each series' state, indexed
+ * as the series are.
+ */
+struct family {
+	struct pv_cp_series *s;
+	size_t n;
+	double alpha;
+	double **fit;           /* each series' fitted values, or NULL */
+	/* over the gated series: split positions, bumps, series with a
+	 * trend test, series long enough for a split */
+	double ntests, nbumps, ntrend, ngated;
+	size_t maxL;            /* the longest series */
+	size_t npoints;         /* 1 + the largest point index */
+	struct psum *csum;      /* the prefix sums of the fit in hand */
+	double **var;           /* each point's variance (local_var()) */
+	struct quiet *quiet;
+	double *s2, *d;         /* the scale's variance and its df */
+	double *beta;           /* the slope fitted, 0 for none */
+	double *drift;          /* the t^2 of the slope within the steps */
+	struct clip *cl;        /* what step 1 found */
+	double *rate;           /* the rate of gross points */
+	unsigned char **gflag;  /* the gross points */
+	struct cpset *sets;     /* the change points */
+	struct cpset *added;    /* ... of them that step 2b added */
+	int *replaced;          /* the line's start replaced the steps */
+	double prior_w, prior_mu;       /* the gross rate's beta prior */
+	int drifting;           /* the family drifts (family_drifts()) */
+	unsigned char *cand;    /* npoints: how many series stepped there */
+	size_t *js;             /* 3 maxL: candidates and their scratch */
+	struct cpset keep;      /* step 2b's scratch */
+	double *rss;            /* 3 (maxL + 1): local_var()'s and
+				 * staircase_wins()'s scratch */
+};
+
+/* The candidates' levels of a round (step 2b). */
+struct round_cands {
+	double ncand;           /* candidate points x gated series */
+	double nbcand;          /* pairs of candidate points x series */
+	int singles, bumps;     /* tested: looser than step 2's level */
+};
+
+/* The family's counts and every array of f, for the n series s. */
+static void family_open(struct family *f, struct pv_cp_series *s, size_t n,
+			double alpha, double **fit)
+{
+	size_t m = n ? n : 1;
+
+	memset(f, 0, sizeof(*f));
+	f->s = s;
+	f->n = n;
+	f->alpha = alpha;
+	f->fit = fit;
+	f->npoints = 1;
+	f->drifting = 1;
+	f->csum = pv_calloc(m, sizeof(*f->csum));
+	f->var = pv_calloc(m, sizeof(*f->var));
+	f->quiet = pv_calloc(m, sizeof(*f->quiet));
+	f->s2 = pv_calloc(m, sizeof(*f->s2));
+	f->d = pv_calloc(m, sizeof(*f->d));
+	f->beta = pv_calloc(m, sizeof(*f->beta));
+	f->drift = pv_calloc(m, sizeof(*f->drift));
+	f->cl = pv_calloc(m, sizeof(*f->cl));
+	f->rate = pv_calloc(m, sizeof(*f->rate));
+	f->gflag = pv_calloc(m, sizeof(*f->gflag));
+	f->sets = pv_calloc(m, sizeof(*f->sets));
+	f->added = pv_calloc(m, sizeof(*f->added));
+	f->replaced = pv_calloc(m, sizeof(*f->replaced));
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].L > f->maxL)
+			f->maxL = s[i].L;
+		if (s[i].L && pvs_cp_point(&s[i], s[i].L - 1) >= f->npoints)
+			f->npoints = pvs_cp_point(&s[i], s[i].L - 1) + 1;
+		if (s[i].ungated)
+			continue;
+		f->ngated += s[i].L >= 2 * PV_CP_MIN_SEG;
+		f->ntests += (double)pv_cp_positions(s[i].L);
+		f->nbumps += pvs_cp_bump_positions(s[i].L);
+		f->ntrend += s[i].L >= 3;
+	}
+	ALLOC_ARRAY(f->rss, st_mult(3, st_add(f->maxL, 1)));
+	f->cand = pv_calloc(f->npoints, 1);
+	/* the candidates of a series, then two scratch arrays of as many */
+	ALLOC_ARRAY(f->js, st_mult(3, f->maxL ? f->maxL : 1));
+}
+
+static void family_close(struct family *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->csum[i].s);
+		free(f->csum[i].v);
+		free(f->csum[i].sx);
+		free(f->var[i]);
+		free(f->gflag[i]);
+		free(f->sets[i].k);
+		free(f->added[i].k);
+	}
+	free(f->sets);
+	free(f->added);
+	free(f->replaced);
+	free(f->cand);
+	free(f->js);
+	free(f->keep.k);
+	free(f->gflag);
+	free(f->csum);
+	free(f->var);
+	free(f->quiet);
+	free(f->s2);
+	free(f->d);
+	free(f->beta);
+	free(f->drift);
+	free(f->cl);
+	free(f->rate);
+	free(f->rss);
+}
+
+/* Step 1 of series i, its arrays, and its scale's variance and df for
+ * the moderation (each robust sd is worth about a third of its
+ * differences: the MAD's efficiency). */
+static void first_series(struct family *f, size_t i)
+{
+	struct pv_cp_series *x = &f->s[i];
+
+	ALLOC_ARRAY(x->clipped, x->L ? x->L : 1);
+	f->gflag[i] = pv_calloc(x->L ? x->L : 1, 1);
+	first_clip(x, f->fit != NULL, 0, &f->cl[i], f->gflag[i]);
+	ALLOC_ARRAY(f->csum[i].s, st_add(x->L, 1));
+	ALLOC_ARRAY(f->csum[i].v, st_add(x->L, 1));
+	ALLOC_ARRAY(f->csum[i].sx, st_add(x->L, 1));
+	ALLOC_ARRAY(f->var[i], x->L ? x->L : 1);
+	x->sd = x->robust_sd;
+	x->df = INFINITY;
+	x->cp = NULL;
+	x->ncp = 0;
+	/* the tests' variance: unbiased for normal noise */
+	f->s2[i] = x->robust_sd * x->robust_sd / pv_cp_scale_bias(x->L);
+	f->d[i] = x->L >= 3 ? (double)(x->L - 1) / 3 : 0;
+}
+
+/*
+ * Step 1 on the family: each series clipped, its robust sd moderated
+ * across the family, and clipped again where the gross points' going
+ * made it PV_CP_FLOOR_K times quieter than its family says it is
+ * (changepoint.h, step 1).  Then each point's variance, the family's
+ * rates of gross points, and what a quiet series needs (quiet_stats()).
+ */
+static int first_scale(struct family *f, struct pv_err *err)
+{
+	size_t n = f->n;
+	double *sd0 = pv_calloc(n ? n : 1, sizeof(*sd0));
+	double *df0 = pv_calloc(n ? n : 1, sizeof(*df0));
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		first_series(f, i);
+	for (size_t i = 0; i < n; i++) {
+		sd0[i] = sqrt(f->s2[i]);
+		df0[i] = INFINITY;
+	}
+	rc = pvs_cp_moderate(f->s, n, f->s2, f->d, sd0, df0, err);
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct pv_cp_series *x = &f->s[i];
+		/* the moderated sd on the robust sd's scale */
+		double fl = sd0[i] * sqrt(pv_cp_scale_bias(x->L));
+
+		if (fl > f->cl[i].first)
+			fl = f->cl[i].first;
+		if (x->nclipped && fl > PV_CP_FLOOR_K * x->robust_sd) {
+			memset(f->gflag[i], 0, x->L);
+			first_clip(x, f->fit != NULL, fl, &f->cl[i],
+				   f->gflag[i]);
+		}
+		x->sd = sd0[i];
+		pvs_cp_local_var(x->clipped, x->L, sd0[i], f->var[i], f->rss);
+	}
+	free(sd0);
+	free(df0);
+	if (rc)
+		return rc;
+	pvs_cp_outlier_rates(f->s, n, f->cl, f->rate, &f->prior_w,
+			     &f->prior_mu);
+	for (size_t i = 0; i < n; i++)
+		quiet_stats(&f->s[i], &f->csum[i], &f->quiet[i]);
+	return 0;
+}
+
+/* series_limits() of series i. */
+static void limits_of(const struct family *f, size_t i,
+		      struct gross_rate *gr, struct limits *lim)
+{
+	series_limits(&f->s[i], f->alpha, f->ntests, f->nbumps, f->ntrend,
+		      f->gflag[i], f->cl[i].ngross, f->prior_w, f->prior_mu,
+		      f->cl[i].gross, f->cl[i].gross_in, f->rate[i], gr, lim);
+}
+
+/* Step 2 on every series: levels and a slope (fit_steps()), or, for a
+ * series quiet at its round's scale, what that would find. */
+static void fit_round(struct family *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		struct pv_cp_series *x = &f->s[i];
+		struct gross_rate gr;
+		struct limits lim;
+
+		f->sets[i].n = 0;
+		f->replaced[i] = 0;
+		if (x->L < 3 || !(x->sd >= 0))
+			continue;
+		limits_of(f, i, &gr, &lim);
+		if (quiet_at(&f->quiet[i], x->sd, x->df, lim.split_p,
+			     lim.bump_p, lim.line_p)) {
+			/* what fit_steps() finds, without the search */
+			f->beta[i] = 0;
+			pvs_cp_psum_build(&f->csum[i], x->clipped, f->var[i],
+					  x->L, 0, 0);
+			f->drift[i] = f->quiet[i].line / x->sd *
+				      (f->quiet[i].line / x->sd);
+		} else {
+			f->beta[i] = pvs_cp_fit_steps(x->clipped, f->var[i],
+						      x->L, &f->csum[i], &lim,
+						      &f->sets[i],
+						      &f->replaced[i],
+						      f->drifting,
+						      &f->drift[i]);
+		}
+	}
+}
+
+/* Step 2b's candidates: the points where PV_CP_CAND_SUPPORT gated series
+ * stepped (f->cand), and the levels they are tested at. */
+static struct round_cands count_candidates(struct family *f)
+{
+	struct round_cands rc;
+	size_t ncandpts = 0;
+
+	memset(f->cand, 0, f->npoints);
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->s[i].ungated)
+			continue;
+		for (size_t j = 0; j < f->sets[i].n; j++) {
+			size_t pt = pvs_cp_point(&f->s[i], f->sets[i].k[j]);
+
+			if (f->cand[pt] < UCHAR_MAX)
+				f->cand[pt]++;
+			ncandpts += f->cand[pt] == PV_CP_CAND_SUPPORT;
+		}
+	}
+	rc.ncand = (double)ncandpts * f->ngated;
+	rc.nbcand = (double)ncandpts * (double)(ncandpts - 1) / 2 * f->ngated;
+	/* only where the candidates' level is looser than step 2's,
+	 * which searched every split and bump at its own */
+	rc.singles = ncandpts && rc.ncand < f->ntests;
+	rc.bumps = ncandpts > 1 && rc.nbcand < f->nbumps;
+	return rc;
+}
+
+/* Step 2b in series i at its level a: its candidates, tested. */
+static void series_candidates(struct family *f, size_t i, double a,
+			      const struct round_cands *rc)
+{
+	struct pv_cp_series *x = &f->s[i];
+	size_t m = 0;
+
+	/* a series with no step whose best split and bump, anywhere, are
+	 * not significant at the candidates' levels has no candidate that
+	 * is (quiet_at()) */
+	if ((rc->singles || rc->bumps) &&
+	    (f->sets[i].n || !quiet_at(&f->quiet[i], x->sd, x->df,
+				       a / rc->ncand, rc->nbcand > 0 ?
+				       a / rc->nbcand : 0, 0)))
+		for (size_t j = 0; j < x->L; j++)
+			if (f->cand[pvs_cp_point(x, j)] >= PV_CP_CAND_SUPPORT)
+				f->js[m++] = j;
+	if (m) {
+		double b0 = f->beta[i];
+		struct cands cs = { f->js, m, gsl_cdf_chisq_Pinv(1 - a, 1),
+				    rc->singles, rc->bumps, f->js + f->maxL,
+				    &f->keep, f->drifting };
+		struct gross_rate gr;
+		struct limits lim;
+
+		limits_of(f, i, &gr, &lim);
+		lim.split_p = a / rc->ncand;
+		lim.bump_p = rc->nbcand > 0 ? a / rc->nbcand : 0;
+		f->beta[i] = pvs_cp_candidates(x, &f->csum[i], f->var[i], &lim,
+					       &cs, b0, &f->sets[i],
+					       &f->added[i], f->rss);
+		/* the line's steps are steps again */
+		if (b0 != 0 && f->beta[i] == 0)
+			f->replaced[i] = 0;
+	}
+}
+
+/* The last round's end for series i at its level a: the change points
+ * the shared effect did not make (own_support()), the trend, and the
+ * change points described. */
+static int finish_series(struct family *f, size_t i, double a,
+			 const struct round_cands *rc, struct pv_err *err)
+{
+	struct pv_cp_series *x = &f->s[i];
+
+	if (x->adjusted && x->own_gross &&
+	    own_support(x, &f->sets[i], err))
+		return -1;
+	pvs_cp_trend(x, &f->sets[i], f->ntrend, a);
+	x->trend.replaced = f->replaced[i];
+	x->cp = pv_calloc(f->sets[i].n ? f->sets[i].n : 1,
+			  sizeof(struct pv_cp));
+	x->ncp = f->sets[i].n;
+	describe(&f->csum[i], values(x), x->clipped, x->L, &f->sets[i],
+		 &f->added[i], x->sd, x->df, a, f->ntests, rc->ncand, x->cp);
+	return 0;
+}
+
+/*
+ * Step 2b and the end of a round for every series: the candidates, then
+ * in the last round the change points, in the others the residuals'
+ * variance and df (step 3) for the next round's scale.
+ */
+static int series_round(struct family *f, int last,
+			const struct round_cands *rc, struct pv_err *err)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		struct pv_cp_series *x = &f->s[i];
+		double a = x->alpha > 0 ? x->alpha : f->alpha;
+		double tot, dof;
+
+		f->added[i].n = 0;
+		if (x->L < 3 || !(x->sd >= 0)) {
+			if (f->fit)
+				for (size_t j = 0; j < x->L; j++)
+					f->fit[i][j] = NAN;
+			f->s2[i] = NAN;
+			f->d[i] = 0;
+			continue;
+		}
+		/* the shared effect's residuals are about step 2's levels
+		 * alone: a candidate that a machine's point made in one
+		 * series is not made again in all */
+		if (f->fit && last)
+			pvs_cp_seg_fit(x->clipped, x->L, &f->sets[i],
+				       f->beta[i], f->fit[i]);
+		series_candidates(f, i, a, rc);
+		if (last) {
+			if (finish_series(f, i, a, rc, err))
+				return -1;
+			continue;
+		}
+		tot = pvs_cp_seg_rss(x->clipped, x->L, &f->sets[i], f->beta[i],
+				     cap_of(x), f->rss);
+		dof = (double)x->L - (double)(f->sets[i].n + 1) -
+		      (f->beta[i] != 0);
+		f->s2[i] = dof > 0 ? tot / dof : NAN;
+		f->d[i] = dof > 0 ? dof : 0;
+	}
+	return 0;
+}
+
+/*
+ * The next round's scale: the residuals' variances moderated across the
+ * family, one scale a series, and a noisier neighbourhood's own
+ * (local_var()); a segment's own was measured and not kept
+ * (docs/changepoint.md).
+ */
+static int rescale(struct family *f, struct pv_err *err)
+{
+	size_t n = f->n;
+	double *sdn = pv_calloc(n ? n : 1, sizeof(*sdn));
+	double *dfn = pv_calloc(n ? n : 1, sizeof(*dfn));
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		sdn[i] = f->s[i].sd;
+		dfn[i] = f->s[i].df;
+	}
+	rc = pvs_cp_moderate(f->s, n, f->s2, f->d, sdn, dfn, err);
+	for (size_t i = 0; i < n && !rc; i++) {
+		f->s[i].sd = sdn[i];
+		f->s[i].df = dfn[i];
+		pvs_cp_local_var(f->s[i].clipped, f->s[i].L, sdn[i], f->var[i],
+				 f->rss);
+	}
+	free(sdn);
+	free(dfn);
+	return rc;
+}
+
+/*
  * Steps 1-4 on the family; with fit, each series' fitted values (its
- * levels and slope, L of them) into fit[i].
+ * levels and slope, L of them) into fit[i].  Step 1 once, then ROUNDS
+ * rounds of search (step 2, 2b) and scale (step 3); the last describes
+ * the change points and tests the trend (step 4).
  */
 int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
 		  double **fit, struct pv_err *err)
 {
-	double ntests = 0, nbumps = 0, ntrend = 0;
-	struct psum *csum = pv_calloc(n ? n : 1, sizeof(*csum));
-	double **var = pv_calloc(n ? n : 1, sizeof(*var));
-	struct quiet *quiet = pv_calloc(n ? n : 1, sizeof(*quiet));
-	double *s2 = pv_calloc(n ? n : 1, sizeof(*s2));
-	double *d = pv_calloc(n ? n : 1, sizeof(*d));
-	double *beta = pv_calloc(n ? n : 1, sizeof(*beta));
-	double *drift = pv_calloc(n ? n : 1, sizeof(*drift));
-	int drifting = 1;
-	struct clip *cl = pv_calloc(n ? n : 1, sizeof(*cl));
-	double *rate = pv_calloc(n ? n : 1, sizeof(*rate));
-	unsigned char **gflag = pv_calloc(n ? n : 1, sizeof(*gflag));
-	double prior_w, prior_mu;
-	struct cpset *sets = pv_calloc(n ? n : 1, sizeof(*sets));
-	struct cpset *added = pv_calloc(n ? n : 1, sizeof(*added));
-	int *replaced = pv_calloc(n ? n : 1, sizeof(*replaced));
-	unsigned char *cand;
-	size_t *js;
-	struct cpset keep = { NULL, 0, 0 };
-	double *rss = NULL, ngated = 0;
-	size_t maxL = 0, npoints = 1;
-	int rc = 0;
+	struct family f;
+	int rc;
 
-	for (size_t i = 0; i < n; i++) {
-		if (s[i].L > maxL)
-			maxL = s[i].L;
-		if (s[i].L && pvs_cp_point(&s[i], s[i].L - 1) >= npoints)
-			npoints = pvs_cp_point(&s[i], s[i].L - 1) + 1;
-		if (s[i].ungated)
-			continue;
-		ngated += s[i].L >= 2 * PV_CP_MIN_SEG;
-		ntests += (double)pv_cp_positions(s[i].L);
-		nbumps += pvs_cp_bump_positions(s[i].L);
-		ntrend += s[i].L >= 3;
-	}
-	ALLOC_ARRAY(rss, st_mult(3, st_add(maxL, 1)));  /* pvs_cp_local_var(), staircase_wins() */
-	cand = pv_calloc(npoints, 1);
-	/* the candidates of a series, then two scratch arrays of as many */
-	ALLOC_ARRAY(js, st_mult(3, maxL ? maxL : 1));
-	/* Step 1, and the robust sds, moderated across the family (each is
-	 * worth about a third of its differences: the MAD's efficiency). */
-	for (size_t i = 0; i < n; i++) {
-		struct pv_cp_series *x = &s[i];
+	family_open(&f, s, n, alpha, fit);
+	rc = first_scale(&f, err);
+	for (int round = 0; round < ROUNDS && !rc; round++) {
+		int last = round == ROUNDS - 1;
+		struct round_cands cands;
 
-		ALLOC_ARRAY(x->clipped, x->L ? x->L : 1);
-		gflag[i] = pv_calloc(x->L ? x->L : 1, 1);
-		first_clip(x, fit != NULL, 0, &cl[i], gflag[i]);
-		ALLOC_ARRAY(csum[i].s, st_add(x->L, 1));
-		ALLOC_ARRAY(csum[i].v, st_add(x->L, 1));
-		ALLOC_ARRAY(csum[i].sx, st_add(x->L, 1));
-		ALLOC_ARRAY(var[i], x->L ? x->L : 1);
-		x->sd = x->robust_sd;
-		x->df = INFINITY;
-		x->cp = NULL;
-		x->ncp = 0;
-		/* the tests' variance: unbiased for normal noise */
-		s2[i] = x->robust_sd * x->robust_sd / pv_cp_scale_bias(x->L);
-		d[i] = x->L >= 3 ? (double)(x->L - 1) / 3 : 0;
-	}
-	{
-		double *sd0 = pv_calloc(n ? n : 1, sizeof(*sd0));
-		double *df0 = pv_calloc(n ? n : 1, sizeof(*df0));
-
-		for (size_t i = 0; i < n; i++) {
-			sd0[i] = sqrt(s2[i]);
-			df0[i] = INFINITY;
-		}
-		rc = pvs_cp_moderate(s, n, s2, d, sd0, df0, err);
-		for (size_t i = 0; i < n && !rc; i++) {
-			struct pv_cp_series *x = &s[i];
-			/* the moderated sd on the robust sd's scale */
-			double fl = sd0[i] * sqrt(pv_cp_scale_bias(x->L));
-
-			/* the gross points' going may not make a series
-			 * PV_CP_FLOOR_K times quieter than its family says
-			 * it is (changepoint.h, step 1) */
-			if (fl > cl[i].first)
-				fl = cl[i].first;
-			if (x->nclipped && fl > PV_CP_FLOOR_K * x->robust_sd) {
-				memset(gflag[i], 0, x->L);
-				first_clip(x, fit != NULL, fl, &cl[i], gflag[i]);
-			}
-			s[i].sd = sd0[i];
-			pvs_cp_local_var(s[i].clipped, s[i].L, sd0[i], var[i], rss);
-		}
-		free(sd0);
-		free(df0);
-		if (rc)
-			goto out;
-	}
-	pvs_cp_outlier_rates(s, n, cl, rate, &prior_w, &prior_mu);
-	for (size_t i = 0; i < n; i++)
-		quiet_stats(&s[i], &csum[i], &quiet[i]);
-	for (int round = 0; round < ROUNDS; round++) {
-		size_t ncandpts = 0;
-		double ncand, nbcand;
-		int singles, bumps;
-
-		for (size_t i = 0; i < n; i++) {
-			struct pv_cp_series *x = &s[i];
-			struct gross_rate gr;
-			struct limits lim;
-
-			sets[i].n = 0;
-			replaced[i] = 0;
-			if (x->L < 3 || !(x->sd >= 0))
-				continue;
-			series_limits(x, alpha, ntests, nbumps, ntrend,
-				      gflag[i], cl[i].ngross, prior_w,
-				      prior_mu, cl[i].gross, cl[i].gross_in,
-				      rate[i], &gr, &lim);
-			if (quiet_at(&quiet[i], x->sd, x->df, lim.split_p,
-				     lim.bump_p, lim.line_p)) {
-				/* what pvs_cp_fit_steps() finds, without the search */
-				beta[i] = 0;
-				pvs_cp_psum_build(&csum[i], x->clipped, var[i], x->L, 0, 0);
-				drift[i] = quiet[i].line / x->sd * (quiet[i].line / x->sd);
-			} else {
-				beta[i] = pvs_cp_fit_steps(x->clipped, var[i], x->L,
-						    &csum[i], &lim, &sets[i],
-						    &replaced[i], drifting,
-						    &drift[i]);
-			}
-		}
-		/* step 2b: the commits some gated series stepped at */
-		memset(cand, 0, npoints);
-		for (size_t i = 0; i < n; i++) {
-			if (s[i].ungated)
-				continue;
-			for (size_t j = 0; j < sets[i].n; j++) {
-				size_t pt = pvs_cp_point(&s[i], sets[i].k[j]);
-
-				if (cand[pt] < UCHAR_MAX)
-					cand[pt]++;
-				ncandpts += cand[pt] == PV_CP_CAND_SUPPORT;
-			}
-		}
-		ncand = (double)ncandpts * ngated;
-		nbcand = (double)ncandpts * (double)(ncandpts - 1) / 2 * ngated;
-		/* only where the candidates' level is looser than step 2's,
-		 * which searched every split and bump at its own */
-		singles = ncandpts && ncand < ntests;
-		bumps = ncandpts > 1 && nbcand < nbumps;
-		for (size_t i = 0; i < n; i++) {
-			struct pv_cp_series *x = &s[i];
-			double a = x->alpha > 0 ? x->alpha : alpha;
-			double tot, dof;
-			struct gross_rate gr;
-			struct limits lim;
-			size_t m = 0;
-
-			added[i].n = 0;
-			if (x->L < 3 || !(x->sd >= 0)) {
-				if (fit)
-					for (size_t j = 0; j < x->L; j++)
-						fit[i][j] = NAN;
-				s2[i] = NAN;
-				d[i] = 0;
-				continue;
-			}
-			/* the shared effect's residuals are about step 2's
-			 * levels alone: a candidate that a machine's point
-			 * made in one series is not made again in all */
-			if (fit && round == ROUNDS - 1)
-				pvs_cp_seg_fit(x->clipped, x->L, &sets[i], beta[i],
-					fit[i]);
-			/* a series with no step whose best split and bump,
-			 * anywhere, are not significant at the candidates'
-			 * levels has no candidate that is (quiet_at()) */
-			if ((singles || bumps) &&
-			    (sets[i].n || !quiet_at(&quiet[i], x->sd, x->df,
-						    a / ncand, nbcand > 0 ?
-						    a / nbcand : 0, 0)))
-				for (size_t j = 0; j < x->L; j++)
-					if (cand[pvs_cp_point(x, j)] >=
-					    PV_CP_CAND_SUPPORT)
-						js[m++] = j;
-			if (m) {
-				double b0 = beta[i];
-				struct cands cs = { js, m,
-						   gsl_cdf_chisq_Pinv(1 - a, 1),
-						   singles, bumps, js + maxL,
-						   &keep, drifting };
-
-				series_limits(x, alpha, ntests, nbumps, ntrend,
-					      gflag[i], cl[i].ngross, prior_w,
-					      prior_mu, cl[i].gross,
-					      cl[i].gross_in, rate[i], &gr,
-					      &lim);
-				lim.split_p = a / ncand;
-				lim.bump_p = nbcand > 0 ? a / nbcand : 0;
-				beta[i] = pvs_cp_candidates(x, &csum[i], var[i], &lim,
-						     &cs, b0, &sets[i],
-						     &added[i], rss);
-				/* the line's steps are steps again */
-				if (b0 != 0 && beta[i] == 0)
-					replaced[i] = 0;
-			}
-			if (round == ROUNDS - 1) {
-				if (x->adjusted && x->own_gross &&
-				    own_support(x, &sets[i], err)) {
-					rc = -1;
-					goto out;
-				}
-				pvs_cp_trend(x, &sets[i], ntrend, a);
-				x->trend.replaced = replaced[i];
-				x->cp = pv_calloc(sets[i].n ? sets[i].n : 1,
-						  sizeof(struct pv_cp));
-				x->ncp = sets[i].n;
-				describe(&csum[i], values(x), x->clipped, x->L,
-					 &sets[i], &added[i], x->sd, x->df, a,
-					 ntests, ncand, x->cp);
-				continue;
-			}
-			tot = pvs_cp_seg_rss(x->clipped, x->L, &sets[i], beta[i],
-				      cap_of(x), rss);
-			dof = (double)x->L - (double)(sets[i].n + 1) - (beta[i] != 0);
-			s2[i] = dof > 0 ? tot / dof : NAN;
-			d[i] = dof > 0 ? dof : 0;
-		}
-		if (round == ROUNDS - 1)
+		fit_round(&f);
+		cands = count_candidates(&f);
+		rc = series_round(&f, last, &cands, err);
+		if (rc || last)
 			break;
-		drifting = pvs_cp_family_drifts(s, n, drift);
-
-		{
-			double *sdn = pv_calloc(n ? n : 1, sizeof(*sdn));
-			double *dfn = pv_calloc(n ? n : 1, sizeof(*dfn));
-
-			for (size_t i = 0; i < n; i++) {
-				sdn[i] = s[i].sd;
-				dfn[i] = s[i].df;
-			}
-			rc = pvs_cp_moderate(s, n, s2, d, sdn, dfn, err);
-			/* one scale a series, and a noisier neighbourhood's
-			 * own (pvs_cp_local_var()); a segment's own was measured
-			 * and not kept, see changepoint.h */
-			for (size_t i = 0; i < n && !rc; i++) {
-				s[i].sd = sdn[i];
-				s[i].df = dfn[i];
-				pvs_cp_local_var(s[i].clipped, s[i].L, sdn[i],
-					  var[i], rss);
-			}
-			free(sdn);
-			free(dfn);
-			if (rc)
-				goto out;
-		}
+		f.drifting = pvs_cp_family_drifts(s, n, f.drift);
+		rc = rescale(&f, err);
 	}
-out:
-	for (size_t i = 0; i < n; i++) {
-		free(csum[i].s);
-		free(csum[i].v);
-		free(csum[i].sx);
-		free(var[i]);
-		free(gflag[i]);
-		free(sets[i].k);
-		free(added[i].k);
-	}
-	free(sets);
-	free(added);
-	free(replaced);
-	free(cand);
-	free(js);
-	free(keep.k);
-	free(gflag);
-	free(csum);
-	free(var);
-	free(quiet);
-	free(s2);
-	free(d);
-	free(beta);
-	free(drift);
-	free(cl);
-	free(rate);
-	free(rss);
+	family_close(&f);
 	return rc;
 }

@@ -119,7 +119,7 @@ static void add_candidates(const struct psum *c, const struct pv_cp_series *x,
 				t = t2;
 			if (t >= tc && t > bt &&
 			    pvs_cp_split_outliers(c, lim, a, j, b,
-					   lim->split_p) <= lim->split_p) {
+						  lim->split_p) <= lim->split_p) {
 				bt = t;
 				best = j;
 			}
@@ -139,11 +139,11 @@ static void add_candidates(const struct psum *c, const struct pv_cp_series *x,
 				if (j - i < PV_CP_MIN_SEG)
 					continue;
 				t = sqrt(pvs_cp_bump_t2(c, a, i, j, b,
-						 c->s[i] - c->s[a] + c->s[b],
-						 c->v[i] - c->v[a] + c->v[b]));
+							c->s[i] - c->s[a] + c->s[b],
+							c->v[i] - c->v[a] + c->v[b]));
 				if (t >= bc && t > bt &&
 				    pvs_cp_bump_outliers(c, lim, a, i, j, b,
-						  lim->split_p) <= lim->split_p) {
+							 lim->split_p) <= lim->split_p) {
 					bt = t;
 					best2 = i;
 					best = j;

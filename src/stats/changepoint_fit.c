@@ -299,7 +299,7 @@ double pvs_cp_fit_steps(const double *y, const double *var, size_t L,
 			size_t a = i ? s->k[i - 1] : 0;
 			size_t b = i + 1 < s->n ? s->k[i + 1] : L;
 			double sx = pvs_cp_step_t_sloped(c, a, s->k[i], b, beta2, 1,
-						  beta2 != 0 ? bv2 : 0);
+							 beta2 != 0 ? bv2 : 0);
 
 			if (two_sided_p(sx, df) > PV_CP_TREND_STRICT * limit_p)
 				weak = 1;

@@ -279,8 +279,6 @@ static double diff_scale(const struct diffs *x, double kept)
 	return (x->mad > ss ? x->mad : ss) / sqrt(2.0);
 }
 
-/* pv_cp_clip(), and the gross limit and how many points went as gross
- * (a noisy neighbour's rate, see pvs_cp_outlier_rates()). */
 /* The median of point i and its nearest neighbours (five, or three in a
  * short series): one or two wild points never move another, and a step
  * is never clipped once PV_CP_MIN_SEG points confirm it. */
@@ -300,7 +298,6 @@ double pvs_cp_local_median(const double *y, size_t L, size_t i)
  * for normal noise: a noiseless line's equal differences are its scale,
  * and its points are not pulled to a median); rounding's sd is none
  * (0). */
-
 static double robust_scale(const struct diffs *x, double kept)
 {
 	double sd = diff_scale(x, kept);

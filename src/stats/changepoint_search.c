@@ -200,14 +200,62 @@ static void bump_take(const struct psum *c, size_t a, size_t i, size_t j,
 	}
 }
 
-size_t pvs_cp_best_bump(const struct psum *c, size_t a, size_t b,
-			size_t *jbest, double *tbest)
-{
-	/* 1/n and 1/n^2 of the bump's points and of the rest's, by the
-	 * bump's length; with one variance, the bound's variance */
+/* 1/n and 1/n^2 of a bump's points and of the rest's, by the bump's
+ * length; with one variance, the bound's variance (pvs_cp_best_bump()). */
+struct bump_table {
 	double rin[PV_CP_MAX_BUMP + 1], rin2[PV_CP_MAX_BUMP + 1];
 	double rout[PV_CP_MAX_BUMP + 1], rout2[PV_CP_MAX_BUMP + 1];
 	double lbc[PV_CP_MAX_BUMP + 1];
+};
+
+/*
+ * The margin of pvs_cp_best_bump()'s bound on |d| for the segment
+ * [a, b) of the prefix sums cs: |d1| + |d2| <= 2/3 w: the bump's sum is
+ * at most the range of the prefix sums, the rest's twice that, and the
+ * rest's rounding (shared by both paths) a few units of the sums' size;
+ * divided by n_in >= 3 and n_out >= 6.
+ */
+static double bump_margin(const double *cs, size_t a, size_t b)
+{
+	double lo = cs[a], hi = cs[a], big = 0, w;
+
+	for (size_t k = a; k <= b; k++) {
+		if (cs[k] < lo)
+			lo = cs[k];
+		if (cs[k] > hi)
+			hi = cs[k];
+		if (fabs(cs[k]) > big)
+			big = fabs(cs[k]);
+	}
+	w = (hi - lo) * (1 + 1e-12) + big * 1e-12;
+	return 1e-14 * w + 1e-300;
+}
+
+/* The table of the bumps of [a, b) up to maxlen points long. */
+static void bump_table(const struct psum *c, size_t a, size_t b,
+		       size_t maxlen, double eps, struct bump_table *t)
+{
+	for (size_t len = PV_CP_MIN_SEG; len <= maxlen; len++) {
+		double nin = (double)len, nout = (double)(b - a) - nin, lb;
+
+		t->rin[len] = 1 / nin;
+		t->rin2[len] = 1 / (nin * nin);
+		t->rout[len] = 1 / nout;
+		t->rout2[len] = 1 / (nout * nout);
+		lb = c->cvar * (t->rin[len] + t->rout[len]) * (1 - eps);
+		if (!(lb > c->tol2))
+			lb = c->tol2;
+		lb *= 1 - 1e-13;
+		t->lbc[len] = lb <= 1e150 ? lb : NAN;
+	}
+}
+
+size_t pvs_cp_best_bump(const struct psum *c, size_t a, size_t b,
+			size_t *jbest, double *tbest)
+{
+	struct bump_table tab;
+	const double *rin = tab.rin, *rin2 = tab.rin2, *rout = tab.rout;
+	const double *rout2 = tab.rout2, *lbc = tab.lbc;
 	const double *cs = c->s, *cv = c->v, tol2 = c->tol2;
 	double eps = 8 * (double)b * (double)b * DBL_EPSILON / 2 + 1e-14;
 	int one_var = c->cvar >= 0 && c->cvar < 1e250 && eps <= 1e-6;
@@ -223,38 +271,9 @@ size_t pvs_cp_best_bump(const struct psum *c, size_t a, size_t b,
 	maxlen = b - a - 2 * PV_CP_MIN_SEG;
 	if (maxlen > PV_CP_MAX_BUMP)
 		maxlen = PV_CP_MAX_BUMP;
-	{
-		/* |d1| + |d2| <= 2/3 w: the bump's sum is at most the range
-		 * of the prefix sums, the rest's twice that, and the rest's
-		 * rounding (shared by both paths) a few units of the sums'
-		 * size; divided by n_in >= 3 and n_out >= 6 */
-		double lo = cs[a], hi = cs[a], big = 0, w;
-
-		for (size_t k = a; k <= b; k++) {
-			if (cs[k] < lo)
-				lo = cs[k];
-			if (cs[k] > hi)
-				hi = cs[k];
-			if (fabs(cs[k]) > big)
-				big = fabs(cs[k]);
-		}
-		w = (hi - lo) * (1 + 1e-12) + big * 1e-12;
-		margin = 1e-14 * w + 1e-300;
-		vmargin[0] = vmargin[1] = margin;
-	}
-	for (size_t len = PV_CP_MIN_SEG; len <= maxlen; len++) {
-		double nin = (double)len, nout = (double)(b - a) - nin, lb;
-
-		rin[len] = 1 / nin;
-		rin2[len] = 1 / (nin * nin);
-		rout[len] = 1 / nout;
-		rout2[len] = 1 / (nout * nout);
-		lb = c->cvar * (rin[len] + rout[len]) * (1 - eps);
-		if (!(lb > tol2))
-			lb = tol2;
-		lb *= 1 - 1e-13;
-		lbc[len] = lb <= 1e150 ? lb : NAN;
-	}
+	margin = bump_margin(cs, a, b);
+	vmargin[0] = vmargin[1] = margin;
+	bump_table(c, a, b, maxlen, eps, &tab);
 	for (size_t i = a + PV_CP_MIN_SEG; i + 2 * PV_CP_MIN_SEG <= b; i++) {
 		/* the first terms of the rest's sums, in their order */
 		double s0 = cs[i] - cs[a] + cs[b];
@@ -439,6 +458,12 @@ double pvs_cp_bump_outliers(const struct psum *c, const struct limits *lim,
 	return p0 > p1 ? p0 : p1;
 }
 
+/*
+ * Binary segmentation of [a, b) into out: its best split when that is
+ * significant at lim->split_p and not the noisy neighbours' (both halves
+ * then searched again), else its best bump at lim->bump_p (the three
+ * parts searched again), else nothing.
+ */
 static void bisect(const struct psum *c, size_t a, size_t b,
 		   const struct limits *lim, struct cpset *out)
 {
@@ -540,7 +565,7 @@ void pvs_cp_segment(const struct psum *c, size_t L, const struct limits *lim,
 			size_t b = i + 1 < s->n ? s->k[i + 1] : L;
 			double p = two_sided_p(pvs_cp_split_t(c, a, s->k[i], b), df);
 			double pl = two_sided_p(pvs_cp_step_t_sloped(c, a, s->k[i], b,
-							      beta, sxx, s2), df);
+								     beta, sxx, s2), df);
 
 			/* a split a slope within the segments explains is
 			 * the trend's, not a step, when there is a slope;
@@ -549,7 +574,7 @@ void pvs_cp_segment(const struct psum *c, size_t L, const struct limits *lim,
 				p = 1;
 			if (p <= limit_p) {
 				double po = pvs_cp_split_outliers(c, lim, a, s->k[i], b,
-							   limit_p);
+								  limit_p);
 
 				if (po > p)
 					p = po;
