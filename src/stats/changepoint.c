@@ -16,6 +16,22 @@
 #include "internal.h"
 #include "../util/banned.h"
 
+/* Step 1: the gross points' going may not make a series more than this
+ * many times quieter than its family's moderated sd says it is. */
+#define PV_CP_FLOOR_K 2.0
+/* Step 0: a point gross in the series' own values whose excursion the
+ * shared effect took at least this fraction of stays a noisy neighbour. */
+#define PV_CP_EXPLAINED 0.7
+/* Step 0: a change point found in the values less the shared effect must
+ * show in the series' own values, the same way, at this p. */
+#define PV_CP_OWN_P 0.01
+/* Step 2b: a point is a candidate when at least this many gated series
+ * stepped there (one large step of one series is no commit to look at). */
+#define PV_CP_CAND_SUPPORT 2
+/* Search and scale alternate this many times (the scale of the second
+ * round is the residuals' about the first round's levels). */
+#define ROUNDS 3
+
 /* The values a series' tests see. */
 static const double *values(const struct pv_cp_series *x)
 {
@@ -236,8 +252,6 @@ static void describe(const struct psum *c, const double *raw, const double *y,
 	}
 }
 
-/* Segmentation and scale alternate this many times. */
-#define ROUNDS 3
 
 /*
  * A series with one variance for all its points is tested by statistics

@@ -177,111 +177,16 @@
 #include <stdint.h>
 #include "../util/err.h"
 
-#ifndef PV_CP_MIN_SEG
+/* Every segment has at least this many points: a level that returns
+ * after one or two points is a spike's, not a change. */
 #define PV_CP_MIN_SEG 3
-#endif
-/* The longest bump (a level that came and went inside a segment) that is
- * searched for: a longer one moves the segment's mean enough for single
- * splits to find its edges, and the search is then linear in the points
- * (O(L x PV_CP_MAX_BUMP) a segment, not O(L^2)).  Series up to
- * PV_CP_MAX_BUMP + 2 x PV_CP_MIN_SEG points are searched in full. */
-#ifndef PV_CP_MAX_BUMP
-#define PV_CP_MAX_BUMP 100
-#endif
-/* Step 3's noisier neighbourhood (see above).  On the real corpus
- * (25 projects) K = 2.25 found 324 of 371 shifts with 18 flags on noise,
- * against 322 and 22 with one scale a series; K = 2 found 328 and 18
- * but read cpsim's two-level noise as noisier neighbourhoods (recall
- * 1.000 -> 0.961 at n = 3); windows of 4-16 points and K 1.5-3 were
- * tried (docs/history.md). */
-#ifndef PV_CP_LOCAL_W
-#define PV_CP_LOCAL_W 8
-#endif
-#ifndef PV_CP_LOCAL_K
-#define PV_CP_LOCAL_K 2.25
-#endif
-#ifndef PV_CP_CLIP
+/* A value this many robust sds from its local median is pulled back to
+ * that distance: one wild value moves a short segment's mean no further. */
 #define PV_CP_CLIP 3.0
-#endif
-#ifndef PV_CP_GROSS
+/* A value this many robust sds from its local median is gross, a noisy
+ * neighbour (replaced by that median, not a value of the series); so is a
+ * pooled baseline's point this far from its history (pooled.c). */
 #define PV_CP_GROSS 6.0
-#endif
-/* Step 1: how much quieter than its family (its moderated sd) a series
- * may become when its gross points go. */
-#ifndef PV_CP_FLOOR_K
-#define PV_CP_FLOOR_K 2.0
-#endif
-/* Step 0: the series are run again less the shared effect when the
- * weights' sum of t^2 is significant at this p ... */
-#ifndef PV_CP_SHARED_P
-#define PV_CP_SHARED_P 1e-3
-#endif
-/* ... and the effect takes at least this fraction of the median series'
- * residual sum of squares. */
-#ifndef PV_CP_SHARED_GAIN
-#define PV_CP_SHARED_GAIN 0.05
-#endif
-#ifndef PV_CP_SHARED_MIN
-#define PV_CP_SHARED_MIN 4
-#endif
-/* A point gross in its series' own values whose excursion the shared
- * effect took at least this fraction of stays a noisy neighbour in the
- * values less the effect (step 0).  0.3-0.5 took color's noisy early
- * period's own outliers too (1 flag on noise more). */
-#ifndef PV_CP_EXPLAINED
-#define PV_CP_EXPLAINED 0.7
-#endif
-/* A change point found in the values less the shared effect shows in
- * the series' own values within its segment, the same way, at this p
- * (step 0).  On the real corpus: 6 flags on noise of 329 (323 found),
- * against 19 with no such check; with the moved points in the test,
- * 0.02 left 8 and 0.05 10 (docs/history.md). */
-#ifndef PV_CP_OWN_P
-#define PV_CP_OWN_P 0.01
-#endif
-#ifndef PV_CP_TREND_STRICT
-#define PV_CP_TREND_STRICT 3.0
-#endif
-/* The line's start keeps its slope at this p (the steps-first start at
- * the trend test's level, alpha over the series). */
-#ifndef PV_CP_LINE_KEEP_P
-#define PV_CP_LINE_KEEP_P 0.01
-#endif
-/* A split goes as the trend's only when there is a trend: the slope
- * common to the segments is significant at this p.  Net of any slope
- * and its error, a step between short segments is weak (the slope's
- * error over the distance of their centres), so that a clean 8-point
- * bump of 10% in 3% noise at 20 points went as a slope the series did
- * not have (cpsim at 20 points, normal 3%, one run: recall 0.07;
- * docs/history.md, twelfth round). */
-#ifndef PV_CP_SLOPE_SEEN
-#define PV_CP_SLOPE_SEEN 0.05
-#endif
-/* Step 2b in a family that drifts: a candidate's step that takes a
- * slope's place must be seen net of the slope at this p. */
-#ifndef PV_CP_STEP_SEEN
-#define PV_CP_STEP_SEEN 0.01
-#endif
-/* The family drifts when the sign test of its slopes has p at most this:
- * the line's start is tried only then.  In a family that does not, it
- * explained two steps of 10% in 3% noise as a line often enough to cost
- * 0.05-0.08 of cpsim's recall. */
-#ifndef PV_CP_DRIFT_P
-#define PV_CP_DRIFT_P 1e-3
-#endif
-/* Step 2b: a point is a candidate when step 2 found a change point there
- * in at least this many gated series.  With one, a large step of one
- * series made a candidate of a step a few points away in others
- * (tenant-shard-db's point 37: 4 flags on noise); over the corpus, the
- * same shifts found and 2 flags on noise more. */
-#ifndef PV_CP_CAND_SUPPORT
-#define PV_CP_CAND_SUPPORT 2
-#endif
-/* A weak step gives way to the line only when the line's penalised cost
- * is below the steps' plus this fraction of a split's penalty. */
-#ifndef PV_CP_TREND_MARGIN
-#define PV_CP_TREND_MARGIN 0.5
-#endif
 
 struct pv_cp {
 	size_t index;           /* first point of the new level */

@@ -12,6 +12,11 @@
 #include "internal.h"
 #include "../util/banned.h"
 
+/* In a family that drifts, a candidate's step that takes a slope's place
+ * must be seen net of the slope within the new segments at this p: a
+ * drift's two halves differ, and a step fits them about as well. */
+#define PV_CP_STEP_SEEN 0.01
+
 /*
  * A candidate at j of [a, b) is tested beside the segment's best split k
  * when k is another step (a step the segment holds elsewhere makes every

@@ -15,6 +15,26 @@
 #include "internal.h"
 #include "../util/banned.h"
 
+/* A step of the steps-first fit is weak when its p net of the line's
+ * slope is above this many times the split level ... */
+#define PV_CP_TREND_STRICT 3.0
+/* ... and a weak step gives way to the line when the line's penalised
+ * cost is below the steps' plus this fraction of a split's penalty. */
+#define PV_CP_TREND_MARGIN 0.5
+/* The line's start keeps its slope at this p: a slow drift is too weak
+ * for the trend test (alpha over the series) more often than not. */
+#define PV_CP_LINE_KEEP_P 0.01
+/* The family drifts when the sign test of its slopes has a p at most
+ * this; only then is the line's start tried (it would explain two real
+ * steps as a line often enough to cost recall). */
+#define PV_CP_DRIFT_P 1e-3
+/* The residuals capped at the gross limit and the slope fitted again, at
+ * most this many times (it converges in one or two). */
+#define CAP_REFITS 4
+/* The fixed point of levels and slope: at most this many turns (the same
+ * slope segments the same values the same way, so it stops sooner). */
+#define FIXED_POINT_TURNS 6
+
 /*
  * The least-squares slope common to the segments of s, each with its own
  * level (for no split, the line through the series), of the values y:
@@ -62,7 +82,7 @@ void pvs_cp_seg_slope(const double *y, size_t L, const struct cpset *s,
 	double *w = NULL;
 
 	seg_slope_ls(y, L, s, slope, sxx, rss);
-	for (int it = 0, fill = 0; it < 4 && cap < INFINITY; it++) {
+	for (int it = 0, fill = 0; it < CAP_REFITS && cap < INFINITY; it++) {
 		const double *v = w ? w : y;
 		size_t a = 0, moved = 0;
 
@@ -131,7 +151,7 @@ static double fixed_point(const double *y, const double *var, size_t L,
 	for (size_t j = 0; j < L; j++)
 		sd += var[j];
 	sd = L ? sqrt(sd / (double)L) : 0;
-	for (int it = 0; it < 6; it++) {
+	for (int it = 0; it < FIXED_POINT_TURNS; it++) {
 		double slope, sxx, rss, t;
 
 		pvs_cp_psum_build(c, y, var, L, beta, *bvar);

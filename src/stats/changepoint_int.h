@@ -21,6 +21,11 @@
 #include "changepoint.h"
 #include "internal.h"
 
+/* The longest bump (a level that came and went inside a segment) that
+ * is searched for: a longer one moves its segment's mean enough for a
+ * single split to find its edges, and the search stays O(L x this). */
+#define PV_CP_MAX_BUMP 100
+
 /* The median |difference| of normal noise of sd 1 (Phi^-1(3/4) sqrt 2). */
 #define MEDIAN_DIFF_SD (0.6744897501960817 * M_SQRT2)
 

@@ -17,6 +17,22 @@
 #include "internal.h"
 #include "../util/banned.h"
 
+/* Runs further than this many robust within-point sds from their
+ * point's median are left out of the point's value. */
+#define RUN_REJECT 5.0
+/* The fractions of the differences the trimmed RMS keeps: for the scale
+ * (steps fall in the trimmed tenth), and for finding the gross points
+ * the scale is estimated without (up to an eighth of the points wild). */
+#define SCALE_KEPT 0.9
+#define FIND_KEPT 0.75
+/* A noisier neighbourhood (step 3): the differences within this many
+ * points of a point, wide enough for a median that one step's difference
+ * does not move ... */
+#define PV_CP_LOCAL_W 8
+/* ... have their own scale where it is this many times the series' sd
+ * (two-level noise, read this way, reaches about 2.1: it stays one). */
+#define PV_CP_LOCAL_K 2.25
+
 static double med3(double a, double b, double c)
 {
 	if (a > b) {
@@ -56,10 +72,6 @@ double pvs_cp_median_of(const double *x, size_t n, double *tmp)
 		}
 	return pvs_median_select(x, n, tmp);
 }
-
-/* Runs further than this many robust within-point sds from their
- * point's median are left out of the point's value. */
-#define RUN_REJECT 5.0
 
 /* pv_cp_run_tau(), and into med[j] (when med is not NULL) point j's
  * median run, NAN below 3 runs. */
@@ -350,11 +362,6 @@ double pv_cp_scale_bias(size_t L)
 		}
 	return lng[n - 1];
 }
-
-/* The fractions of the differences the trimmed RMS keeps: for the scale,
- * and for finding the gross points the scale is estimated without. */
-#define SCALE_KEPT 0.9
-#define FIND_KEPT 0.75
 
 /* pv_cp_clip(), its limits' scale never below floor, with what it found
  * into *o and the gross points into flag (when not NULL). */

@@ -16,6 +16,14 @@
 #include "internal.h"
 #include "../util/banned.h"
 
+/* A split goes as the trend's only when the slope common to the
+ * segments is significant at this p: net of a slope that is not there, a
+ * short level's step carries the slope's error and is lost. */
+#define PV_CP_SLOPE_SEEN 0.05
+/* The refinement's passes: it ends when a pass changes nothing; this
+ * only bounds it. */
+#define REFINE_PASSES 50
+
 size_t pv_cp_positions(size_t L)
 {
 	return L >= 2 * PV_CP_MIN_SEG ? L - 2 * PV_CP_MIN_SEG + 1 : 0;
@@ -541,7 +549,7 @@ void pvs_cp_segment(const struct psum *c, size_t L, const struct limits *lim,
 
 	s->n = 0;
 	bisect(c, 0, L, lim, s);
-	for (int pass = 0; pass < 50 && s->n; pass++) {
+	for (int pass = 0; pass < REFINE_PASSES && s->n; pass++) {
 		int moved = 0, sloped;
 		size_t weakest = 0;
 		double wp = -1, beta, sxx;

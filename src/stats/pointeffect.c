@@ -14,6 +14,20 @@
 #include "internal.h"
 #include "../util/banned.h"
 
+/* The shared effect is estimated only at a point of at least this many
+ * other series, and only in a family of more sharing series. */
+#define PV_CP_SHARED_MIN 4
+/* The series are run again less the effect when the weights' sum of t^2
+ * is significant at this p ... */
+#define PV_CP_SHARED_P 1e-3
+/* ... and the effect takes at least this fraction of the median series'
+ * residual sum of squares (a chi-square over 10,000 series finds an
+ * effect no series would notice). */
+#define PV_CP_SHARED_GAIN 0.05
+/* Huber's constant: full weight within this many robust sds, 95%
+ * efficiency under normal noise. */
+#define HUBER_K 1.345
+
 /* The median of x[0..n), which is left sorted. */
 static double sorted_median(double *x, size_t n)
 {
@@ -69,8 +83,8 @@ static double shared_weight(const double *r, const double *z, size_t L,
 			if (!isfinite(z[j]))
 				continue;
 			d = fabs(r[j] - beta * z[j]);
-			if (it && d > 1.345 * sc)
-				w = 1.345 * sc / d;
+			if (it && d > HUBER_K * sc)
+				w = HUBER_K * sc / d;
 			szz += w * z[j] * z[j];
 			srz += w * r[j] * z[j];
 		}
