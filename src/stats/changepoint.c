@@ -42,9 +42,9 @@ static const double *values(const struct pv_cp_series *x)
  * Step 1 in the values less the shared effect (step 0): a point gross in
  * the series' own values stays a noisy neighbour where the effect took
  * most of its excursion (PV_CP_EXPLAINED).  The effect's estimate at a
- * wild point is rough, the median of the other series' excursions (at
- * hyper's slow runners they ranged from 20% to 45%), and what it leaves
- * is the size of a step in a series of 1% noise.  A point the effect did
+ * wild point is rough, the median of the other series' excursions
+ * (which can range from 20% to 45% at one slow runner), and what it
+ * leaves is the size of a step in a series of 1% noise.  A point the effect did
  * not explain is the series' own, judged in these values.  Into out
  * (step 1's values), where flag (step 1's gross points) is not set;
  * returns how many values changed.
@@ -78,8 +78,7 @@ static size_t own_gross(const struct pv_cp_series *x, const unsigned char *flag,
  * PV_CP_OWN_P (Student's t, pv_ttest()).  The effect is estimated about
  * the first run's levels: a level the first run missed in several
  * series becomes a false level of the effect, and a false step in every
- * other series (cppmicroservices' ModifyServices, 5 of 12 series, back
- * up at point 21: 9 flags on noise in the others).  A real step the
+ * other series.  A real step the
  * effect hid shows in the series' own values too, if less clearly.  The
  * splits that fail go from s, all at once.  0, or -1 with err set when
  * the t-test fails.

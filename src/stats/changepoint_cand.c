@@ -174,8 +174,8 @@ static void add_candidates(const struct psum *c, const struct pv_cp_series *x,
  * squared critical t.  The residuals are weighed by the noise of the
  * staircase's segment they lie in (the median |difference| within it,
  * which neither fit moves much), so that a quiet segment's misfit is
- * not drowned by a noisy one's (unweighted, dynamodb's Unmarshall_Bool
- * lost its step at 12 to a noisy tail).  A slow drift that candidates
+ * not drowned by a noisy one's (unweighted, a clean step lost to a
+ * noisy tail).  A slow drift that candidates
  * cut into a staircase leaves a sawtooth the line does not.  scratch
  * holds 3L.
  */
@@ -216,8 +216,8 @@ static int staircase_wins(const double *y, const double *var, size_t L,
  * Each step of added (in s) is seen net of the slope common to s's
  * segments, with that slope's error: its p at most PV_CP_STEP_SEEN.  A
  * drift's two halves differ, and a step fits them about as well as the
- * slope does (better in 411 of 1,052 trials at 20 points); net of the
- * slope they do not differ.
+ * slope does (better in about two trials of five at 20 points); net of
+ * the slope they do not differ.
  */
 static int steps_seen(const struct psum *c, size_t L, const struct cpset *s,
 		      const struct cpset *added, double df)

@@ -272,9 +272,9 @@ double pvs_cp_fit_steps(const double *y, const double *var, size_t L,
 	/* a staircase whose small steps were not found yet leaves a
 	 * slope within its segments, and with that slope taken out the
 	 * segmentation finds fewer of its steps, until the slope is all
-	 * there is (maxtext's test duration: seven steps, one change point
-	 * and 0.6% a point): the steps with no slope stand when their
-	 * penalised cost is the lower */
+	 * there is (seven small steps read as one change point and a
+	 * slope): the steps with no slope stand when their penalised cost
+	 * is the lower */
 	if (beta != 0) {
 		pvs_cp_psum_build(c, y, var, L, 0, 0);
 		pvs_cp_segment(c, L, lim, &alt);

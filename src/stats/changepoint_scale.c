@@ -390,8 +390,8 @@ size_t pvs_cp_clip_series(const double *y, size_t L, double floor,
 	 * Noisy neighbours' differences inflate that scale: each makes two
 	 * wild differences, so 5% of 1.5x points make a tenth of them wild,
 	 * as many as the trimmed RMS leaves out, and 1.5x points at a scale
-	 * of 6-15% are not gross (on cpsim's outliers at one run a point,
-	 * most stayed, and three close together made a level).  So the
+	 * of 6-15% are not gross (most would stay, and three close
+	 * together would make a level).  So the
 	 * gross points are found first with a quarter of the differences
 	 * trimmed (up to an eighth of the points wild; two CPU frequencies'
 	 * differences, half of them large, still set that scale), and the
@@ -564,7 +564,7 @@ out:
  * Each series' rate of gross points (noisy neighbours: cl[i].ngross of
  * L[i]), shrunk to the family's by a beta prior fitted by the method of
  * moments (the beta-binomial's spread beyond the binomial's): a family whose
- * series share one rate (cpsim's) gives every series that rate; one
+ * series share one rate gives every series that rate; one
  * spiky series among clean ones keeps most of its own.  A series of
  * fewer than 5 points (no median of 5) has no rate.
  */
