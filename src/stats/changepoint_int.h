@@ -54,6 +54,7 @@ struct psum {
 			 * (finite), else NAN: pvs_cp_best_bump()'s bound */
 };
 
+/* A series' change points: n indices, ascending, in k[0 .. alloc). */
 struct cpset {
 	size_t *k;
 	size_t n, alloc;
@@ -61,9 +62,9 @@ struct cpset {
 
 /*
  * A series' gross points (the clipping's) and the family's beta prior on
- * their rate (pvs_cp_outlier_rates()): a side's chance of its gross points is
- * taken at the rate of the series' other points, so that a cluster does
- * not explain itself.
+ * their rate (pvs_cp_outlier_rates()): a side's chance of its gross points
+ * is taken at the rate of the series' other points, so that a cluster
+ * does not explain itself.
  */
 struct gross_rate {
 	const unsigned char *flag;      /* L: the point went as gross */
@@ -72,8 +73,10 @@ struct gross_rate {
 	double w, mu;           /* the prior: weight in points, mean */
 };
 
+/* What a series' search is held to in a round (the driver's
+ * series_limits()). */
 struct limits {
-	double df;
+	double df;              /* the scale's degrees of freedom */
 	double split_p;         /* a split's p at most this: alpha over all
 				 * the family's split positions */
 	double bump_p;          /* a bump's: alpha over all its bumps */
@@ -127,6 +130,8 @@ static inline double seg_var(const struct psum *c, size_t a, size_t b)
 	return (c->v[b] - c->v[a]) / (n * n);
 }
 
+/* The two-sided p of Student's t on df (0 for an infinite t: a step
+ * between constant levels; 1 for NaN). */
 static inline double two_sided_p(double t, double df)
 {
 	double p;
@@ -165,7 +170,13 @@ static inline double mean_var(const struct psum *c, size_t L)
 	return L ? (c->v[L] - c->v[0]) / (double)L : 0;
 }
 
-/* changepoint_scale.c */
+/*
+ * What each file lends the others; each function's contract is above its
+ * definition.
+ */
+
+/* changepoint_scale.c: medians, step 1's clipping, the local variance,
+ * the moderation and the rates of gross points. */
 double pvs_cp_median_of(const double *x, size_t n, double *tmp);
 double pvs_cp_local_median(const double *y, size_t L, size_t i);
 size_t pvs_cp_clip_series(const double *y, size_t L, double floor,
@@ -178,7 +189,9 @@ int pvs_cp_moderate(struct pv_cp_series *s, size_t n, const double *s2,
 void pvs_cp_outlier_rates(const struct pv_cp_series *s, size_t n,
 			  const struct clip *cl, double *rate, double *w_out,
 			  double *mu_out);
-/* changepoint_search.c */
+
+/* changepoint_search.c: prefix sums, splits and bumps, the noisy
+ * neighbours' test, the segmentation and the slope it is refined with. */
 void pvs_cp_psum_build(struct psum *c, const double *y, const double *var,
 		       size_t L, double beta, double bvar);
 double pvs_cp_split_t(const struct psum *c, size_t a, size_t k, size_t b);
@@ -203,7 +216,9 @@ double pvs_cp_step_t_sloped(const struct psum *c, size_t a, size_t k,
 			    size_t b, double beta, double sxx, double s2);
 void pvs_cp_segment(const struct psum *c, size_t L, const struct limits *lim,
 		    struct cpset *s);
-/* changepoint_fit.c */
+
+/* changepoint_fit.c: the slope within segments, steps against a slope,
+ * the residuals and fitted values, the trend, the family's drift. */
 void pvs_cp_seg_slope(const double *y, size_t L, const struct cpset *s,
 		      double cap, double *slope, double *sxx, double *rss);
 double pvs_cp_slope_t(double slope, double sxx, double sd);
@@ -222,7 +237,8 @@ void pvs_cp_trend(struct pv_cp_series *x, const struct cpset *s,
 		  double ntrend, double alpha);
 int pvs_cp_family_drifts(const struct pv_cp_series *s, size_t n,
 			 const double *t2);
-/* changepoint_cand.c */
+
+/* changepoint_cand.c: step 2b for one series. */
 double pvs_cp_candidates(const struct pv_cp_series *x, struct psum *c,
 			 const double *var, const struct limits *lim,
 			 const struct cands *cs, double beta, struct cpset *s,

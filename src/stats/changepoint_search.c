@@ -479,13 +479,15 @@ static void bisect(const struct psum *c, size_t a, size_t b,
 	size_t k = pvs_cp_best_split(c, a, b, &t), j;
 
 	if (!k || two_sided_p(t, lim->df) > lim->split_p ||
-	    pvs_cp_split_outliers(c, lim, a, k, b, lim->split_p) > lim->split_p) {
+	    pvs_cp_split_outliers(c, lim, a, k, b, lim->split_p) >
+	    lim->split_p) {
 		/* no step: perhaps a level that came and went */
 		k = pvs_cp_best_bump(c, a, b, &j, &t);
 		/* the noisy neighbours' chance at a split's level: the
 		 * refinement tests each of the bump's two splits so */
 		if (!k || two_sided_p(t, lim->df) > lim->bump_p ||
-		    pvs_cp_bump_outliers(c, lim, a, k, j, b, lim->split_p) > lim->split_p)
+		    pvs_cp_bump_outliers(c, lim, a, k, j, b, lim->split_p) >
+		    lim->split_p)
 			return;
 		pvs_cp_cpset_insert(out, k);
 		pvs_cp_cpset_insert(out, j);
@@ -571,9 +573,11 @@ void pvs_cp_segment(const struct psum *c, size_t L, const struct limits *lim,
 		for (size_t i = 0; i < s->n; i++) {
 			size_t a = i ? s->k[i - 1] : 0;
 			size_t b = i + 1 < s->n ? s->k[i + 1] : L;
-			double p = two_sided_p(pvs_cp_split_t(c, a, s->k[i], b), df);
-			double pl = two_sided_p(pvs_cp_step_t_sloped(c, a, s->k[i], b,
-								     beta, sxx, s2), df);
+			size_t k = s->k[i];
+			double p = two_sided_p(pvs_cp_split_t(c, a, k, b), df);
+			double pl = two_sided_p(pvs_cp_step_t_sloped(c, a, k, b,
+								     beta, sxx,
+								     s2), df);
 
 			/* a split a slope within the segments explains is
 			 * the trend's, not a step, when there is a slope;
@@ -581,7 +585,7 @@ void pvs_cp_segment(const struct psum *c, size_t L, const struct limits *lim,
 			if (sloped && pl > line_p)
 				p = 1;
 			if (p <= limit_p) {
-				double po = pvs_cp_split_outliers(c, lim, a, s->k[i], b,
+				double po = pvs_cp_split_outliers(c, lim, a, k, b,
 								  limit_p);
 
 				if (po > p)

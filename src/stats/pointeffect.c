@@ -167,10 +167,12 @@ static size_t share_entries(const struct pv_cp_series *s, size_t n,
 		if (sharing(&s[i]))
 			for (size_t j = 0; j < s[i].L; j++)
 				if (isfinite(fit[i][j])) {
-					struct share_entry *x = &sh->e[
-						sh->cnt[pvs_cp_point(&s[i], j)]++];
+					size_t p = pvs_cp_point(&s[i], j);
+					struct share_entry *x =
+						&sh->e[sh->cnt[p]++];
 
-					x->v = s[i].sign * (s[i].y[j] - fit[i][j]);
+					x->v = s[i].sign *
+					       (s[i].y[j] - fit[i][j]);
 					x->series = i;
 					x->j = j;
 				}
@@ -204,9 +206,11 @@ static void point_medians(struct share *sh)
 			v[k] = x[k].v;
 		q = m % 2 ? (m - 1) / 2 : m / 2 - 1;
 		pvs_middle3(v, m, v + m, q, mid);
-		sh->c[p] = sh->full[p] = m % 2 ? mid[1] : 0.5 * (mid[1] + mid[2]);
+		sh->c[p] = sh->full[p] = m % 2 ? mid[1] :
+					 0.5 * (mid[1] + mid[2]);
 		for (size_t k = 0; k < m; k++)
-			sh->loo[sh->start[p] + k] = median_without(mid, m, x[k].v);
+			sh->loo[sh->start[p] + k] =
+				median_without(mid, m, x[k].v);
 		free(v);
 		sh->nc++;
 	}
@@ -307,7 +311,8 @@ static void series_weights(const struct pv_cp_series *s, size_t n,
 			double ss = 0, se = 0;
 
 			for (size_t j = 0; j < s[i].L; j++) {
-				double e2 = r[j] - (isfinite(z[j]) ? w * z[j] : 0);
+				double e2 = r[j] -
+					    (isfinite(z[j]) ? w * z[j] : 0);
 
 				ss += r[j] * r[j];
 				se += e2 * e2;
