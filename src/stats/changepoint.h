@@ -26,13 +26,14 @@
  *    ascending, at least PV_CP_MIN_SEG apart and from either end.  A
  *    series shorter than 2 PV_CP_MIN_SEG points has none; one shorter
  *    than 3 points is not tested at all (its trend is left as it was).
- *  - The family-wise level: every test that can add a change point is
- *    made at alpha divided by the number of such tests over the gated
- *    series of the family (each split position; each bump; each pair of
- *    a candidate point and a series; each series' trend), so under no
- *    change, with the noise the model assumes, the chance of any false
- *    change point in the family is at most about alpha.  q is p times
- *    that count, at most 1.
+ *  - The family-wise level: every test that can add a change point or
+ *    a trend is made at alpha divided by the number of tests of its kind
+ *    over the gated series of the family (split positions; bumps; pairs
+ *    of a candidate point and a series; series, for the trend).  Under
+ *    no change, with the noise the model assumes, the chance of a false
+ *    split is at most alpha, and of a false bump too; candidates are
+ *    tested only where some series stepped.  q is p times its count, at
+ *    most 1.
  *  - Robust to spikes: a value more than PV_CP_GROSS robust sds from the
  *    median of itself and its neighbours never makes a change point by
  *    itself; nor do a few such values together, unless as many would be
