@@ -1,174 +1,72 @@
 /*
- * changepoint.h - step changes in a family of point series (the history
- * command).  Pure: the same numbers in give the same change points out.
+ * changepoint.h - change points in a family of point series (the history
+ * command): the contract.  docs/changepoint.md specifies the method; the
+ * files are changepoint*.c and pointeffect.c (changepoint_int.h says which
+ * does what).
  *
- * Each series is one metric's point values, oldest first: one number per
- * point (a log mean of its runs, say).  The method, chosen with
- * ../shared/sim/cpsim.py and a labelled corpus of real histories
- * (tests/data/cp-corpus, docs/history.md):
+ * IN.  A family of n series (struct pv_cp_series), each L finite values,
+ * oldest first: one value a point, on the log scale for a metric whose
+ * changes are relative (pv_cp_point_values() makes them from the runs).
+ * The family shares one level alpha.  A series may carry its own level
+ * (alpha), stand outside the family's noise model (alone: its sd is not
+ * moderated and it takes no part in the shared effect), be left out of
+ * the family's counts (ungated), and name the point each value is
+ * (point, for series with missing points) and the way it moves when a
+ * point ran slow (sign).
  *
- *   0. the shared point effect: when a point ran on a slower or faster
- *      machine, every series of the point moves together.  Steps 1-4 are
- *      run once; the effect at each point is the median, over the other
- *      series (leave one out), of their residuals about their fitted
- *      levels, less the effect series' own levels (a step that every
- *      series took at once stays a step; found at alpha over the
- *      square root of the series' count); each series takes it with its
- *      own weight (least squares with Huber weights, shrunk by its
- *      t: 1 - 1/t^2).  When the weights' sum of t^2 is significant
- *      (chi-square p <= PV_CP_SHARED_P) and it takes PV_CP_SHARED_GAIN of
- *      the median series' residual sum of squares, the series less it are
- *      run through steps 1-4 again, and the tests see those values; else
- *      the first run stands.  Needs PV_CP_SHARED_MIN other series at a
- *      point.  In that run a point gross in the series' own values
- *      whose excursion the effect took most of (PV_CP_EXPLAINED) stays
- *      a noisy neighbour (the effect's estimate at a wild point is the
- *      median of the others' depths, and what it leaves is a step's
- *      size), and a change point must show in the series' own values
- *      too: the two sides of its segment, without those points and the
- *      ones the effect moved by more than the gross limit, differ the
- *      same way at PV_CP_OWN_P (a level the first run missed in several
- *      series is a false level of the effect, and a false step in the
- *      others).
- *   1. spikes: a value more than PV_CP_GROSS robust sds from the median
- *      of itself and its four nearest neighbours is replaced by that
- *      median (a noisy neighbour, not a value); one more than PV_CP_CLIP
- *      sds is pulled back to that distance.  The robust sd comes from the
- *      successive differences (their MAD or trimmed RMS, the larger; the
- *      RMS always leaves out at least one difference, so that one step's
- *      difference never sets the scale of a short series), estimated
- *      again without the points gross against a scale with a quarter
- *      of the differences trimmed (each noisy neighbour makes two wild
- *      differences: 5% of them made a tenth wild and the scale 6-15%
- *      for 1% noise), never above the first estimate.  Nor may the
- *      gross points' going make a series more than PV_CP_FLOOR_K (2)
- *      times quieter than its family says (its sd moderated across the
- *      family, up to its own first estimate): a series of two modes
- *      that changed mode a few times only has a scale of its jitter
- *      without its lone points of the other mode, and their going made
- *      its runs a step (cpsim's bimodal at 20 points, FWER 0.125 ->
- *      0.000); its limits are then those of that scale.  The tests'
- *      variance is its square over its mean square under normal noise
- *      at the series' length (pv_cp_scale_bias(): the larger of
- *      estimators is biased up, 31% in the variance at 20 points, 18%
- *      at 40, 6% at 200).  With no
- *      noise at all (sd 0) only a point gross against the median
- *      difference goes: constant levels stay levels.
- *   2. levels and one slope: binary segmentation of the values less a
- *      slope common to the segments.  A segment is split where the t of
- *      its two parts (each at least PV_CP_MIN_SEG = 3 points) is
- *      largest, if its p is at most alpha over every split position of
- *      every series of the family (Bonferroni); when no split is, at the
- *      best bump (a level of 3 points or more inside the segment against
- *      the rest of it: a dip that is fixed again), if its p is at most
- *      alpha over every bump of the family.  A split or bump must also
- *      not be explained by noisy neighbours: when a side's points
- *      beyond the gross limit carry the difference (the side's other
- *      points alone do not differ at that level; points gross the
- *      other way are no evidence either way), the chance of as many
- *      gross points among the side's, at the rate of gross points among
- *      the series' other points (shrunk to the family's by a beta prior
- *      fitted by moments: a cluster does not explain itself), must be
- *      at most the split level (for a bump too: the refinement tests
- *      each of its splits so).  For a side inside the series of at
- *      most 2 PV_CP_MIN_SEG points (a short level that came and went)
- *      the gross limit is also never above
- *      PV_CP_GROSS of the scale with a quarter of the differences
- *      trimmed: a cluster's own edges inflate the series' sd (at 20
- *      points one difference of 19 is trimmed), and against that sd
- *      three 1.5x points were not gross and their level was a step
- *      (cpsim's outliers at one run, 20 points: FWER 0.225 -> 0.000).
- *      A side at either end keeps the series' limit (a series' first
- *      or newest points at another level are a level), and so does a
- *      longer one (a stretch flipping between two levels on the real
- *      corpus).  Three 1.5x points close together are a
- *      family's daily event at a 5% rate, not a level.  Each split then moves to
- *      its best place between its neighbours and the weakest goes while
- *      it is not significant, or while the segments' common slope is
- *      significant at PV_CP_SLOPE_SEEN and the step net of it (with its
- *      error) has a p above alpha over the family's series.  The
- *      slope is fitted within the segments found and kept when it is
- *      significant at that level; segmentation and slope alternate to a
- *      fixed point, from no slope (steps first) and, when that found
- *      steps and no slope and the family drifts (most of its series'
- *      slopes within their segments above chance's median, a sign test
- *      at PV_CP_DRIFT_P on the round before; a family of too few series
- *      to tell drifts), from the line through the whole series
- *      (whose slope is kept at PV_CP_LINE_KEEP_P); the
- *      steps-first fit is kept unless the line's start has the smaller
- *      penalised cost, or one of its steps is not significant net of the
- *      line's slope (with that slope's error) at PV_CP_TREND_STRICT
- *      times the split level and the line costs less than
- *      PV_CP_TREND_MARGIN of a split's penalty more
- *      (a slow drift is a trend, not a staircase; a staircase or a bump
- *      the line fits clearly worse stays steps).  When the steps-first
- *      start itself ends with a slope, its first segmentation (no slope)
- *      stands if its penalised cost is the lower: a staircase whose
- *      small steps are not found yet leaves a slope within its
- *      segments, and with that slope out fewer steps are found, until
- *      the slope is all there is.  With a slope in the model a
- *      step's t carries the slope's own error.
- *  2b. a commit other series stepped at: a point where step 2 found a
- *      change point in PV_CP_CAND_SUPPORT or more gated series is a
- *      candidate in every series.  Each is tested at its place, within
- *      the segment around it (and beside the segment's best split when
- *      that lies outside the best's location interval: a step elsewhere
- *      makes every split of the segment differ), at alpha over every pair of
- *      candidate and series; when none is, each pair of candidates in
- *      one segment as a bump, at alpha over every such pair and series;
- *      the gross-point test is step 2's, the strongest goes in first
- *      (only where the candidates' level is looser than step 2's, which
- *      searched every split and bump at its own; a bump at most
- *      PV_CP_MAX_BUMP points).
- *      In a series step 2 fitted with a slope, the candidates are tested
- *      without it, and their steps stand when the slope within the new
- *      segments is no longer significant (a small step is often fitted
- *      as a slope) and they fit the series better than the slope, each
- *      step past the first paying the candidates' squared critical t, the
- *      residuals weighed by their segment's own noise (a slow drift cut
- *      at the candidates stays a drift); and in a family that drifts,
- *      each such step must also differ net of the slope within the new
- *      segments, with that slope's error, at PV_CP_STEP_SEEN (0.01): a
- *      drift's halves differ, and at 20 points a step fitted them
- *      better than the slope in 411 of 1,052 trials (cpsim's drift at
- *      three runs and 20 points: 152.5 false change points per 1,000
- *      series -> 14.2).  Under the family's null step 2 finds nothing,
- *      there is no candidate, and the family-wise level is step 2's; the
- *      shared effect (step 0) is estimated about step 2's levels alone.
- *   3. the sd of the t is the residual sd of the point values around
- *      their levels (and slope), each residual counted as at most the
- *      gross limit, in the sd and in the slope (a cluster of wild points
- *      that step 1 cannot call gross, such as runs that stopped half-way
- *      at three of four points, or a stretch that flips between two
- *      levels, is not the noise of the clean steps beside it, nor a
- *      slope: on the real corpus 7 shifts more and 1 flag more on
- *      noise; in the sd alone three 1.5x runs in four points made
- *      slopes, cpsim's outliers at n = 1 an A/A FWER of 0.06): the
- *      between-point variance, which more runs inside a point do not
- *      shrink, moderated across the family
- *      (Smyth's empirical Bayes, pv_fit_prior), and never below its
- *      posterior under the prior from the log-variances' median and MAD
- *      (pv_fit_prior_median: a few series with unclipped clusters of
- *      outliers spread the family's variances and left a quiet series
- *      unmoderated).  Steps 2-3 alternate
- *      three times, from the robust sd of step 1 moderated the same way.
- *      A neighbourhood noisier than its series has its own scale: a
- *      point's variance is the square of the median |successive
- *      difference| within PV_CP_LOCAL_W points of it, read as a normal
- *      sd, where that is more than PV_CP_LOCAL_K times the series' sd
- *      (a noisy early period no longer makes steps of its noise, and
- *      the search's best split moves to the clean step beside it; two-
- *      level noise reads at most 2.1 sds this way, so it stays).
- *      A scale per segment (shrunk to the series' by 8 points' worth)
- *      was measured and not kept: on cpsim's machine noise it cost 0.07
- *      of recall (a segment holding an unfound step inflates its own
- *      scale) and on the real corpus it found 1 shift more of 99.
- *   4. the trend: the final slope within the segments (its residuals
- *      capped as in step 3), its t with the sd
- *      of step 3, and its p, Bonferroni over the family's series.
+ * OUT.  For each series: its change points cp[0 .. ncp), each the first
+ * point of a new level with the levels' means, the step, its interval,
+ * its t, df, p and q; its trend beyond the steps; the sd and df its tests
+ * used; its values after spikes were clipped.  pv_cp_family_shared() also
+ * returns the point effect the series shared, when one was taken out.
  *
- * No variance at all leaves rounding's (a billionth of the values): a
- * step between constant levels (0 -> 1 allocs) has a t in the billions.
+ * INVARIANTS.
+ *  - Pure: the same family in gives the same numbers out, bit for bit.
+ *  - Every segment has at least PV_CP_MIN_SEG points: change points are
+ *    ascending, at least PV_CP_MIN_SEG apart and from either end.  A
+ *    series shorter than 2 PV_CP_MIN_SEG points has none; one shorter
+ *    than 3 points is not tested at all (its trend is left as it was).
+ *  - The family-wise level: every test that can add a change point or
+ *    a trend is made at alpha divided by the number of tests of its kind
+ *    over the gated series of the family (split positions; bumps; pairs
+ *    of a candidate point and a series; series, for the trend).  Under
+ *    no change, with the noise the model assumes, the chance of a false
+ *    split is at most alpha, and of a false bump too; candidates are
+ *    tested only where some series stepped.  q is p times its count, at
+ *    most 1.
+ *  - Robust to spikes: a value more than PV_CP_GROSS robust sds from the
+ *    median of itself and its neighbours never makes a change point by
+ *    itself; nor do a few such values together, unless as many would be
+ *    unlikely at the series' rate of them.
+ *  - Noise is a series' own, moderated across the family: a quiet series
+ *    in a noisy family is not judged by the family's noise, nor a noisy
+ *    one by the family's quiet.
+ *  - Steps first: a slope is fitted only when it is significant within
+ *    the segments, and a step stays a step unless a line explains it.
+ *  - No variance at all leaves rounding's (a billionth of the values): a
+ *    step between constant levels (0 -> 1 allocs) has a t in the
+ *    billions; equal levels have none.
+ *
+ * THE STEPS (the code's comments name them):
+ *   0. the shared point effect (pointeffect.c): what every series of a
+ *      point did at once (a slow machine), estimated from the first run's
+ *      residuals and taken out when it is significant; the run is then
+ *      repeated on the values less it;
+ *   1. spikes and the scale (changepoint_scale.c): the robust sd of the
+ *      successive differences, gross values replaced and wild ones
+ *      clipped, the sd moderated across the family;
+ *   2. levels and one slope (changepoint_search.c, changepoint_fit.c):
+ *      binary segmentation by splits and bumps at the family-wise level,
+ *      refined, with a slope common to the segments when it is
+ *      significant;
+ *  2b. candidates (changepoint_cand.c): a point where two or more gated
+ *      series stepped is tested in every series, at a level
+ *      counted over the candidates;
+ *   3. the scale again: the residual sd about the fit, each residual
+ *      capped at the gross limit, moderated across the family, with a
+ *      noisier neighbourhood's own; steps 2-3 alternate three times;
+ *   4. the report: each change point's levels, interval and location
+ *      interval, and the trend test, Bonferroni over the series.
  */
 #ifndef PV_STATS_CHANGEPOINT_H
 #define PV_STATS_CHANGEPOINT_H
@@ -177,111 +75,16 @@
 #include <stdint.h>
 #include "../util/err.h"
 
-#ifndef PV_CP_MIN_SEG
+/* Every segment has at least this many points: a level that returns
+ * after one or two points is a spike's, not a change. */
 #define PV_CP_MIN_SEG 3
-#endif
-/* The longest bump (a level that came and went inside a segment) that is
- * searched for: a longer one moves the segment's mean enough for single
- * splits to find its edges, and the search is then linear in the points
- * (O(L x PV_CP_MAX_BUMP) a segment, not O(L^2)).  Series up to
- * PV_CP_MAX_BUMP + 2 x PV_CP_MIN_SEG points are searched in full. */
-#ifndef PV_CP_MAX_BUMP
-#define PV_CP_MAX_BUMP 100
-#endif
-/* Step 3's noisier neighbourhood (see above).  On the real corpus
- * (25 projects) K = 2.25 found 324 of 371 shifts with 18 flags on noise,
- * against 322 and 22 with one scale a series; K = 2 found 328 and 18
- * but read cpsim's two-level noise as noisier neighbourhoods (recall
- * 1.000 -> 0.961 at n = 3); windows of 4-16 points and K 1.5-3 were
- * tried (docs/history.md). */
-#ifndef PV_CP_LOCAL_W
-#define PV_CP_LOCAL_W 8
-#endif
-#ifndef PV_CP_LOCAL_K
-#define PV_CP_LOCAL_K 2.25
-#endif
-#ifndef PV_CP_CLIP
+/* A value this many robust sds from its local median is pulled back to
+ * that distance: one wild value moves a short segment's mean no further. */
 #define PV_CP_CLIP 3.0
-#endif
-#ifndef PV_CP_GROSS
+/* A value this many robust sds from its local median is gross, a noisy
+ * neighbour (replaced by that median, not a value of the series); so is a
+ * pooled baseline's point this far from its history (pooled.c). */
 #define PV_CP_GROSS 6.0
-#endif
-/* Step 1: how much quieter than its family (its moderated sd) a series
- * may become when its gross points go. */
-#ifndef PV_CP_FLOOR_K
-#define PV_CP_FLOOR_K 2.0
-#endif
-/* Step 0: the series are run again less the shared effect when the
- * weights' sum of t^2 is significant at this p ... */
-#ifndef PV_CP_SHARED_P
-#define PV_CP_SHARED_P 1e-3
-#endif
-/* ... and the effect takes at least this fraction of the median series'
- * residual sum of squares. */
-#ifndef PV_CP_SHARED_GAIN
-#define PV_CP_SHARED_GAIN 0.05
-#endif
-#ifndef PV_CP_SHARED_MIN
-#define PV_CP_SHARED_MIN 4
-#endif
-/* A point gross in its series' own values whose excursion the shared
- * effect took at least this fraction of stays a noisy neighbour in the
- * values less the effect (step 0).  0.3-0.5 took color's noisy early
- * period's own outliers too (1 flag on noise more). */
-#ifndef PV_CP_EXPLAINED
-#define PV_CP_EXPLAINED 0.7
-#endif
-/* A change point found in the values less the shared effect shows in
- * the series' own values within its segment, the same way, at this p
- * (step 0).  On the real corpus: 6 flags on noise of 329 (323 found),
- * against 19 with no such check; with the moved points in the test,
- * 0.02 left 8 and 0.05 10 (docs/history.md). */
-#ifndef PV_CP_OWN_P
-#define PV_CP_OWN_P 0.01
-#endif
-#ifndef PV_CP_TREND_STRICT
-#define PV_CP_TREND_STRICT 3.0
-#endif
-/* The line's start keeps its slope at this p (the steps-first start at
- * the trend test's level, alpha over the series). */
-#ifndef PV_CP_LINE_KEEP_P
-#define PV_CP_LINE_KEEP_P 0.01
-#endif
-/* A split goes as the trend's only when there is a trend: the slope
- * common to the segments is significant at this p.  Net of any slope
- * and its error, a step between short segments is weak (the slope's
- * error over the distance of their centres), so that a clean 8-point
- * bump of 10% in 3% noise at 20 points went as a slope the series did
- * not have (cpsim at 20 points, normal 3%, one run: recall 0.07;
- * docs/history.md, twelfth round). */
-#ifndef PV_CP_SLOPE_SEEN
-#define PV_CP_SLOPE_SEEN 0.05
-#endif
-/* Step 2b in a family that drifts: a candidate's step that takes a
- * slope's place must be seen net of the slope at this p. */
-#ifndef PV_CP_STEP_SEEN
-#define PV_CP_STEP_SEEN 0.01
-#endif
-/* The family drifts when the sign test of its slopes has p at most this:
- * the line's start is tried only then.  In a family that does not, it
- * explained two steps of 10% in 3% noise as a line often enough to cost
- * 0.05-0.08 of cpsim's recall. */
-#ifndef PV_CP_DRIFT_P
-#define PV_CP_DRIFT_P 1e-3
-#endif
-/* Step 2b: a point is a candidate when step 2 found a change point there
- * in at least this many gated series.  With one, a large step of one
- * series made a candidate of a step a few points away in others
- * (tenant-shard-db's point 37: 4 flags on noise); over the corpus, the
- * same shifts found and 2 flags on noise more. */
-#ifndef PV_CP_CAND_SUPPORT
-#define PV_CP_CAND_SUPPORT 2
-#endif
-/* A weak step gives way to the line only when the line's penalised cost
- * is below the steps' plus this fraction of a split's penalty. */
-#ifndef PV_CP_TREND_MARGIN
-#define PV_CP_TREND_MARGIN 0.5
-#endif
 
 struct pv_cp {
 	size_t index;           /* first point of the new level */
@@ -362,6 +165,8 @@ struct pv_cp_shared {
 int pv_cp_family_shared(struct pv_cp_series *s, size_t n, double alpha,
 			struct pv_cp_shared *out, struct pv_err *err);
 void pv_cp_shared_release(struct pv_cp_shared *out);
+/* Frees what pv_cp_family() filled in a series (adjusted, own_gross,
+ * clipped, cp); the series' inputs are the caller's. */
 void pv_cp_series_release(struct pv_cp_series *s);
 
 /*

@@ -14,6 +14,20 @@
 #include "internal.h"
 #include "../util/banned.h"
 
+/* The shared effect is estimated only at a point of at least this many
+ * other series, and only in a family of more sharing series. */
+#define PV_CP_SHARED_MIN 4
+/* The series are run again less the effect when the weights' sum of t^2
+ * is significant at this p ... */
+#define PV_CP_SHARED_P 1e-3
+/* ... and the effect takes at least this fraction of the median series'
+ * residual sum of squares (a chi-square over 10,000 series finds an
+ * effect no series would notice). */
+#define PV_CP_SHARED_GAIN 0.05
+/* Huber's constant: full weight within this many robust sds, 95%
+ * efficiency under normal noise. */
+#define HUBER_K 1.345
+
 /* The median of x[0..n), which is left sorted. */
 static double sorted_median(double *x, size_t n)
 {
@@ -69,8 +83,8 @@ static double shared_weight(const double *r, const double *z, size_t L,
 			if (!isfinite(z[j]))
 				continue;
 			d = fabs(r[j] - beta * z[j]);
-			if (it && d > 1.345 * sc)
-				w = 1.345 * sc / d;
+			if (it && d > HUBER_K * sc)
+				w = HUBER_K * sc / d;
 			szz += w * z[j] * z[j];
 			srz += w * r[j] * z[j];
 		}
@@ -89,74 +103,99 @@ struct share_entry {
 	size_t series, j;
 };
 
-
 /*
- * Step 0: the shared point effect, from the first run's fits.  Returns 1
- * when it is significant and the series' adjusted values are set, 0
- * when not, -1 on error.
+ * Step 0's state: every value of the sharing series with a fit, grouped
+ * by point, and what is estimated from them.
  */
-static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
-			 double **fit, struct pv_cp_shared *out,
-			 struct pv_err *err)
-{
-	size_t np = 0, ne = 0, *cnt, *start, nc = 0;
+struct share {
+	size_t np;              /* points: 1 + the largest point index */
+	size_t ne;              /* entries */
+	size_t nshare;          /* series that take part (sharing()) */
+	size_t *start;          /* np + 1: point p's entries are
+				 * e[start[p] .. start[p + 1]) */
+	size_t *cnt;            /* np + 1: scratch */
 	struct share_entry *e;
-	double *c, *full, *loo, **z, chi = 0, *tt, *bb, *gain;
-	size_t nchi = 0, nshare = 0;
-	int rc = 0;
+	double *full;           /* np: the median of the point's entries */
+	double *c;              /* np: ... less the effect's own levels,
+				 * after effect_levels(): those levels */
+	double *loo;            /* ne: the median of the point's other
+				 * entries (leave one out), NAN where the
+				 * point has too few */
+	size_t nc;              /* points with an effect */
+	double **z;             /* per series: each value's transient
+				 * effect (NULL: not sharing) */
+	double *tt, *bb;        /* per series: its weight's t and weight */
+	double *gain;           /* nchi: the fraction of each series'
+				 * residual sum of squares the effect takes */
+	double chi;             /* the sum of the weights' t^2 */
+	size_t nchi;
+};
 
+/* The values with a fit of every sharing series, grouped by point into
+ * sh->e; 0 when there is none. */
+static size_t share_entries(const struct pv_cp_series *s, size_t n,
+			    double **fit, struct share *sh)
+{
 	for (size_t i = 0; i < n; i++)
 		if (sharing(&s[i]))
-			nshare++;
+			sh->nshare++;
 	for (size_t i = 0; i < n; i++)
 		if (sharing(&s[i]))
 			for (size_t j = 0; j < s[i].L; j++) {
 				size_t p = pvs_cp_point(&s[i], j);
 
 				if (isfinite(fit[i][j])) {
-					ne++;
-					if (p + 1 > np)
-						np = p + 1;
+					sh->ne++;
+					if (p + 1 > sh->np)
+						sh->np = p + 1;
 				}
 			}
-	if (!ne)
+	if (!sh->ne)
 		return 0;
-	cnt = pv_calloc(np + 1, sizeof(*cnt));
-	start = pv_calloc(np + 1, sizeof(*start));
-	ALLOC_ARRAY(e, ne);
-	ALLOC_ARRAY(loo, ne);
-	ALLOC_ARRAY(c, np);
-	ALLOC_ARRAY(full, np);
+	sh->cnt = pv_calloc(sh->np + 1, sizeof(*sh->cnt));
+	sh->start = pv_calloc(sh->np + 1, sizeof(*sh->start));
+	ALLOC_ARRAY(sh->e, sh->ne);
 	for (size_t i = 0; i < n; i++)
 		if (sharing(&s[i]))
 			for (size_t j = 0; j < s[i].L; j++)
 				if (isfinite(fit[i][j]))
-					cnt[pvs_cp_point(&s[i], j) + 1]++;
-	for (size_t p = 0; p < np; p++)
-		start[p + 1] = start[p] + cnt[p + 1];
-	memcpy(cnt, start, np * sizeof(*cnt));
+					sh->cnt[pvs_cp_point(&s[i], j) + 1]++;
+	for (size_t p = 0; p < sh->np; p++)
+		sh->start[p + 1] = sh->start[p] + sh->cnt[p + 1];
+	memcpy(sh->cnt, sh->start, sh->np * sizeof(*sh->cnt));
 	for (size_t i = 0; i < n; i++)
 		if (sharing(&s[i]))
 			for (size_t j = 0; j < s[i].L; j++)
 				if (isfinite(fit[i][j])) {
+					size_t p = pvs_cp_point(&s[i], j);
 					struct share_entry *x =
-						&e[cnt[pvs_cp_point(&s[i], j)]++];
+						&sh->e[sh->cnt[p]++];
 
-					x->v = s[i].sign * (s[i].y[j] - fit[i][j]);
+					x->v = s[i].sign *
+					       (s[i].y[j] - fit[i][j]);
 					x->series = i;
 					x->j = j;
 				}
-	/* each point's effect (all its series) and each value's (the
-	 * other series'), when the point has enough others */
-	for (size_t p = 0; p < np; p++) {
-		size_t m = start[p + 1] - start[p];
-		struct share_entry *x = e + start[p];
-		double *v;
+	return sh->ne;
+}
 
-		c[p] = full[p] = NAN;
+/* Each point's effect (the median of all its entries) and each value's
+ * (the median of the other series'), when the point has enough others. */
+static void point_medians(struct share *sh)
+{
+	ALLOC_ARRAY(sh->loo, sh->ne);
+	ALLOC_ARRAY(sh->c, sh->np);
+	ALLOC_ARRAY(sh->full, sh->np);
+	for (size_t p = 0; p < sh->np; p++) {
+		size_t m = sh->start[p + 1] - sh->start[p];
+		struct share_entry *x = sh->e + sh->start[p];
+		size_t q;
+		double *v, mid[3];
+
+		sh->c[p] = sh->full[p] = NAN;
 		if (m < PV_CP_SHARED_MIN + 1) {
 			for (size_t k = 0; k < m; k++)
-				loo[start[p] + k] = NAN;
+				sh->loo[sh->start[p] + k] = NAN;
 			continue;
 		}
 		/* the medians without one value need only the middle
@@ -165,166 +204,227 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 		ALLOC_ARRAY(v, 2 * m);
 		for (size_t k = 0; k < m; k++)
 			v[k] = x[k].v;
-		{
-			size_t q = m % 2 ? (m - 1) / 2 : m / 2 - 1;
-			double mid[3];
-
-			pvs_middle3(v, m, v + m, q, mid);
-			c[p] = full[p] = m % 2 ? mid[1] : 0.5 * (mid[1] + mid[2]);
-			for (size_t k = 0; k < m; k++)
-				loo[start[p] + k] = median_without(mid, m, x[k].v);
-		}
+		q = m % 2 ? (m - 1) / 2 : m / 2 - 1;
+		pvs_middle3(v, m, v + m, q, mid);
+		sh->c[p] = sh->full[p] = m % 2 ? mid[1] :
+					 0.5 * (mid[1] + mid[2]);
+		for (size_t k = 0; k < m; k++)
+			sh->loo[sh->start[p] + k] =
+				median_without(mid, m, x[k].v);
 		free(v);
-		nc++;
+		sh->nc++;
 	}
-	/* the effect's own levels stay: a step every series took at once */
-	{
-		struct pv_cp_series cs;
-		double *cy, *cf, *cfit[1];
-		size_t *cp, k = 0;
+}
 
-		memset(&cs, 0, sizeof(cs));
-		ALLOC_ARRAY(cy, nc ? nc : 1);
-		ALLOC_ARRAY(cf, nc ? nc : 1);
-		ALLOC_ARRAY(cp, nc ? nc : 1);
-		for (size_t p = 0; p < np; p++)
-			if (isfinite(c[p])) {
-				cy[k] = c[p];
-				cp[k++] = p;
-			}
-		cs.y = cy;
-		cs.L = nc;
-		cs.alone = 1;
-		cfit[0] = cf;
-		/*
-		 * A level of the effect that is kept stays in every series
-		 * (a false one is a false step in each); one that is not is
-		 * taken out of every series (a real one is a step missed
-		 * in each).  At alpha over the k series, a 3-point level
-		 * that most of sfdx's series took (short levels after a
-		 * x20 step, which the first run had not found) went as
-		 * machine noise; at alpha over sqrt(k) it stays, and
-		 * cpsim's A/A FWER under shared machine noise is as it was
-		 * (docs/history.md).
-		 */
-		if (nc >= 2 * PV_CP_MIN_SEG)
-			rc = pvs_cp_detect(&cs, 1, alpha / sqrt((double)nshare),
-					   cfit, err);
-		else
-			for (size_t q = 0; q < nc; q++)
-				cf[q] = 0;
-		pv_cp_series_release(&cs);
-		for (size_t p = 0; p < np; p++)
-			c[p] = NAN;
-		for (size_t q = 0; q < nc && !rc; q++)
-			c[cp[q]] = isfinite(cf[q]) ? cf[q] : 0;
-		free(cy);
-		free(cf);
-		free(cp);
-	}
-	/* c is now the effect's fitted levels; each value's transient
-	 * effect is its others' median less them */
-	z = pv_calloc(n ? n : 1, sizeof(*z));
-	tt = pv_calloc(n ? n : 1, sizeof(*tt));
-	bb = pv_calloc(n ? n : 1, sizeof(*bb));
-	gain = pv_calloc(n ? n : 1, sizeof(*gain));
-	for (size_t i = 0; i < n && !rc; i++)
-		if (sharing(&s[i])) {
-			ALLOC_ARRAY(z[i], s[i].L);
-			for (size_t j = 0; j < s[i].L; j++)
-				z[i][j] = NAN;
+/*
+ * The effect's own levels stay: a step every series took at once.  The
+ * points' effects are a series of their own, run through steps 1-4 at
+ * alpha over the square root of the sharing series' count; sh->c becomes
+ * its fitted levels (0 where the effect is too short to search, NAN
+ * where a point has no effect).  A level of the effect that is kept
+ * stays in every series (a false one would be a false step in each); one
+ * that is not is taken out of every series (a real one would be a step
+ * missed in each); at alpha over the count itself a short level that
+ * most series took went as machine noise.
+ */
+static int effect_levels(struct share *sh, double alpha, struct pv_err *err)
+{
+	struct pv_cp_series cs;
+	double *cy, *cf, *cfit[1];
+	size_t *cp, k = 0, nc = sh->nc;
+	int rc = 0;
+
+	memset(&cs, 0, sizeof(cs));
+	ALLOC_ARRAY(cy, nc ? nc : 1);
+	ALLOC_ARRAY(cf, nc ? nc : 1);
+	ALLOC_ARRAY(cp, nc ? nc : 1);
+	for (size_t p = 0; p < sh->np; p++)
+		if (isfinite(sh->c[p])) {
+			cy[k] = sh->c[p];
+			cp[k++] = p;
 		}
-	for (size_t k = 0; k < ne && !rc; k++) {
-		const struct share_entry *x = &e[k];
-		double lv = c[pvs_cp_point(&s[x->series], x->j)];
+	cs.y = cy;
+	cs.L = nc;
+	cs.alone = 1;
+	cfit[0] = cf;
+	if (nc >= 2 * PV_CP_MIN_SEG)
+		rc = pvs_cp_detect(&cs, 1, alpha / sqrt((double)sh->nshare),
+				   cfit, err);
+	else
+		for (size_t q = 0; q < nc; q++)
+			cf[q] = 0;
+	pv_cp_series_release(&cs);
+	for (size_t p = 0; p < sh->np; p++)
+		sh->c[p] = NAN;
+	for (size_t q = 0; q < nc && !rc; q++)
+		sh->c[cp[q]] = isfinite(cf[q]) ? cf[q] : 0;
+	free(cy);
+	free(cf);
+	free(cp);
+	return rc;
+}
 
-		z[x->series][x->j] = isfinite(loo[k]) && isfinite(lv) ?
-				     loo[k] - lv : NAN;
+/* Each value's transient effect: its others' median less the effect's
+ * fitted levels (NAN where either is missing). */
+static void transient_effect(const struct pv_cp_series *s, size_t n,
+			     struct share *sh)
+{
+	for (size_t i = 0; i < n; i++)
+		if (sharing(&s[i])) {
+			ALLOC_ARRAY(sh->z[i], s[i].L);
+			for (size_t j = 0; j < s[i].L; j++)
+				sh->z[i][j] = NAN;
+		}
+	for (size_t k = 0; k < sh->ne; k++) {
+		const struct share_entry *x = &sh->e[k];
+		double lv = sh->c[pvs_cp_point(&s[x->series], x->j)];
+
+		sh->z[x->series][x->j] = isfinite(sh->loo[k]) && isfinite(lv) ?
+					 sh->loo[k] - lv : NAN;
 	}
-	for (size_t i = 0; i < n && !rc; i++) {
+}
+
+/* A series' weight on the effect, shrunk by its t: 1 - 1/t^2. */
+static double shrunk_weight(double b, double t)
+{
+	return t * t > 1 ? b * (1 - 1 / (t * t)) : 0;
+}
+
+/* Each series' weight on the effect and its t, the fraction of its
+ * residual sum of squares the effect takes, and the weights' sum of
+ * t^2. */
+static void series_weights(const struct pv_cp_series *s, size_t n,
+			   double **fit, struct share *sh)
+{
+	for (size_t i = 0; i < n; i++) {
+		const double *z = sh->z[i];
 		double *r;
 
-		if (!z[i])
+		if (!z)
 			continue;
 		ALLOC_ARRAY(r, s[i].L);
 		for (size_t j = 0; j < s[i].L; j++)
 			r[j] = s[i].sign * (s[i].y[j] - fit[i][j]);
-		bb[i] = shared_weight(r, z[i], s[i].L, &tt[i]);
-		if (isfinite(tt[i])) {
-			double w = tt[i] * tt[i] > 1 ?
-				   bb[i] * (1 - 1 / (tt[i] * tt[i])) : 0;
+		sh->bb[i] = shared_weight(r, z, s[i].L, &sh->tt[i]);
+		if (isfinite(sh->tt[i])) {
+			double w = shrunk_weight(sh->bb[i], sh->tt[i]);
 			double ss = 0, se = 0;
 
 			for (size_t j = 0; j < s[i].L; j++) {
-				double e2 = r[j] - (isfinite(z[i][j]) ? w * z[i][j] : 0);
+				double e2 = r[j] -
+					    (isfinite(z[j]) ? w * z[j] : 0);
 
 				ss += r[j] * r[j];
 				se += e2 * e2;
 			}
-			gain[nchi++] = ss > 0 ? 1 - se / ss : 0;
-			chi += tt[i] * tt[i];
+			sh->gain[sh->nchi++] = ss > 0 ? 1 - se / ss : 0;
+			sh->chi += sh->tt[i] * sh->tt[i];
 		}
 		free(r);
 	}
-	/* significant, and worth it: with 10,000 series a chi-square finds
-	 * an effect no series would notice (the t's are a little wider
-	 * than normal at 40 points) */
-	if (!rc && nchi && gsl_cdf_chisq_Q(chi, (double)nchi) <= PV_CP_SHARED_P &&
-	    sorted_median(gain, nchi) >= PV_CP_SHARED_GAIN) {
-		for (size_t i = 0; i < n; i++) {
-			double w;
+}
 
-			if (!z[i] || !isfinite(tt[i]))
-				continue;
-			w = tt[i] * tt[i] > 1 ? bb[i] * (1 - 1 / (tt[i] * tt[i])) : 0;
-			s[i].shared_beta = w;
-			ALLOC_ARRAY(s[i].adjusted, s[i].L);
-			for (size_t j = 0; j < s[i].L; j++)
-				s[i].adjusted[j] = s[i].y[j] -
-					(isfinite(z[i][j]) ? s[i].sign * w * z[i][j] : 0);
+/* Each series' values less its share of the effect (s[i].adjusted). */
+static void apply_effect(struct pv_cp_series *s, size_t n,
+			 const struct share *sh)
+{
+	for (size_t i = 0; i < n; i++) {
+		const double *z = sh->z[i];
+		double w;
+
+		if (!z || !isfinite(sh->tt[i]))
+			continue;
+		w = shrunk_weight(sh->bb[i], sh->tt[i]);
+		s[i].shared_beta = w;
+		ALLOC_ARRAY(s[i].adjusted, s[i].L);
+		for (size_t j = 0; j < s[i].L; j++)
+			s[i].adjusted[j] = s[i].y[j] -
+				(isfinite(z[j]) ? s[i].sign * w * z[j] : 0);
+	}
+}
+
+/* The effect for the reports: each point's, less the effect's own
+ * levels, and its robust sd (a few wild points, a runner twice as fast,
+ * are not the effect's size). */
+static void report_effect(const struct share *sh, struct pv_cp_shared *out)
+{
+	size_t k = 0, q = 0;
+	double *a;
+
+	out->applied = 1;
+	out->np = sh->np;
+	ALLOC_ARRAY(out->effect, sh->np);
+	for (size_t p = 0; p < sh->np; p++) {
+		out->effect[p] = NAN;
+		if (sh->start[p + 1] - sh->start[p] >= PV_CP_SHARED_MIN + 1 &&
+		    isfinite(sh->c[p])) {
+			out->effect[p] = sh->full[p] - sh->c[p];
+			k++;
 		}
+	}
+	a = pv_malloc(st_mult(k ? k : 1, sizeof(*a)));
+	for (size_t p = 0; p < sh->np; p++)
+		if (isfinite(out->effect[p]))
+			a[q++] = fabs(out->effect[p]);
+	out->sd = q > 1 ? PVS_MAD_SD * sorted_median(a, q) : NAN;
+	free(a);
+}
+
+static void share_free(struct share *sh, size_t n)
+{
+	for (size_t i = 0; sh->z && i < n; i++)
+		free(sh->z[i]);
+	free(sh->z);
+	free(sh->tt);
+	free(sh->bb);
+	free(sh->gain);
+	free(sh->cnt);
+	free(sh->start);
+	free(sh->e);
+	free(sh->loo);
+	free(sh->c);
+	free(sh->full);
+}
+
+/*
+ * Step 0: the shared point effect, from the first run's fits.  Returns 1
+ * when it is significant and the series' adjusted values are set, 0
+ * when not, -1 on error.  Significant, and worth it: with 10,000 series
+ * a chi-square finds an effect no series would notice (the t's are a
+ * little wider than normal at 40 points), so the effect must also take
+ * PV_CP_SHARED_GAIN of the median series' residual sum of squares.
+ */
+static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
+			 double **fit, struct pv_cp_shared *out,
+			 struct pv_err *err)
+{
+	struct share sh;
+	int rc;
+
+	memset(&sh, 0, sizeof(sh));
+	if (!share_entries(s, n, fit, &sh))
+		return 0;
+	point_medians(&sh);
+	rc = effect_levels(&sh, alpha, err);
+	if (rc) {
+		share_free(&sh, n);
+		return rc;
+	}
+	sh.z = pv_calloc(n ? n : 1, sizeof(*sh.z));
+	sh.tt = pv_calloc(n ? n : 1, sizeof(*sh.tt));
+	sh.bb = pv_calloc(n ? n : 1, sizeof(*sh.bb));
+	sh.gain = pv_calloc(n ? n : 1, sizeof(*sh.gain));
+	transient_effect(s, n, &sh);
+	series_weights(s, n, fit, &sh);
+	if (sh.nchi &&
+	    gsl_cdf_chisq_Q(sh.chi, (double)sh.nchi) <= PV_CP_SHARED_P &&
+	    sorted_median(sh.gain, sh.nchi) >= PV_CP_SHARED_GAIN) {
+		apply_effect(s, n, &sh);
 		rc = 1;
 	}
-	if (rc == 1 && out) {
-		size_t k = 0;
-
-		out->applied = 1;
-		out->np = np;
-		ALLOC_ARRAY(out->effect, np);
-		for (size_t p = 0; p < np; p++) {
-			out->effect[p] = NAN;
-			if (start[p + 1] - start[p] >= PV_CP_SHARED_MIN + 1 &&
-			    isfinite(c[p])) {
-				out->effect[p] = full[p] - c[p];
-				k++;
-			}
-		}
-		/* robust: a few wild points (a runner twice as fast) are
-		 * not the effect's size */
-		{
-			double *a = pv_malloc(st_mult(k ? k : 1, sizeof(*a)));
-			size_t q = 0;
-
-			for (size_t p = 0; p < np; p++)
-				if (isfinite(out->effect[p]))
-					a[q++] = fabs(out->effect[p]);
-			out->sd = q > 1 ? PVS_MAD_SD * sorted_median(a, q) : NAN;
-			free(a);
-		}
-
-	}
-	for (size_t i = 0; i < n; i++)
-		free(z[i]);
-	free(z);
-	free(tt);
-	free(bb);
-	free(gain);
-	free(cnt);
-	free(start);
-	free(e);
-	free(loo);
-	free(c);
-	free(full);
+	if (rc == 1 && out)
+		report_effect(&sh, out);
+	share_free(&sh, n);
 	return rc;
 }
 
