@@ -7,7 +7,7 @@ projects side by side (split.json; issue 41), under the scoring of
                 [--only tuning|held_out] [--json OUT] [--verbose]
 
 PERFVERDICT history --json runs on each project's archive (score.py
-writes it).  With --cpdetect, TOOL (tests/tools/cpdetect) reads the
+writes it).  With --cpdetect, TOOL (a driver such as eb93deb's tests/tools/cpdetect) reads the
 project's series on stdin and prints its flags instead: the detector
 under development, outside the program.  With --otava, SRC (a directory
 holding Apache Otava's `otava` package, e.g. apache/otava 1ceb1537) is
