@@ -71,6 +71,11 @@
 #include <stddef.h>
 #include "../util/err.h"
 
+/* The members a point's shared effect needs (pooled.h). */
+#ifndef PV_POOL_SHARED_MIN
+#define PV_POOL_SHARED_MIN 3
+#endif
+
 /* The two-sided level at which main's newest points are an end
  * excursion (a point beyond about 2 sds; pooled.h). */
 #ifndef PV_POOL_END_ALPHA
@@ -87,11 +92,16 @@ struct pv_pooled {
 	const size_t *roff;     /* (NULL: a run a point, its value) */
 	const double *cruns;    /* the candidate's runs, on the same scale */
 	size_t ncruns;
+	const size_t *point;    /* the archive point each of y is (NULL: the
+				 * member takes no part in the shared point
+				 * effect, as one not on the log scale) */
 	/* filled by pv_pooled_family() */
 	size_t kept;            /* the points of y that are not spikes */
 	double level;           /* mean of those */
 	double s2, d;           /* the sample variance of y and its df */
-	double sd, df;          /* posterior sd and df */
+	double sd, df;          /* the point sd and its df: the shared
+				 * effect's and the member's own moderated
+				 * variance (pooled.h) */
 	double delta, se, t;    /* cand - level, its se, their ratio */
 	double p_up, p_down, p_two;     /* one-sided (cand larger, smaller)
 					 * and two-sided */
