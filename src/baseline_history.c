@@ -185,6 +185,7 @@ static long pool_metric(struct pv_table *t, struct bh *bh,
 	roff[0] = 0;
 	pts->y = y;
 	pts->point = point;
+	pts->shared = bh->h.shared.applied;
 	pts->runs = runs;
 	pts->roff = roff;
 	pts->K = 0;

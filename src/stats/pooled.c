@@ -335,16 +335,20 @@ out:
 	return rc;
 }
 
-/* The variance a * vs + b * own of a difference, and its Welch and
- * Satterthwaite df from the two parts' (pooled.h). */
+/* The se of a difference whose variance is a * vs + b * own, and its
+ * Welch and Satterthwaite df from the two parts' (pooled.h); with no
+ * shared part, sqrt(own) sqrt(b) on the own df. */
 static double combine(const struct fit *f, double a, double b, double *df)
 {
 	double s = a * f->vs, o = b * f->own, v = s + o;
-	double den = (s > 0 ? s * s / f->vs_df : 0) +
-		     (isfinite(f->own_df) ? o * o / f->own_df : 0);
 
-	*df = den > 0 ? v * v / den : s > 0 ? f->vs_df : f->own_df;
-	return v;
+	if (!(s > 0)) {
+		*df = f->own_df;
+		return sqrt(f->own) * sqrt(b);
+	}
+	*df = v * v / (s * s / f->vs_df +
+		       (isfinite(f->own_df) ? o * o / f->own_df : 0));
+	return sqrt(v);
 }
 
 /* How many of p's newest points, at most h (<= 2), are an end excursion
@@ -466,7 +470,7 @@ static void against_end(struct pv_pooled *p, const struct fit *f,
 			const struct shared *sh, double alpha,
 			const struct spikes *sp)
 {
-	double lvl = 0, raw = 0, up, down, var, df, tq;
+	double lvl = 0, raw = 0, up, down, df, tq;
 
 	for (size_t j = p->K - p->end; j < p->K; j++) {
 		lvl += adjusted(p, j, sh);
@@ -475,9 +479,8 @@ static void against_end(struct pv_pooled *p, const struct fit *f,
 	p->end_level = lvl / (double)p->end;
 	raw /= (double)p->end;
 	p->end_delta = p->cand - p->end_level;
-	var = combine(f, 1 + 1.0 / (double)f->kept, 1 + 1.0 / (double)p->end,
-		      &df);
-	p->end_se = sqrt(var);
+	p->end_se = combine(f, 1 + 1.0 / (double)f->kept,
+			    1 + 1.0 / (double)p->end, &df);
 	predict(p->end_delta, p->end_se, df, &p->end_t, &up, &down);
 	/* a spike of main's newest level, beyond it away from the long-run
 	 * one (toward that one the long-run test speaks) */
@@ -497,11 +500,10 @@ static void against_end(struct pv_pooled *p, const struct fit *f,
 static void against_level(struct pv_pooled *p, const struct fit *f,
 			  double med, double alpha, const struct spikes *sp)
 {
-	double k = (double)f->kept, var, tq;
+	double b = 1 + 1.0 / (double)f->kept, tq;
 
 	p->sd = sqrt(f->vs + f->own);
-	var = combine(f, 1 + 1 / k, 1 + 1 / k, &p->df);
-	p->se = sqrt(var);
+	p->se = combine(f, b, b, &p->df);
 	p->testable = 1;
 	predict(p->delta, p->se, p->df, &p->t, &p->p_up, &p->p_down);
 	two_sided(p);
