@@ -75,6 +75,10 @@ struct pv_points {
 	/* point j's runs on the points' scale: runs[roff[j] .. roff[j + 1]) */
 	const double *runs;
 	const size_t *roff;
+	/* the archive point each of y is (its index in the archive) */
+	const size_t *point;
+	int shared;     /* history found a shared point effect in the
+			 * archive (step 0 applied) */
 };
 
 /* A point a pooled baseline drew on: its label, its commit (NULL when

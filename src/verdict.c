@@ -645,6 +645,9 @@ static int pooled_tests(struct pv_report *r, struct work *w,
 		x[n].spike_sd = pt->sd;
 		x[n].runs = pt->runs;
 		x[n].roff = pt->roff;
+		/* a shared point effect where history found one in the
+		 * archive, on the log scale */
+		x[n].point = pt->logscale && pt->shared ? pt->point : NULL;
 		/* the candidate's runs on the points' scale (all > 0 when
 		 * it is logs: the point value was not NAN) */
 		x[n].cruns = runs + used;

@@ -153,7 +153,7 @@ static long pool_metric(struct pv_table *t, struct bh *bh,
 	struct pv_key key = { m->suite, m->test, m->group, m->benchmark,
 			      m->metric };
 	size_t since = m->ncp ? m->cp[m->ncp - 1].point : 0;
-	size_t first = m->nobs, k = 0, nr = 0, *roff;
+	size_t first = m->nobs, k = 0, nr = 0, *roff, *point;
 	double *y, *runs, f = 1;
 	long mi;
 
@@ -181,8 +181,11 @@ static long pool_metric(struct pv_table *t, struct bh *bh,
 	y = arena_alloc(&t->arena, st_mult(k ? k : 1, sizeof(*y)));
 	runs = arena_alloc(&t->arena, st_mult(nr ? nr : 1, sizeof(*runs)));
 	roff = arena_alloc(&t->arena, st_mult(st_add(k, 1), sizeof(*roff)));
+	point = arena_alloc(&t->arena, st_mult(k ? k : 1, sizeof(*point)));
 	roff[0] = 0;
 	pts->y = y;
+	pts->point = point;
+	pts->shared = bh->h.shared.applied;
 	pts->runs = runs;
 	pts->roff = roff;
 	pts->K = 0;
@@ -198,6 +201,7 @@ static long pool_metric(struct pv_table *t, struct bh *bh,
 		if (bh->excluded[ob->point])
 			continue;
 		y[pts->K] = m->logscale ? ob->value + log(f) : ob->value * f;
+		point[pts->K] = ob->point;
 		bh->used[ob->point]++;
 		pv_table_hint(t, (uint32_t)(m->nobs - first));
 		roff[pts->K + 1] = roff[pts->K];

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <gsl/gsl_cdf.h>
 #include "../stats.h"
 #include "changepoint.h"
@@ -136,30 +137,145 @@ static size_t end_room(size_t K)
 	return K < 4 ? (K == 3 ? 1 : 0) : h < K - 2 ? h : K - 2;
 }
 
-/* How many of p's newest points, at most h (<= 2), are an end excursion
- * from the level m of kept points with sd on df (pooled.h). */
-static size_t end_run(const struct pv_pooled *p, size_t h, double m,
-		      double sd, double df, size_t kept)
-{
-	double tq = pv_t_quantile(1 - PV_POOL_END_ALPHA / 2, df);
-	double a = p->y[p->K - 1] - m, b;
+/* The family's shared point effect (pooled.h): each archive point's
+ * median residual of the members taking part (NAN where fewer than
+ * PV_POOL_SHARED_MIN have the point), and the effect's variance over
+ * the points on df (0 and 0: none, fewer than 3 points had one). */
+struct shared {
+	double *effect;
+	size_t np;
+	double var, df;
+};
 
-	if (h >= 2) {
-		b = p->y[p->K - 2] - m;
-		if ((a > 0) == (b > 0) &&
-		    fabs(a + b) / 2 > tq * sd * sqrt(0.5 + 1.0 / (double)kept) &&
-		    fabs(a - b) <= tq * sd * sqrt(2.0))
-			return 2;
-	}
-	return h && fabs(a) > tq * sd * sqrt(1 + 1.0 / (double)kept);
+/* A member's fit of the points it uses (pooled.h): its level (of the
+ * values less the shared effect), the points kept and their sample
+ * variance (of the values as they are), its own posterior variance on
+ * own_df, and the shared effect's variance it carries (0: none). */
+struct fit {
+	double level, s2, own, own_df, vs, vs_df;
+	size_t kept;
+};
+
+/* Member p's value j less the family's shared effect at its point. */
+static double adjusted(const struct pv_pooled *p, size_t j,
+		       const struct shared *sh)
+{
+	double e = p->point && p->point[j] < sh->np ?
+		   sh->effect[p->point[j]] : NAN;
+
+	return p->y[j] - (isfinite(e) ? e : 0);
 }
 
-/* Each member's end excursion (pooled.h): its newest points against the
- * level and the moderated sd of the points before them. */
-static int find_ends(struct pv_pooled *x, size_t n, double *tmp,
-		     struct pv_err *err)
+/* The spike limit level_of() keeps member p's first use points by: lim,
+ * or INFINITY when none of them is within it. */
+static double kept_limit(const struct pv_pooled *p, size_t use, double med)
 {
-	double *s2 = pv_calloc(n ? n : 1, sizeof(*s2));
+	double lim = spike_limit(p);
+
+	for (size_t j = 0; j < use; j++)
+		if (!is_spike(p->y[j], med, lim))
+			return lim;
+	return INFINITY;
+}
+
+/* The family's shared effect: per archive point, the median over the
+ * members with point indexes and a level lv[i] of their residuals
+ * y - lv[i] (all K of their points but spikes about med[i]). */
+static void shared_effect(const struct pv_pooled *x, size_t n,
+			  const size_t *use, const double *med,
+			  const double *lv, const size_t *kept,
+			  struct shared *sh)
+{
+	size_t *cnt, *off, ne = 0;
+	double *r, *tmp, sum = 0, ss = 0;
+
+	sh->np = 0;
+	sh->var = sh->df = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; x[i].point && kept[i] >= 2 && j < x[i].K; j++)
+			if (x[i].point[j] >= sh->np)
+				sh->np = x[i].point[j] + 1;
+	sh->effect = pv_calloc(st_add(sh->np, 1), sizeof(*sh->effect));
+	cnt = pv_calloc(st_add(sh->np, 1), sizeof(*cnt));
+	off = pv_calloc(st_add(sh->np, 1), sizeof(*off));
+	r = NULL;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) {
+			for (size_t q = 0; q < sh->np; q++)
+				off[q + 1] = off[q] + cnt[q];
+			memset(cnt, 0, st_mult(sh->np, sizeof(*cnt)));
+			r = pv_calloc(st_add(off[sh->np], 1), sizeof(*r));
+		}
+		for (size_t i = 0; i < n; i++) {
+			const struct pv_pooled *p = &x[i];
+			double lim;
+
+			if (!p->point || kept[i] < 2)
+				continue;
+			lim = kept_limit(p, use[i], med[i]);
+			for (size_t j = 0; j < p->K; j++) {
+				size_t q = p->point[j];
+
+				if (is_spike(p->y[j], med[i], lim))
+					continue;
+				if (pass)
+					r[off[q] + cnt[q]] = p->y[j] - lv[i];
+				cnt[q]++;
+			}
+		}
+	}
+	tmp = pv_calloc(st_add(off[sh->np], 1), sizeof(*tmp));
+	for (size_t q = 0; q < sh->np; q++) {
+		sh->effect[q] = cnt[q] >= PV_POOL_SHARED_MIN ?
+				pvs_median_select(r + off[q], cnt[q], tmp) : NAN;
+		if (isfinite(sh->effect[q])) {
+			sum += sh->effect[q];
+			ne++;
+		}
+	}
+	for (size_t q = 0; ne >= 3 && q < sh->np; q++)
+		if (isfinite(sh->effect[q]))
+			ss += (sh->effect[q] - sum / (double)ne) *
+			      (sh->effect[q] - sum / (double)ne);
+	if (ne >= 3) {
+		sh->df = (double)(ne - 1);
+		sh->var = ss / sh->df;
+	}
+	free(tmp);
+	free(r);
+	free(cnt);
+	free(off);
+}
+
+/* The level and the sample variance (about it, on kept - 1 df) of
+ * member p's first use points but spikes, less the shared effect. */
+static double own_level(const struct pv_pooled *p, size_t use, double med,
+			size_t kept, const struct shared *sh, double *s2)
+{
+	double lim = kept_limit(p, use, med), m = 0, ss = 0;
+
+	for (size_t j = 0; j < use; j++)
+		if (!is_spike(p->y[j], med, lim))
+			m += adjusted(p, j, sh);
+	m /= (double)kept;
+	for (size_t j = 0; j < use; j++)
+		if (!is_spike(p->y[j], med, lim))
+			ss += (adjusted(p, j, sh) - m) * (adjusted(p, j, sh) - m);
+	*s2 = ss / (double)(kept - 1);
+	return m;
+}
+
+/*
+ * Fit every member on its first use[i] points, spikes about med[i] left
+ * out (pooled.h): the family's shared effect into *sh (release its
+ * effect), and each member's level and own variance, moderated across
+ * the members, into f[i] (own NAN where there is none).
+ */
+static int fit_family(const struct pv_pooled *x, size_t n, const size_t *use,
+		      const double *med, struct fit *f, struct shared *sh,
+		      struct pv_err *err)
+{
+	double *own = pv_calloc(n ? n : 1, sizeof(*own));
 	double *d = pv_calloc(n ? n : 1, sizeof(*d));
 	double *lv = pv_calloc(n ? n : 1, sizeof(*lv));
 	size_t *kept = pv_calloc(n ? n : 1, sizeof(*kept));
@@ -167,44 +283,124 @@ static int find_ends(struct pv_pooled *x, size_t n, double *tmp,
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		struct pv_pooled *p = &x[i];
-		size_t h = end_room(p->K), k = p->K - h;
-		double ss, med;
+		double ss;
 
-		p->end = 0;
-		s2[i] = NAN;
+		lv[i] = own[i] = NAN;
 		d[i] = 0;
 		kept[i] = 0;
-		if (!h)
-			continue;
-		med = pvs_median_select(p->y, k, tmp);
-		lv[i] = level_of(p->y, k, med, spike_limit(p), &kept[i], &ss);
-		if (kept[i] < 2)
-			continue;
-		d[i] = (double)(kept[i] - 1);
-		s2[i] = ss / d[i];
+		if (use[i])
+			lv[i] = level_of(x[i].y, use[i], med[i],
+					 spike_limit(&x[i]), &kept[i], &ss);
+		if (kept[i] >= 2) {
+			d[i] = (double)(kept[i] - 1);
+			own[i] = ss / d[i];
+		}
 	}
-	if (pv_fit_prior(s2, d, n, &prior, err)) {
+	shared_effect(x, n, use, med, lv, kept, sh);
+	for (size_t i = 0; i < n; i++) {
+		struct fit *fi = &f[i];
+
+		fi->kept = kept[i];
+		fi->level = lv[i];
+		fi->s2 = own[i];
+		fi->own = fi->own_df = NAN;
+		fi->vs = fi->vs_df = 0;
+		if (x[i].point && kept[i] >= 2 && sh->df > 0) {
+			fi->level = own_level(&x[i], use[i], med[i], kept[i],
+					      sh, &own[i]);
+			fi->vs = sh->var;
+			fi->vs_df = sh->df;
+		}
+	}
+	if (pv_fit_prior(own, d, n, &prior, err)) {
 		rc = -1;
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct pv_pooled *p = &x[i];
 		double post, df;
 
-		if (!isfinite(s2[i]))
+		if (!isfinite(own[i]))
 			continue;
-		post = pv_posterior_var(&prior, s2[i], d[i], &df);
-		if (!(post >= 0))
-			continue;
-		p->end = end_run(p, end_room(p->K), lv[i], sqrt(post), df,
-				 kept[i]);
+		post = pv_posterior_var(&prior, own[i], d[i], &df);
+		if (post >= 0) {
+			f[i].own = post;
+			f[i].own_df = df;
+		}
 	}
 out:
-	free(s2);
+	free(own);
 	free(d);
 	free(lv);
 	free(kept);
+	return rc;
+}
+
+/* The se of a difference whose variance is a * vs + b * own, and its
+ * Welch and Satterthwaite df from the two parts' (pooled.h); with no
+ * shared part, sqrt(own) sqrt(b) on the own df. */
+static double combine(const struct fit *f, double a, double b, double *df)
+{
+	double s = a * f->vs, o = b * f->own, v = s + o;
+
+	if (!(s > 0)) {
+		*df = f->own_df;
+		return sqrt(f->own) * sqrt(b);
+	}
+	*df = v * v / (s * s / f->vs_df +
+		       (isfinite(f->own_df) ? o * o / f->own_df : 0));
+	return sqrt(v);
+}
+
+/* How many of p's newest points, at most h (<= 2), are an end excursion
+ * from its level, less the shared effect: a point's own sd and df
+ * (pooled.h). */
+static size_t end_run(const struct pv_pooled *p, size_t h,
+		      const struct fit *f, const struct shared *sh)
+{
+	double sd = sqrt(f->own), kept = (double)f->kept;
+	double tq = pv_t_quantile(1 - PV_POOL_END_ALPHA / 2, f->own_df);
+	double a = adjusted(p, p->K - 1, sh) - f->level, b;
+
+	if (h >= 2) {
+		b = adjusted(p, p->K - 2, sh) - f->level;
+		if ((a > 0) == (b > 0) &&
+		    fabs(a + b) / 2 > tq * sd * sqrt(0.5 + 1.0 / kept) &&
+		    fabs(a - b) <= tq * sd * sqrt(2.0))
+			return 2;
+	}
+	return h && fabs(a) > tq * sd * sqrt(1 + 1.0 / kept);
+}
+
+/* Each member's end excursion (pooled.h): its newest points against the
+ * fit of the points before them. */
+static int find_ends(struct pv_pooled *x, size_t n, double *tmp,
+		     struct pv_err *err)
+{
+	size_t *use = pv_calloc(n ? n : 1, sizeof(*use));
+	double *med = pv_calloc(n ? n : 1, sizeof(*med));
+	struct fit *f = pv_calloc(n ? n : 1, sizeof(*f));
+	struct shared sh;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t h = end_room(x[i].K);
+
+		x[i].end = 0;
+		use[i] = h ? x[i].K - h : 0;
+		med[i] = h ? pvs_median_select(x[i].y, use[i], tmp) : NAN;
+	}
+	if (fit_family(x, n, use, med, f, &sh, err)) {
+		rc = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (f[i].kept >= 2 && f[i].own >= 0)
+			x[i].end = end_run(&x[i], end_room(x[i].K), &f[i], &sh);
+out:
+	free(sh.effect);
+	free(use);
+	free(med);
+	free(f);
 	return rc;
 }
 
@@ -265,41 +461,68 @@ static void spike_floor(struct pv_pooled *p, double med,
 	p->spike = 1;
 }
 
+
 /* A member with an end excursion: the candidate against its newest
- * level too, each one-sided p the larger of the two (pooled.h). */
-static void against_end(struct pv_pooled *p, double tq,
+ * level too, each one-sided p the larger of the two (pooled.h).  The
+ * newest level is of the values less the shared effect; its spike test
+ * is of the values as they are. */
+static void against_end(struct pv_pooled *p, const struct fit *f,
+			const struct shared *sh, double alpha,
 			const struct spikes *sp)
 {
-	double n = 0, up, down;
+	double lvl = 0, raw = 0, up, down, df, tq;
 
-	for (size_t j = p->K - p->end; j < p->K; j++)
-		n += p->y[j];
-	p->end_level = n / (double)p->end;
+	for (size_t j = p->K - p->end; j < p->K; j++) {
+		lvl += adjusted(p, j, sh);
+		raw += p->y[j];
+	}
+	p->end_level = lvl / (double)p->end;
+	raw /= (double)p->end;
 	p->end_delta = p->cand - p->end_level;
-	p->end_se = p->sd * sqrt(1 + 1.0 / (double)p->end);
-	predict(p->end_delta, p->end_se, p->df, &p->end_t, &up, &down);
+	p->end_se = combine(f, 1 + 1.0 / (double)f->kept,
+			    1 + 1.0 / (double)p->end, &df);
+	predict(p->end_delta, p->end_se, df, &p->end_t, &up, &down);
 	/* a spike of main's newest level, beyond it away from the long-run
 	 * one (toward that one the long-run test speaks) */
 	if ((p->end_delta > 0) == (p->end_level > p->level))
-		spike_floor(p, p->end_level, sp, &up, &down);
+		spike_floor(p, raw, sp, &up, &down);
 	if (up > p->p_up)
 		p->p_up = up;
 	if (down > p->p_down)
 		p->p_down = down;
 	two_sided(p);
+	tq = pv_t_quantile(1 - alpha / 2, df);
 	p->end_lo = p->end_delta - tq * p->end_se;
 	p->end_hi = p->end_delta + tq * p->end_se;
+}
+
+/* Member p's prediction test against its long-run level (pooled.h). */
+static void against_level(struct pv_pooled *p, const struct fit *f,
+			  double med, double alpha, const struct spikes *sp)
+{
+	double b = 1 + 1.0 / (double)f->kept, tq;
+
+	p->sd = sqrt(f->vs + f->own);
+	p->se = combine(f, b, b, &p->df);
+	p->testable = 1;
+	predict(p->delta, p->se, p->df, &p->t, &p->p_up, &p->p_down);
+	two_sided(p);
+	spike_floor(p, med, sp, &p->p_up, &p->p_down);
+	two_sided(p);
+	tq = pv_t_quantile(1 - alpha / 2, p->df);
+	p->lo = p->delta - tq * p->se;
+	p->hi = p->delta + tq * p->se;
 }
 
 int pv_pooled_family(struct pv_pooled *x, size_t n, double alpha,
 		     struct pv_err *err)
 {
-	double *s2 = pv_calloc(n ? n : 1, sizeof(*s2));
-	double *d = pv_calloc(n ? n : 1, sizeof(*d));
+	size_t *use = pv_calloc(n ? n : 1, sizeof(*use));
 	double *med = pv_calloc(n ? n : 1, sizeof(*med));
+	struct fit *f = pv_calloc(n ? n : 1, sizeof(*f));
+	struct shared sh = { NULL, 0, 0, 0 };
 	double *tmp;
 	struct spikes sp;
-	struct pv_prior prior;
 	size_t maxK = 1;
 	int rc = -1;
 
@@ -310,69 +533,43 @@ int pv_pooled_family(struct pv_pooled *x, size_t n, double alpha,
 	if (find_ends(x, n, tmp, err))
 		goto out;
 	spike_rates(x, n, med, tmp, &sp);
+	/* the baseline's spikes and its end excursion are not its level
+	 * (med is NAN, and every point kept, when no spike can be told;
+	 * two points far apart are both kept) */
+	for (size_t i = 0; i < n; i++)
+		use[i] = x[i].K - x[i].end;
+	if (fit_family(x, n, use, med, f, &sh, err))
+		goto out;
 
 	for (size_t i = 0; i < n; i++) {
 		struct pv_pooled *p = &x[i];
-		/* the baseline's spikes and its end excursion are not its
-		 * level (med is NAN, and every point kept, when no spike can
-		 * be told; two points far apart are both kept) */
-		size_t pk = p->K - p->end;
-		double ss;
 
 		p->testable = 0;
 		p->spike = 0;
 		p->spike_p = NAN;
-		p->level = p->s2 = p->sd = p->df = NAN;
-		p->delta = p->se = p->t = NAN;
+		p->sd = p->df = NAN;
+		p->se = p->t = NAN;
 		p->p_up = p->p_down = p->p_two = NAN;
 		p->lo = p->hi = NAN;
 		p->end_level = p->end_delta = p->end_se = p->end_t = NAN;
 		p->end_lo = p->end_hi = NAN;
-		s2[i] = NAN;
-		d[i] = 0;
-		p->kept = 0;
-		if (pk < 1)
-			continue;
-		p->level = level_of(p->y, pk, med[i], spike_limit(p), &p->kept,
-				    &ss);
+		p->kept = f[i].kept;
+		p->level = f[i].level;
 		p->delta = p->cand - p->level;
-		if (p->kept < 2)
+		p->s2 = f[i].s2;
+		p->d = f[i].kept >= 2 ? (double)(f[i].kept - 1) : 0;
+		if (f[i].kept < 2 || !(f[i].own >= 0))
 			continue;
-		p->d = (double)(p->kept - 1);
-		p->s2 = ss / p->d;
-		s2[i] = p->s2;
-		d[i] = p->d;
-	}
-	if (pv_fit_prior(s2, d, n, &prior, err))
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		struct pv_pooled *p = &x[i];
-		double post, df, tq;
-
-		if (p->kept < 2 || !isfinite(p->s2))
-			continue;
-		post = pv_posterior_var(&prior, p->s2, p->d, &df);
-		if (!(post >= 0))
-			continue;
-		p->sd = sqrt(post);
-		p->df = df;
-		p->se = p->sd * sqrt(1 + 1.0 / (double)p->kept);
-		p->testable = 1;
-		predict(p->delta, p->se, df, &p->t, &p->p_up, &p->p_down);
-		two_sided(p);
-		spike_floor(p, med[i], &sp, &p->p_up, &p->p_down);
-		two_sided(p);
-		tq = pv_t_quantile(1 - alpha / 2, df);
-		p->lo = p->delta - tq * p->se;
-		p->hi = p->delta + tq * p->se;
+		against_level(p, &f[i], med[i], alpha, &sp);
 		if (p->end)
-			against_end(p, tq, &sp);
+			against_end(p, &f[i], &sh, alpha, &sp);
 	}
 	rc = 0;
 out:
-	free(s2);
-	free(d);
+	free(sh.effect);
+	free(use);
 	free(med);
+	free(f);
 	free(tmp);
 	return rc;
 }

@@ -14,6 +14,34 @@
  * across the metrics by Smyth's empirical Bayes (pv_fit_prior): the
  * posterior (d0 s0^2 + (K-1) s^2) / (d0 + K - 1) with d0 + K - 1 df.
  *
+ * The shared point effect.  When every metric of a point ran on the
+ * same machine, a slow runner moves them all: that part of the point
+ * noise is one draw per point for the whole family, not one per metric.
+ * Moderated as if it were each metric's own, the metrics' s^2 agree far
+ * better than independent ones would, d0 comes out infinite, and the
+ * shared part -- seen on only K points -- is taken as known: a family
+ * whose K runners happened to agree calls every metric of a candidate
+ * on a slow runner a regression.  So where history found a shared
+ * effect in the archive (its step 0 applied; point != NULL, the metric
+ * on the log scale), it is a variance component of its own: each
+ * archive point's effect is the median over the members of their
+ * residuals y - (level), at points with PV_POOL_SHARED_MIN members or
+ * more; its variance vs over the P points with one has P - 1 df.  The
+ * level, the end excursion and the member's own s^2 (moderated as
+ * above, across the members) are of the values less the effect; the
+ * candidate's own effect is unknown, so against the level
+ *
+ *     se^2 = (vs + own) (1 + 1/kept),
+ *
+ * against main's newest k points vs (1 + 1/kept) + own (1 + 1/k), each
+ * on Welch and Satterthwaite's df, (a + b)^2 / (a^2 / (P - 1) + b^2 /
+ * df_own) for the parts a (shared) and b (own).  The end excursion is
+ * found in the values less the effect with the own sd alone: the
+ * newest point's runner is no longer a metric's move.  A family
+ * without a shared effect is tested as before, to the bit.  Measured
+ * with cpsim --mode gate, machine:0.005:0.02 (docs/history.md,
+ * "Runners shared by a point's metrics").
+ *
  * Spikes.  A point further than PV_CP_GROSS sds (spike_sd, the history's
  * between-point sd of the metric; none when history took a shared
  * machine effect out of it, as that sd is not of the values the gate
@@ -72,6 +100,11 @@
 #include <stddef.h>
 #include "../util/err.h"
 
+/* The members a point's shared effect needs (pooled.h). */
+#ifndef PV_POOL_SHARED_MIN
+#define PV_POOL_SHARED_MIN 3
+#endif
+
 /* The two-sided level at which main's newest points are an end
  * excursion (a point beyond about 2 sds; pooled.h). */
 #define PV_POOL_END_ALPHA 0.05
@@ -86,11 +119,16 @@ struct pv_pooled {
 	const size_t *roff;     /* (NULL: a run a point, its value) */
 	const double *cruns;    /* the candidate's runs, on the same scale */
 	size_t ncruns;
+	const size_t *point;    /* the archive point each of y is (NULL: the
+				 * member takes no part in the shared point
+				 * effect, as one not on the log scale) */
 	/* filled by pv_pooled_family() */
 	size_t kept;            /* the points of y that are not spikes */
 	double level;           /* mean of those */
 	double s2, d;           /* the sample variance of y and its df */
-	double sd, df;          /* posterior sd and df */
+	double sd, df;          /* the point sd and its df: the shared
+				 * effect's and the member's own moderated
+				 * variance (pooled.h) */
 	double delta, se, t;    /* cand - level, its se, their ratio */
 	double p_up, p_down, p_two;     /* one-sided (cand larger, smaller)
 					 * and two-sided */

@@ -1193,6 +1193,59 @@ static void test_pooled_end(void **state)
 	assert_int_equal(x.end, 0);
 }
 
+/* The shared point effect (pooled.h), against scipy: three members on
+ * six points y_ij = mu_i + s_j + o_ij, the points' runners s = 0.02,
+ * -0.01, 0, 0.03, -0.04, 0.01 shared by all, and own deviations o of
+ * +-0.005 or 0, one of each at every point, summing to 0 in every member
+ * with the same sum of squares.  So each point's median residual is
+ * s_j - mean(s), exactly: the effect's variance over the six points is
+ * numpy's var(s, ddof=1) = 0.000616666... on 5 df; the values less it
+ * leave each member its o, a variance of 2e-5 for all three (the prior:
+ * that on infinite df).  Candidates at mu_i + 0.06: delta 0.0583333
+ * (mu_i + mean(s) is the level), se sqrt((vs + own) (1 + 1/6)), and
+ * Welch and Satterthwaite's df 5 ((vs + own) / vs)^2 = 5.3296; p_up is
+ * scipy's stats.t.sf(t, df) and the interval's quantile
+ * stats.t.ppf(0.975, df).  As if the members' point noise were their
+ * own (the prior's infinite df) p would be 0.0166. */
+static void test_pooled_shared(void **state)
+{
+	static const double y[3][6] = {
+		{ 0.025, -0.015, 0.0, 0.024999999999999998, -0.035, 0.01 },
+		{ 1.02, 0.995, 0.995, 1.03, 0.955, 1.015 },
+		{ 2.015, 1.99, 2.005, 2.0349999999999997, 1.96, 2.005 },
+	};
+	static const size_t point[6] = { 0, 1, 2, 3, 4, 5 };
+	struct pv_pooled x[3];
+	struct pv_err err;
+
+	(void)state;
+	memset(x, 0, sizeof(x));
+	for (int i = 0; i < 3; i++) {
+		x[i].y = y[i];
+		x[i].K = 6;
+		x[i].cand = i + 0.06;
+		x[i].point = point;
+	}
+	assert_int_equal(pv_pooled_family(x, 3, 0.05, &err), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_true(x[i].testable);
+		assert_int_equal(x[i].end, 0);
+		assert_near(x[i].delta, 0.05833333333333338, 1e-12);
+		assert_near(x[i].se, 0.027253949764718025, 1e-9);
+		assert_near(x[i].df, 5.32958363769175, 1e-6);
+		assert_near(x[i].t, 2.1403625469673977, 1e-8);
+		assert_near(x[i].p_up, 0.04093669542145784, 1e-9);
+		assert_near(x[i].hi - x[i].delta,
+			    2.5234964776704456 * x[i].se, 1e-8);
+	}
+	/* without point indexes no shared effect: the points' variance is
+	 * the members' own, and p far smaller */
+	for (int i = 0; i < 3; i++)
+		x[i].point = NULL;
+	assert_int_equal(pv_pooled_family(x, 3, 0.05, &err), 0);
+	assert_true(x[0].p_up < 0.03);
+}
+
 /* Spikes in a pooled baseline (pooled.h), worked by hand (the spike is
  * the second point: the newest ones would be an end excursion): spike sd
  * 0.01, so the limit is 0.06 from each member's median (0.005 in both:
@@ -1414,6 +1467,7 @@ int main(void)
 		cmocka_unit_test(test_pooled),
 		cmocka_unit_test(test_pooled_spikes),
 		cmocka_unit_test(test_pooled_end),
+		cmocka_unit_test(test_pooled_shared),
 		cmocka_unit_test(test_constant_levels),
 		cmocka_unit_test(test_own_alpha),
 		cmocka_unit_test(test_shared_effect),
