@@ -100,10 +100,9 @@
 #include <stddef.h>
 #include "../util/err.h"
 
-/* The members a point's shared effect needs (pooled.h). */
-#ifndef PV_POOL_SHARED_MIN
+/* The members a point's shared effect needs: a median residual over
+ * fewer metrics is one metric's own noise (pooled.h). */
 #define PV_POOL_SHARED_MIN 3
-#endif
 
 /* The two-sided level at which main's newest points are an end
  * excursion (a point beyond about 2 sds; pooled.h). */
