@@ -73,6 +73,38 @@ double pvs_cp_median_of(const double *x, size_t n, double *tmp)
 	return pvs_median_select(x, n, tmp);
 }
 
+/*
+ * The robust within-point sd from the runs' absolute deviations
+ * dev[0..n) from their points' medians (dev is sorted here): as step 1
+ * reads the scale between points, the larger of the MAD's estimate and a
+ * trimmed root mean square's (at least one deviation left
+ * out), each consistent for normal runs.  The MAD alone reads only one
+ * mode's jitter when the runs take two modes (two CPU frequencies), and
+ * a point's value would then keep only the runs of its commoner mode; the
+ * trimmed RMS sees both modes.  It keeps FIND_KEPT of the deviations, as
+ * step 1 does to find gross points: gross runs (a run at 1.5x, 5% of
+ * runs) fall in the trimmed quarter even where a series has more than
+ * its share of them.
+ */
+static double run_sd(double *dev, size_t n, double *tmp)
+{
+	double mad = PVS_MAD_SD * pvs_cp_median_of(dev, n, tmp), ss = 0, f, z;
+	size_t keep = (size_t)ceil(FIND_KEPT * (double)n);
+
+	if (keep > n - 1)
+		keep = n - 1;
+	if (!keep)
+		return mad;
+	pvs_sort(dev, n);
+	for (size_t i = 0; i < keep; i++)
+		ss += dev[i] * dev[i];
+	/* E[Z^2 | |Z| < z] = 1 - 2 z phi(z) / f, z = Phi^-1((1 + f) / 2) */
+	f = (double)keep / (double)n;
+	z = gsl_cdf_ugaussian_Pinv(0.5 + 0.5 * f);
+	ss = sqrt(ss / (double)keep / (1 - 2 * z * gsl_ran_ugaussian_pdf(z) / f));
+	return mad > ss ? mad : ss;
+}
+
 /* pv_cp_run_tau(), and into med[j] (when med is not NULL) point j's
  * median run, NAN below 3 runs. */
 static double run_tau(const double *lv, const uint32_t *n, const size_t *off,
@@ -101,7 +133,7 @@ static double run_tau(const double *lv, const uint32_t *n, const size_t *off,
 				dev[nd++] = fabs(tmp[i] - m);
 	}
 	if (nd)
-		tau = RUN_REJECT * PVS_MAD_SD * pvs_cp_median_of(dev, nd, tmp);
+		tau = RUN_REJECT * run_sd(dev, nd, tmp);
 	free(dev);
 	free(tmp);
 	return tau;
