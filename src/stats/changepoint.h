@@ -173,10 +173,12 @@ void pv_cp_series_release(struct pv_cp_series *s);
  * A point's value (history): the mean of its n runs x, on the log scale
  * when logscale (NAN if a run is not positive), leaving out runs further
  * than tau from the runs' median; with one or two runs, their mean.
- * tau comes from pv_cp_run_tau(): 5 robust within-point sds, the MAD of
- * the runs around their point medians pooled over the series (lv: the
- * runs on the scale used; point j's runs are lv[off[j] .. off[j]+n[j])),
- * INFINITY when no point has 3 runs.
+ * tau comes from pv_cp_run_tau(): 5 robust within-point sds, from the
+ * runs' deviations from their point medians pooled over the series (the
+ * larger of their MAD's and their quarter-trimmed RMS's estimate, so
+ * runs of two modes are both kept; lv: the runs on the scale used; point
+ * j's runs are lv[off[j] .. off[j]+n[j])), INFINITY when no point has 3
+ * runs.
  */
 double pv_cp_run_tau(const double *lv, const uint32_t *n, const size_t *off,
 		     size_t npoints, size_t nruns);

@@ -1316,9 +1316,27 @@ static void test_point_value(void **state)
 
 	(void)state;
 	/* medians 0.1 and 1.1; deviations without the medians 0.1, 0.1,
-	 * 0.1, 0.2; their median 0.1: tau = 5 * 1.482602218505602 * 0.1 */
+	 * 0.1, 0.2.  The MAD's sd 1.482602218505602 * 0.1; the trimmed
+	 * RMS's keeps 3 of 4 (0.1 each) over E[Z^2 | |Z| < z] at f = 0.75,
+	 * z = Phi^-1(0.875) (scipy: 0.3685240509835622), so sd =
+	 * 0.1 / sqrt(0.3685...), the larger: tau = 5 sd (scipy) */
 	assert_float_equal(pv_cp_run_tau(lv, n, off, 2, 6),
-			   0.7413011092528010, 1e-15);
+			   0.8236393479210912, 1e-14);
+	{
+		/* runs of two modes 0.04 apart (two CPU frequencies) with a
+		 * little jitter: the MAD of the deviations is the jitter's,
+		 * yet every run counts in its point's value */
+		const double bi[] = { 0.0, 0.001, 0.04, 0.04, 0.041, 0.0,
+				      0.001, 0.0, 0.04, 0.04, 0.0, 0.041 };
+		const uint32_t bn[] = { 3, 3, 3, 3 };
+		const size_t boff[] = { 0, 3, 6, 9 };
+		double v[4];
+
+		pv_cp_point_values(bi, bn, boff, 4, 12, v);
+		for (size_t j = 0; j < 4; j++)
+			assert_float_equal(v[j], (bi[3 * j] + bi[3 * j + 1] +
+						  bi[3 * j + 2]) / 3, 1e-15);
+	}
 	assert_true(isinf(pv_cp_run_tau(lv, (const uint32_t[]){ 2, 2 }, off,
 					2, 6)));
 	/* logs 0, 0, 0, 4.61: median 0, the run of 100 is left out */
