@@ -470,8 +470,8 @@ static void family_close(struct family *f)
 }
 
 /* Step 1 of series i, its arrays, and its scale's variance and df for
- * the moderation (each robust sd is worth about a third of its
- * differences: the MAD's efficiency). */
+ * the moderation (each robust sd is taken as worth about a third of its
+ * differences). */
 static void first_series(struct family *f, size_t i)
 {
 	struct pv_cp_series *x = &f->s[i];
@@ -487,8 +487,7 @@ static void first_series(struct family *f, size_t i)
 	x->df = INFINITY;
 	x->cp = NULL;
 	x->ncp = 0;
-	/* the tests' variance: unbiased for normal noise */
-	f->s2[i] = x->robust_sd * x->robust_sd / pv_cp_scale_bias(x->L);
+	f->s2[i] = x->robust_sd * x->robust_sd;
 	f->d[i] = x->L >= 3 ? (double)(x->L - 1) / 3 : 0;
 }
 
@@ -516,7 +515,7 @@ static int first_scale(struct family *f, struct pv_err *err)
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct pv_cp_series *x = &f->s[i];
 		/* the moderated sd on the robust sd's scale */
-		double fl = sd0[i] * sqrt(pv_cp_scale_bias(x->L));
+		double fl = sd0[i];
 
 		if (fl > f->cl[i].first)
 			fl = f->cl[i].first;
