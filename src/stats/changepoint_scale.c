@@ -506,14 +506,11 @@ out:
  * fewer than 5 points (no median of 5) has no rate.
  */
 void pvs_cp_outlier_rates(const struct pv_cp_series *s, size_t n,
-			  const struct clip *cl, double *rate, double *w_out,
-			  double *mu_out)
+			  const struct clip *cl, double *rate)
 {
 	double sg = 0, sl = 0, mu, ss = 0, inv = 0, tau2, w;
 	size_t k = 0;
 
-	*w_out = INFINITY;
-	*mu_out = 0;
 	for (size_t i = 0; i < n; i++) {
 		rate[i] = 0;
 		if (s[i].L < 5)
@@ -540,8 +537,6 @@ void pvs_cp_outlier_rates(const struct pv_cp_series *s, size_t n,
 	w = k < 2 ? 0 : tau2 > 0 ? mu * (1 - mu) / tau2 - 1 : INFINITY;
 	if (w < 0)
 		w = 0;
-	*w_out = w;
-	*mu_out = mu;
 	for (size_t i = 0; i < n; i++)
 		if (s[i].L >= 5)
 			rate[i] = isinf(w) ? mu :
