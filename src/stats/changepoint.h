@@ -50,8 +50,8 @@
  * THE STEPS (the code's comments name them):
  *   0. the shared point effect (pointeffect.c): what every series of a
  *      point did at once (a slow machine), estimated from the first run's
- *      residuals and taken out when it is significant; the run is then
- *      repeated on the values less it;
+ *      residuals and taken out when it takes a share of the median
+ *      series' residuals; the run is then repeated on the values less it;
  *   1. spikes and the scale (changepoint_scale.c): the robust sd of the
  *      successive differences, gross values replaced and wild ones
  *      clipped, the sd moderated across the family;
