@@ -442,8 +442,7 @@ void pvs_cp_local_var(const double *y, size_t L, double sd, double *var,
 
 /*
  * Moderate the variances s2 (df d) across the family's members that are
- * not alone (limma's prior, pv_fit_prior()); a member alone keeps its
- * own.  Into sd and df.
+ * not alone; a member alone keeps its own.  Into sd and df.
  */
 int pvs_cp_moderate(struct pv_cp_series *s, size_t n, const double *s2,
 		    const double *d, double *sd, double *df,
@@ -451,7 +450,7 @@ int pvs_cp_moderate(struct pv_cp_series *s, size_t n, const double *s2,
 {
 	double *sa = pv_calloc(n ? n : 1, sizeof(*sa));
 	double *da = pv_calloc(n ? n : 1, sizeof(*da));
-	struct pv_prior prior;
+	struct pv_prior prior, rprior;
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -460,7 +459,8 @@ int pvs_cp_moderate(struct pv_cp_series *s, size_t n, const double *s2,
 		sa[i] = s[i].alone || !ok ? NAN : s2[i];
 		da[i] = s[i].alone || !ok ? 0 : d[i];
 	}
-	if (pv_fit_prior(sa, da, n, &prior, err)) {
+	if (pv_fit_prior(sa, da, n, &prior, err) ||
+	    pv_fit_prior_median(sa, da, n, &rprior, err)) {
 		rc = -1;
 		goto out;
 	}
@@ -477,6 +477,17 @@ int pvs_cp_moderate(struct pv_cp_series *s, size_t n, const double *s2,
 		}
 		post = pv_posterior_var(&prior, ok ? s2[i] : NAN, ok ? d[i] : 0,
 					&df[i]);
+		/* the larger of the two priors' posteriors: the robust one
+		 * moderates a series the others' spread left alone */
+		if (rprior.d0 > 0) {
+			double df2, p2 = pv_posterior_var(&rprior, ok ? s2[i] : NAN,
+							  ok ? d[i] : 0, &df2);
+
+			if (p2 > post) {
+				post = p2;
+				df[i] = df2;
+			}
+		}
 		if (post >= 0)
 			sd[i] = sqrt(post);
 	}

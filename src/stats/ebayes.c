@@ -178,6 +178,50 @@ int pv_fit_prior_shrunk(const double *s2, const double *d, size_t n,
 	return 0;
 }
 
+int pv_fit_prior_median(const double *s2, const double *d, size_t n,
+			struct pv_prior *prior, struct pv_err *err)
+{
+	double *x, *e, *tmp, med, mad, tri = 0, ev;
+	gsl_sf_result r;
+	size_t k = 0;
+	int st;
+
+	ALLOC_ARRAY(x, st_mult(3, n ? n : 1));
+	e = x + n;
+	tmp = e + n;
+	k = usable_pairs(s2, d, n, x, tmp);
+	prior->d0 = 0;
+	prior->s0sq = NAN;
+	if (k < 10) {
+		free(x);
+		return 0;
+	}
+	/* as pv_fit_prior: a variance of 0 counts as 1e-5 of the median */
+	if ((st = log_terms(x, tmp, k, e, &tri, err))) {
+		free(x);
+		return st;
+	}
+	med = pvs_median_select(e, k, x);
+	for (size_t i = 0; i < k; i++)
+		tmp[i] = fabs(e[i] - med);
+	mad = PVS_MAD_SD * pvs_median_select(tmp, k, x);
+	free(x);
+	ev = mad * mad - tri;
+	if (!(ev > 0)) {
+		prior->d0 = INFINITY;
+		prior->s0sq = exp(med);
+		return 0;
+	}
+	prior->d0 = 2 * pv_trigamma_inverse(ev);
+	if (isnan(prior->d0))
+		return pv_error(err, PV_M_STATS_FAILED,
+				"trigamma inverse of %g failed", ev);
+	if ((st = gsl_sf_psi_e(prior->d0 / 2, &r)) != GSL_SUCCESS)
+		return sf_fail(err, "digamma", prior->d0 / 2, st);
+	prior->s0sq = exp(med + r.val - log(prior->d0 / 2));
+	return 0;
+}
+
 /* Sum of squared deviations from the mean, and the mean (numpy order). */
 static double sum_sq_dev(const double *x, size_t n, double *mean)
 {

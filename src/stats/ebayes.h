@@ -50,6 +50,19 @@ int pv_fit_prior_shrunk(const double *s2, const double *d, size_t n,
 			double shrink, struct pv_prior *prior,
 			struct pv_err *err);
 
+/*
+ * The prior from the median and the MAD (as an sd) of the log-variance
+ * terms e = log s2 - digamma(d/2) + log(d/2), in place of their mean and
+ * variance: var(e) = trigamma(d/2) + trigamma(d0/2) solved for d0, and
+ * s0sq = exp(median + digamma(d0/2) - log(d0/2)).  A few series whose
+ * variance holds structure a fit missed (a cluster of outliers) spread
+ * the mean and variance and leave d0 small; the median and MAD do not
+ * move.  The same pairs as pv_fit_prior are used; fewer than 10 leave no
+ * prior (d0 = 0).  Fails only when GSL does.
+ */
+int pv_fit_prior_median(const double *s2, const double *d, size_t n,
+			struct pv_prior *prior, struct pv_err *err);
+
 /* y with trigamma(y) = x (limma's trigammaInverse): Newton from
  * 0.5 + 1/x to a relative step below 1e-8; 1/sqrt(x) for x > 1e7 and
  * 1/x for x < 1e-6.  NAN for a negative or NaN x or a GSL failure. */

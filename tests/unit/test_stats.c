@@ -799,6 +799,48 @@ static void test_fit_prior_edges(void **state)
 }
 
 /*
+ * The robust prior: variances drawn from a known prior, and the same with
+ * 5% of the series 50x (structure a fit missed), where the mean and
+ * variance of the log terms (pv_fit_prior) read a spread prior and the
+ * median and MAD do not.
+ */
+static void test_fit_prior_median(void **state)
+{
+	enum { N = 400, OUT = 20 };
+	double s2[N + OUT], d[N + OUT];
+	struct pv_prior pr, conv;
+	struct pv_err err;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	(void)state;
+	gsl_rng_set(rng, 11);
+	for (int i = 0; i < N + OUT; i++) {
+		d[i] = 30;
+		s2[i] = 0.01 * gsl_ran_chisq(rng, 30) / 30 * (i >= N ? 50 : 1);
+	}
+	assert_int_equal(pv_fit_prior_median(s2, d, N, &pr, &err), 0);
+	assert_true(pr.d0 > 200);
+	assert_close(pr.s0sq, 0.01, 0.05);
+	assert_int_equal(pv_fit_prior(s2, d, N + OUT, &conv, &err), 0);
+	assert_true(conv.d0 < 10);
+	assert_int_equal(pv_fit_prior_median(s2, d, N + OUT, &pr, &err), 0);
+	assert_true(pr.d0 > 100);
+	assert_close(pr.s0sq, 0.01, 0.1);
+	/* a real spread (d0 = 8): found as one */
+	for (int i = 0; i < N; i++)
+		s2[i] = 0.01 * 8 / gsl_ran_chisq(rng, 8) *
+			gsl_ran_chisq(rng, 30) / 30;
+	assert_int_equal(pv_fit_prior_median(s2, d, N, &pr, &err), 0);
+	print_message("robust prior: d0 %g s0sq %g\n", pr.d0, pr.s0sq);
+	assert_true(pr.d0 > 4 && pr.d0 < 16);
+	assert_close(pr.s0sq, 0.01, 0.15);
+	/* fewer than 10 usable: no prior */
+	assert_int_equal(pv_fit_prior_median(s2, d, 9, &pr, &err), 0);
+	assert_close(pr.d0, 0, 0);
+	gsl_rng_free(rng);
+}
+
+/*
  * logs of a: {0, 2}, of b: {1, 3}: means 1 and 2, SS = 2 + 2, d = 2,
  * s2 = 2, u = 1, diff = 1.
  * Trimmed, n = 5 (g = 1, h = 3): logs {0,1,2,3,100} -> trimmed mean 2,
@@ -1456,6 +1498,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_adjust_hand),
 		cmocka_unit_test(test_trigamma_inverse_hand),
 		cmocka_unit_test(test_fit_prior_edges),
+		cmocka_unit_test(test_fit_prior_median),
 		cmocka_unit_test(test_modvar_hand),
 		cmocka_unit_test(test_moderated_hand),
 		cmocka_unit_test(test_posterior_var_hand),
