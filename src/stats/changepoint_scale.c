@@ -216,8 +216,8 @@ static void sort_abs(double *x, size_t n, int depth)
  * What the robust scale of y needs of its L - 1 successive differences,
  * found once for every fraction kept (robust_scale()): the absolute
  * deviations from their median (a slow trend) sorted, the median
- * absolute difference (the gross limit of a series with no noise) and
- * the largest |y|.  d and tmp: L - 1 doubles each (d holds the
+ * absolute difference (the scale's floor, and the gross limit of a
+ * series with no noise) and the largest |y|.  d and tmp: L - 1 doubles each (d holds the
  * deviations after).
  */
 struct diffs {
@@ -260,8 +260,9 @@ static void diffs_of(const double *y, size_t L, double *d, double *tmp,
  * The robust sd of the values from their successive differences, after
  * the median difference (a slow trend) is taken out: the root mean
  * square of the smallest fraction kept of them (SCALE_KEPT: steps fall
- * in the trimmed tenth), made consistent for normal data.  Rounding's
- * sd is none (0).
+ * in the trimmed tenth), made consistent for normal data, never below
+ * the median absolute difference's estimate.  Rounding's sd is none
+ * (0).
  */
 static double robust_scale(const struct diffs *x, double kept)
 {
@@ -283,6 +284,12 @@ static double robust_scale(const struct diffs *x, double kept)
 	trim_sd = sqrt(1 - 2 * z * gsl_ran_ugaussian_pdf(z) / f);
 	ss = keep && trim_sd > 0 ? sqrt(ss / (double)keep) / trim_sd : 0;
 	ss /= sqrt(2.0);
+	/* never below the median absolute difference read as a normal sd
+	 * (median |d| = 0.6745 sqrt(2) sd): a noiseless line's equal
+	 * differences are its scale, and its points are not pulled to a
+	 * median */
+	if (x->med_abs / MEDIAN_DIFF_SD > ss)
+		ss = x->med_abs / MEDIAN_DIFF_SD;
 	return ss <= 1e-9 * (x->big + 1) ? 0 : ss;
 }
 
