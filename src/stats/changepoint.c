@@ -309,26 +309,21 @@ size_t pvs_cp_point(const struct pv_cp_series *x, size_t j)
 	return x->point ? x->point[j] : j;
 }
 
-/* A series' limits for a round (struct limits), gr its gross points'
- * rate as estimated. */
+/* A series' limits for a round (struct limits). */
 static void series_limits(const struct pv_cp_series *x, double alpha,
 			  double ntests, double nbumps, double ntrend,
-			  const unsigned char *gflag, size_t ngross,
-			  double prior_w, double prior_mu, double gross,
-			  double gross_in, double rate, struct gross_rate *gr,
+			  double gross, double gross_in, double rate,
 			  struct limits *lim)
 {
 	double a = x->alpha > 0 ? x->alpha : alpha;
 
-	*gr = (struct gross_rate){ gflag, (double)ngross, (double)x->L,
-				   prior_w, prior_mu };
 	/* a split at alpha over every split position of the family; a
 	 * bump (two splits at once) over all its bumps, a test apart; a
 	 * slope at the trend test's level, alpha over the family's series */
 	*lim = (struct limits){ x->df, ntests > 0 ? a / ntests : 0,
 				nbumps > 0 ? a / nbumps : 0,
 				ntrend > 0 ? a / ntrend : 0, values(x), gross,
-				gross_in, x->L, rate, gr, cap_of(x) };
+				gross_in, x->L, rate, cap_of(x) };
 }
 
 /*
@@ -379,7 +374,6 @@ struct family {
 	struct cpset *sets;     /* the change points */
 	struct cpset *added;    /* ... of them that step 2b added */
 	int *replaced;          /* the line's start replaced the steps */
-	double prior_w, prior_mu;       /* the gross rate's beta prior */
 	int drifting;           /* the family drifts (family_drifts()) */
 	unsigned char *cand;    /* npoints: how many series stepped there */
 	size_t *js;             /* 3 maxL: candidates and their scratch */
@@ -470,8 +464,8 @@ static void family_close(struct family *f)
 }
 
 /* Step 1 of series i, its arrays, and its scale's variance and df for
- * the moderation (each robust sd is worth about a third of its
- * differences: the MAD's efficiency). */
+ * the moderation (each robust sd is taken as worth about a third of its
+ * differences). */
 static void first_series(struct family *f, size_t i)
 {
 	struct pv_cp_series *x = &f->s[i];
@@ -487,8 +481,7 @@ static void first_series(struct family *f, size_t i)
 	x->df = INFINITY;
 	x->cp = NULL;
 	x->ncp = 0;
-	/* the tests' variance: unbiased for normal noise */
-	f->s2[i] = x->robust_sd * x->robust_sd / pv_cp_scale_bias(x->L);
+	f->s2[i] = x->robust_sd * x->robust_sd;
 	f->d[i] = x->L >= 3 ? (double)(x->L - 1) / 3 : 0;
 }
 
@@ -516,7 +509,7 @@ static int first_scale(struct family *f, struct pv_err *err)
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct pv_cp_series *x = &f->s[i];
 		/* the moderated sd on the robust sd's scale */
-		double fl = sd0[i] * sqrt(pv_cp_scale_bias(x->L));
+		double fl = sd0[i];
 
 		if (fl > f->cl[i].first)
 			fl = f->cl[i].first;
@@ -532,20 +525,17 @@ static int first_scale(struct family *f, struct pv_err *err)
 	free(df0);
 	if (rc)
 		return rc;
-	pvs_cp_outlier_rates(f->s, n, f->cl, f->rate, &f->prior_w,
-			     &f->prior_mu);
+	pvs_cp_outlier_rates(f->s, n, f->cl, f->rate);
 	for (size_t i = 0; i < n; i++)
 		quiet_stats(&f->s[i], &f->csum[i], &f->quiet[i]);
 	return 0;
 }
 
 /* series_limits() of series i. */
-static void limits_of(const struct family *f, size_t i,
-		      struct gross_rate *gr, struct limits *lim)
+static void limits_of(const struct family *f, size_t i, struct limits *lim)
 {
 	series_limits(&f->s[i], f->alpha, f->ntests, f->nbumps, f->ntrend,
-		      f->gflag[i], f->cl[i].ngross, f->prior_w, f->prior_mu,
-		      f->cl[i].gross, f->cl[i].gross_in, f->rate[i], gr, lim);
+		      f->cl[i].gross, f->cl[i].gross_in, f->rate[i], lim);
 }
 
 /* Step 2 on every series: levels and a slope (fit_steps()), or, for a
@@ -554,14 +544,13 @@ static void fit_round(struct family *f)
 {
 	for (size_t i = 0; i < f->n; i++) {
 		struct pv_cp_series *x = &f->s[i];
-		struct gross_rate gr;
 		struct limits lim;
 
 		f->sets[i].n = 0;
 		f->replaced[i] = 0;
 		if (x->L < 3 || !(x->sd >= 0))
 			continue;
-		limits_of(f, i, &gr, &lim);
+		limits_of(f, i, &lim);
 		if (quiet_at(&f->quiet[i], x->sd, x->df, lim.split_p,
 			     lim.bump_p, lim.line_p)) {
 			/* what fit_steps() finds, without the search */
@@ -631,10 +620,9 @@ static void series_candidates(struct family *f, size_t i, double a,
 		struct cands cs = { f->js, m, gsl_cdf_chisq_Pinv(1 - a, 1),
 				    rc->singles, rc->bumps, f->js + f->maxL,
 				    &f->keep, f->drifting };
-		struct gross_rate gr;
 		struct limits lim;
 
-		limits_of(f, i, &gr, &lim);
+		limits_of(f, i, &lim);
 		lim.split_p = a / rc->ncand;
 		lim.bump_p = rc->nbcand > 0 ? a / rc->nbcand : 0;
 		f->beta[i] = pvs_cp_candidates(x, &f->csum[i], f->var[i], &lim,

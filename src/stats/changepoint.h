@@ -50,8 +50,8 @@
  * THE STEPS (the code's comments name them):
  *   0. the shared point effect (pointeffect.c): what every series of a
  *      point did at once (a slow machine), estimated from the first run's
- *      residuals and taken out when it is significant; the run is then
- *      repeated on the values less it;
+ *      residuals and taken out when it takes a share of the median
+ *      series' residuals; the run is then repeated on the values less it;
  *   1. spikes and the scale (changepoint_scale.c): the robust sd of the
  *      successive differences, gross values replaced and wild ones
  *      clipped, the sd moderated across the family;
@@ -194,9 +194,6 @@ double pv_cp_point_values(const double *lv, const uint32_t *n,
 /* Step 1 alone, for tests: clipped values into out, the robust sd into
  * *sd; returns how many values were clipped. */
 size_t pv_cp_clip(const double *y, size_t L, double *out, double *sd);
-/* E[sd^2] / sigma^2 of pv_cp_clip()'s robust sd for normal noise at L
- * points (> 1): the tests' variance is sd^2 over it. */
-double pv_cp_scale_bias(size_t L);
 
 /* The number of split positions of a series of L points. */
 size_t pv_cp_positions(size_t L);

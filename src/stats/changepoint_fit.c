@@ -269,22 +269,6 @@ double pvs_cp_fit_steps(const double *y, const double *var, size_t L,
 	for (size_t j = 0; j < L; j++)
 		sd += var[j];
 	sd = L ? sqrt(sd / (double)L) : 0;
-	/* a staircase whose small steps were not found yet leaves a
-	 * slope within its segments, and with that slope taken out the
-	 * segmentation finds fewer of its steps, until the slope is all
-	 * there is (seven small steps read as one change point and a
-	 * slope): the steps with no slope stand when their penalised cost
-	 * is the lower */
-	if (beta != 0) {
-		pvs_cp_psum_build(c, y, var, L, 0, 0);
-		pvs_cp_segment(c, L, lim, &alt);
-		if (fit_cost(y, var, L, &alt, 0, pc * pc, pl * pl) <
-		    fit_cost(y, var, L, s, beta, pc * pc, pl * pl)) {
-			pvs_cp_cpset_swap(s, &alt);
-			beta = 0;
-			bv = 0;
-		}
-	}
 	pvs_cp_seg_slope(y, L, &none, lim->cap, &slope, &sxx, &rss);
 	/* the t^2 of the slope within the steps-first segments, for the
 	 * family's drift (pvs_cp_family_drifts()) */

@@ -60,19 +60,6 @@ struct cpset {
 	size_t n, alloc;
 };
 
-/*
- * A series' gross points (the clipping's) and the family's beta prior on
- * their rate (pvs_cp_outlier_rates()): a side's chance of its gross points
- * is taken at the rate of the series' other points, so that a cluster
- * does not explain itself.
- */
-struct gross_rate {
-	const unsigned char *flag;      /* L: the point went as gross */
-	double count;           /* the series' gross points */
-	double len;             /* its points */
-	double w, mu;           /* the prior: weight in points, mean */
-};
-
 /* What a series' search is held to in a round (the driver's
  * series_limits()). */
 struct limits {
@@ -86,7 +73,6 @@ struct limits {
 	double gross_in;        /* ... for a level inside the series */
 	size_t L;
 	double rate;            /* the series' rate of gross points */
-	const struct gross_rate *gr;    /* how it was estimated */
 	double cap;             /* a residual's most in the sd and the slope
 				 * (step 3: cap_of()) */
 };
@@ -187,8 +173,7 @@ int pvs_cp_moderate(struct pv_cp_series *s, size_t n, const double *s2,
 		    const double *d, double *sd, double *df,
 		    struct pv_err *err);
 void pvs_cp_outlier_rates(const struct pv_cp_series *s, size_t n,
-			  const struct clip *cl, double *rate, double *w_out,
-			  double *mu_out);
+			  const struct clip *cl, double *rate);
 
 /* changepoint_search.c: prefix sums, splits and bumps, the noisy
  * neighbours' test, the segmentation and the slope it is refined with. */

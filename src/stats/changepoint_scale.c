@@ -245,16 +245,16 @@ static void sort_abs(double *x, size_t n, int depth)
 }
 
 /*
- * What the robust scales of y need of its L - 1 successive differences,
- * found once for every fraction kept (diff_scale()): the absolute
- * deviations from their median (a slow trend) sorted, the MAD's
- * estimate, the median absolute difference and the largest |y|.
- * d and tmp: L - 1 doubles each (d holds the deviations after).
+ * What the robust scale of y needs of its L - 1 successive differences,
+ * found once for every fraction kept (robust_scale()): the absolute
+ * deviations from their median (a slow trend) sorted, the median
+ * absolute difference (the scale's floor, and the gross limit of a
+ * series with no noise) and the largest |y|.  d and tmp: L - 1 doubles each (d holds the
+ * deviations after).
  */
 struct diffs {
 	const double *dev;      /* sorted */
 	size_t n;
-	double mad;             /* PVS_MAD_SD x their median */
 	double med_abs;         /* the median |y[i] - y[i - 1]| */
 	double big;             /* the largest |y[i]| */
 };
@@ -280,28 +280,23 @@ static void diffs_of(const double *y, size_t L, double *d, double *tmp,
 		d[i - 1] = fabs(y[i] - y[i - 1] - md);
 		nan |= isnan(d[i - 1]);
 	}
-	if (nan) {
-		o->mad = PVS_MAD_SD * median_sorted(d, L - 1);
-	} else {
-		size_t n = L - 1;
-
-		sort_abs(d, n, 64);
-		o->mad = PVS_MAD_SD * (n % 2 ? d[n / 2] :
-				   0.5 * (d[n / 2 - 1] + d[n / 2]));
-	}
+	if (nan)
+		(void)median_sorted(d, L - 1);
+	else
+		sort_abs(d, L - 1, 64);
 	o->dev = d;
 	o->n = L - 1;
 }
 
 /*
  * The robust sd of the values from their successive differences, after
- * the median difference (a slow trend) is taken out: the larger of the
- * MAD's estimate and the 90%-trimmed root mean square's, each made
- * consistent for normal data.  The MAD alone collapses for values that
- * take few distinct levels (two CPU frequencies); the trimmed RMS alone
- * gives way sooner to heavy tails; steps fall in the trimmed tenth.
+ * the median difference (a slow trend) is taken out: the root mean
+ * square of the smallest fraction kept of them (SCALE_KEPT: steps fall
+ * in the trimmed tenth), made consistent for normal data, never below
+ * the median absolute difference's estimate.  Rounding's sd is none
+ * (0).
  */
-static double diff_scale(const struct diffs *x, double kept)
+static double robust_scale(const struct diffs *x, double kept)
 {
 	double ss = 0, f, z, trim_sd;
 	size_t keep = (size_t)ceil(kept * (double)x->n);
@@ -320,7 +315,14 @@ static double diff_scale(const struct diffs *x, double kept)
 	z = gsl_cdf_ugaussian_Pinv(0.5 + 0.5 * f);
 	trim_sd = sqrt(1 - 2 * z * gsl_ran_ugaussian_pdf(z) / f);
 	ss = keep && trim_sd > 0 ? sqrt(ss / (double)keep) / trim_sd : 0;
-	return (x->mad > ss ? x->mad : ss) / sqrt(2.0);
+	ss /= sqrt(2.0);
+	/* never below the median absolute difference read as a normal sd
+	 * (median |d| = 0.6745 sqrt(2) sd): a noiseless line's equal
+	 * differences are its scale, and its points are not pulled to a
+	 * median */
+	if (x->med_abs / MEDIAN_DIFF_SD > ss)
+		ss = x->med_abs / MEDIAN_DIFF_SD;
+	return ss <= 1e-9 * (x->big + 1) ? 0 : ss;
 }
 
 /* The median of point i and its nearest neighbours (five, or three in a
@@ -335,64 +337,6 @@ double pvs_cp_local_median(const double *y, size_t L, size_t i)
 	for (size_t k = 0; k < w; k++)
 		win[k] = y[c - w / 2 + k];
 	return w == 5 ? med5(win) : med3(win[0], win[1], win[2]);
-}
-
-/* The robust sd of y's differences x (diff_scale()), never below the
- * median absolute difference's estimate (median |d| = 0.6745 sqrt(2) sd
- * for normal noise: a noiseless line's equal differences are its scale,
- * and its points are not pulled to a median); rounding's sd is none
- * (0). */
-static double robust_scale(const struct diffs *x, double kept)
-{
-	double sd = diff_scale(x, kept);
-	double md = x->med_abs / MEDIAN_DIFF_SD;
-
-	if (md > sd)
-		sd = md;
-	return sd <= 1e-9 * (x->big + 1) ? 0 : sd;
-}
-
-/*
- * The mean of robust_scale()'s square over sigma^2 for normal noise at L
- * points (tests/lib/scale_bias.py, Monte Carlo; s.e. about 0.1%): the
- * larger of two estimators, and never below a third, is biased up, and
- * most for short series.  Odd and even counts of differences differ
- * (their medians).  Between the longer lengths, linear in log L; beyond
- * 1,000 points the excess falls as 1 / sqrt(L).
- */
-double pv_cp_scale_bias(size_t L)
-{
-	static const double shrt[] = {	/* L = 4 .. 40 */
-		1.9128, 1.6468, 1.7171, 1.5024, 1.5936, 1.4513, 1.5045,
-		1.4026, 1.4446, 1.3673, 1.4013, 1.3403, 1.3654, 1.3155,
-		1.3349, 1.2919, 1.3109, 1.2651, 1.2802, 1.2513, 1.2650,
-		1.2380, 1.2513, 1.2286, 1.2395, 1.2188, 1.2290, 1.2038,
-		1.2126, 1.1976, 1.2055, 1.1895, 1.1996, 1.1840, 1.1909,
-		1.1782, 1.1852
-	};
-	static const double len[] = {
-		40, 50, 60, 80, 100, 150, 200, 300, 500, 1000
-	};
-	static const double lng[] = {
-		1.1852, 1.1591, 1.1401, 1.1144, 1.0987, 1.0746, 1.0626,
-		1.0489, 1.0361, 1.0239
-	};
-	size_t n = sizeof(len) / sizeof(len[0]);
-
-	if (L < 4)
-		return 1;
-	if (L <= 40)
-		return shrt[L - 4];
-	if (L >= 1000)
-		return 1 + (lng[n - 1] - 1) * sqrt(1000 / (double)L);
-	for (size_t i = 1; i < n; i++)
-		if ((double)L <= len[i]) {
-			double f = log((double)L / len[i - 1]) /
-				   log(len[i] / len[i - 1]);
-
-			return lng[i - 1] + f * (lng[i] - lng[i - 1]);
-		}
-	return lng[n - 1];
 }
 
 /* pv_cp_clip(), its limits' scale never below floor, with what it found
@@ -601,14 +545,11 @@ out:
  * fewer than 5 points (no median of 5) has no rate.
  */
 void pvs_cp_outlier_rates(const struct pv_cp_series *s, size_t n,
-			  const struct clip *cl, double *rate, double *w_out,
-			  double *mu_out)
+			  const struct clip *cl, double *rate)
 {
 	double sg = 0, sl = 0, mu, ss = 0, inv = 0, tau2, w;
 	size_t k = 0;
 
-	*w_out = INFINITY;
-	*mu_out = 0;
 	for (size_t i = 0; i < n; i++) {
 		rate[i] = 0;
 		if (s[i].L < 5)
@@ -635,8 +576,6 @@ void pvs_cp_outlier_rates(const struct pv_cp_series *s, size_t n,
 	w = k < 2 ? 0 : tau2 > 0 ? mu * (1 - mu) / tau2 - 1 : INFINITY;
 	if (w < 0)
 		w = 0;
-	*w_out = w;
-	*mu_out = mu;
 	for (size_t i = 0; i < n; i++)
 		if (s[i].L >= 5)
 			rate[i] = isinf(w) ? mu :

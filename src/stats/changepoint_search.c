@@ -376,7 +376,8 @@ double pvs_cp_bump_positions(size_t L)
  * outliers; when the rest of the side alone still differs from m0 at
  * level_p, or no point is gross, outliers do not explain it (0).
  * Otherwise the chance of at least that many gross points among the
- * side's, at the series' rate.  Three neighbouring 1.5x runs among 40
+ * side's, at the series' rate (pvs_cp_outlier_rates(), the side's own
+ * gross points counted).  Three neighbouring 1.5x runs among 40
  * points at a 5% rate are a family's daily event, not a level.  A short
  * side inside the series is gross against the smaller of the limit and
  * PV_CP_GROSS scales with a quarter of the differences trimmed
@@ -389,12 +390,11 @@ static double side_outliers(const struct psum *c, const struct limits *lim,
 	double n = (double)(b - a + b2 - a2);
 	double mean = (c->s[b] - c->s[a] + c->s[b2] - c->s[a2]) / n + c->ref;
 	double dir = mean >= m0 ? 1 : -1, sum = 0;
-	size_t m = 0, rest = 0, own = 0;
-	const struct gross_rate *gr = lim->gr;
+	size_t m = 0, rest = 0;
 	/* a short level that came and went: neither end of the series */
 	int inner = a > 0 && (a2 < b2 ? b2 : b) < lim->L &&
 		    n <= 2 * PV_CP_MIN_SEG;
-	double rate, g = inner ? lim->gross_in : lim->gross;
+	double g = inner ? lim->gross_in : lim->gross;
 
 	if (!(lim->rate > 0) || !lim->raw)
 		return 0;
@@ -406,7 +406,6 @@ static double side_outliers(const struct psum *c, const struct limits *lim,
 		if (j >= b2)
 			break;
 		z = lim->raw[j] - c->beta * (double)j;
-		own += gr && gr->flag && gr->flag[j];
 		if (dir * (z - m0) > g) {
 			m++;
 		} else if (-dir * (z - m0) > g) {
@@ -429,14 +428,7 @@ static double side_outliers(const struct psum *c, const struct limits *lim,
 		if (dir * t > 0 && two_sided_p(t, lim->df) <= level_p)
 			return 0;
 	}
-	/* the rate of the series' other points, shrunk to the family's */
-	rate = lim->rate;
-	if (gr && !isinf(gr->w) && gr->len - n + gr->w > 0)
-		rate = (gr->count - (double)own + gr->w * gr->mu) /
-		       (gr->len - n + gr->w);
-	if (!(rate > 0))
-		return 0;
-	return gsl_cdf_binomial_Q((unsigned)(m - 1), rate, (unsigned)n);
+	return gsl_cdf_binomial_Q((unsigned)(m - 1), lim->rate, (unsigned)n);
 }
 
 /* The same for a split of [a, b) at k: either side may be the outliers. */

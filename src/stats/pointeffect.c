@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 #include "../stats.h"
 #include "internal.h"
@@ -17,12 +16,8 @@
 /* The shared effect is estimated only at a point of at least this many
  * other series, and only in a family of more sharing series. */
 #define PV_CP_SHARED_MIN 4
-/* The series are run again less the effect when the weights' sum of t^2
- * is significant at this p ... */
-#define PV_CP_SHARED_P 1e-3
-/* ... and the effect takes at least this fraction of the median series'
- * residual sum of squares (a chi-square over 10,000 series finds an
- * effect no series would notice). */
+/* The series are run again less the effect when it takes at least this
+ * fraction of the median sharing series' residual sum of squares. */
 #define PV_CP_SHARED_GAIN 0.05
 /* Huber's constant: full weight within this many robust sds, 95%
  * efficiency under normal noise. */
@@ -125,10 +120,9 @@ struct share {
 	double **z;             /* per series: each value's transient
 				 * effect (NULL: not sharing) */
 	double *tt, *bb;        /* per series: its weight's t and weight */
-	double *gain;           /* nchi: the fraction of each series'
+	double *gain;           /* ngain: the fraction of each series'
 				 * residual sum of squares the effect takes */
-	double chi;             /* the sum of the weights' t^2 */
-	size_t nchi;
+	size_t ngain;
 };
 
 /* The values with a fit of every sharing series, grouped by point into
@@ -317,8 +311,7 @@ static void series_weights(const struct pv_cp_series *s, size_t n,
 				ss += r[j] * r[j];
 				se += e2 * e2;
 			}
-			sh->gain[sh->nchi++] = ss > 0 ? 1 - se / ss : 0;
-			sh->chi += sh->tt[i] * sh->tt[i];
+			sh->gain[sh->ngain++] = ss > 0 ? 1 - se / ss : 0;
 		}
 		free(r);
 	}
@@ -388,11 +381,9 @@ static void share_free(struct share *sh, size_t n)
 
 /*
  * Step 0: the shared point effect, from the first run's fits.  Returns 1
- * when it is significant and the series' adjusted values are set, 0
- * when not, -1 on error.  Significant, and worth it: with 10,000 series
- * a chi-square finds an effect no series would notice (the t's are a
- * little wider than normal at 40 points), so the effect must also take
- * PV_CP_SHARED_GAIN of the median series' residual sum of squares.
+ * when it is worth it and the series' adjusted values are set, 0 when
+ * not, -1 on error.  Worth it: the effect takes PV_CP_SHARED_GAIN of the
+ * median sharing series' residual sum of squares.
  */
 static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 			 double **fit, struct pv_cp_shared *out,
@@ -416,9 +407,7 @@ static int shared_effect(struct pv_cp_series *s, size_t n, double alpha,
 	sh.gain = pv_calloc(n ? n : 1, sizeof(*sh.gain));
 	transient_effect(s, n, &sh);
 	series_weights(s, n, fit, &sh);
-	if (sh.nchi &&
-	    gsl_cdf_chisq_Q(sh.chi, (double)sh.nchi) <= PV_CP_SHARED_P &&
-	    sorted_median(sh.gain, sh.nchi) >= PV_CP_SHARED_GAIN) {
+	if (sh.ngain && sorted_median(sh.gain, sh.ngain) >= PV_CP_SHARED_GAIN) {
 		apply_effect(s, n, &sh);
 		rc = 1;
 	}

@@ -618,40 +618,6 @@ static void test_drift_not_staircase(void **state)
 }
 
 /*
- * The tests' variance is unbiased for normal noise at every length: the
- * robust sd's square over pv_cp_scale_bias(L), averaged over 20,000
- * series of L points, is 1 within 2% (its s.e. is under 0.7%).  The raw
- * square is 31% high at 20 points.
- */
-static void test_scale_bias(void **state)
-{
-	static const size_t lens[] = { 7, 8, 20, 45, 150 };
-	enum { R = 20000 };
-	double y[150], out[150];
-	uint64_t seed = 99;
-
-	(void)state;
-	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
-		size_t L = lens[k];
-		double sum = 0, raw = 0;
-
-		for (int r = 0; r < R; r++) {
-			double sd;
-
-			for (size_t i = 0; i < L; i++)
-				y[i] = gauss(&seed);
-			pv_cp_clip(y, L, out, &sd);
-			raw += sd * sd;
-			sum += sd * sd / pv_cp_scale_bias(L);
-		}
-		print_message("scale bias at %zu points: %.4f raw, %.4f corrected\n",
-			      L, raw / R, sum / R);
-		assert_true(fabs(sum / R - 1) < 0.02);
-	}
-	assert_true(pv_cp_scale_bias(2000) > 1 && pv_cp_scale_bias(2000) < 1.02);
-}
-
-/*
  * A short archive's bump is a bump: 20 points of 3% noise at one run,
  * 10 of 100 series with a +-10% level of 6-9 points in the middle.  Net
  * of a slope within the segments (with its error), such a level's edges
@@ -1503,7 +1469,6 @@ int main(void)
 		cmocka_unit_test(test_cluster_no_slope),
 		cmocka_unit_test(test_commit_candidates),
 		cmocka_unit_test(test_drift_not_staircase),
-		cmocka_unit_test(test_scale_bias),
 		cmocka_unit_test(test_short_bump_not_slope),
 	};
 
