@@ -74,35 +74,46 @@ double pvs_cp_median_of(const double *x, size_t n, double *tmp)
 }
 
 /*
- * The robust within-point sd from the runs' absolute deviations
- * dev[0..n) from their points' medians (dev is sorted here): as step 1
- * reads the scale between points, the larger of the MAD's estimate and a
- * trimmed root mean square's (at least one deviation left
- * out), each consistent for normal runs.  The MAD alone reads only one
- * mode's jitter when the runs take two modes (two CPU frequencies), and
- * a point's value would then keep only the runs of its commoner mode; the
- * trimmed RMS sees both modes.  It keeps FIND_KEPT of the deviations, as
- * step 1 does to find gross points: gross runs (a run at 1.5x, 5% of
- * runs) fall in the trimmed quarter even where a series has more than
- * its share of them.
+ * The root mean square of the smallest keep of a[0..n) (sorted, absolute
+ * deviations; keep at most n - 1, so at least one is left out), made
+ * consistent for normal data: over the sd of a standard normal within
+ * its central fraction f = keep / n, E[Z^2 | |Z| < z] = 1 - 2 z phi(z) / f,
+ * z = Phi^-1((1 + f) / 2).  0 when keep is 0.
  */
-static double run_sd(double *dev, size_t n, double *tmp)
+static double trimmed_sd(const double *a, size_t n, size_t keep)
 {
-	double mad = PVS_MAD_SD * pvs_cp_median_of(dev, n, tmp), ss = 0, f, z;
-	size_t keep = (size_t)ceil(FIND_KEPT * (double)n);
+	double ss = 0, f, z, c;
 
 	if (keep > n - 1)
 		keep = n - 1;
 	if (!keep)
-		return mad;
-	pvs_sort(dev, n);
+		return 0;
 	for (size_t i = 0; i < keep; i++)
-		ss += dev[i] * dev[i];
-	/* E[Z^2 | |Z| < z] = 1 - 2 z phi(z) / f, z = Phi^-1((1 + f) / 2) */
+		ss += a[i] * a[i];
 	f = (double)keep / (double)n;
 	z = gsl_cdf_ugaussian_Pinv(0.5 + 0.5 * f);
-	ss = sqrt(ss / (double)keep / (1 - 2 * z * gsl_ran_ugaussian_pdf(z) / f));
-	return mad > ss ? mad : ss;
+	c = 1 - 2 * z * gsl_ran_ugaussian_pdf(z) / f;
+	return c > 0 ? sqrt(ss / (double)keep) / sqrt(c) : 0;
+}
+
+/*
+ * The robust within-point sd from the runs' absolute deviations
+ * dev[0..n) from their points' medians (n >= 1; sorted here): the larger
+ * of the MAD's estimate and trimmed_sd() of the smallest FIND_KEPT of
+ * them, the fraction step 1 keeps to find gross points.  The MAD alone
+ * reads only one mode's jitter when the runs take two modes (two CPU
+ * frequencies), and a point's value would then keep only the runs of its
+ * commoner mode; the trimmed RMS sees both modes, while gross runs (a
+ * run at 1.5x, 5% of runs) fall in the trimmed quarter even where a
+ * series has more than its share of them.
+ */
+static double run_sd(double *dev, size_t n, double *tmp)
+{
+	double mad = PVS_MAD_SD * pvs_cp_median_of(dev, n, tmp), trim;
+
+	pvs_sort(dev, n);
+	trim = trimmed_sd(dev, n, (size_t)ceil(FIND_KEPT * (double)n));
+	return mad > trim ? mad : trim;
 }
 
 /* pv_cp_run_tau(), and into med[j] (when med is not NULL) point j's
@@ -298,23 +309,11 @@ static void diffs_of(const double *y, size_t L, double *d, double *tmp,
  */
 static double robust_scale(const struct diffs *x, double kept)
 {
-	double ss = 0, f, z, trim_sd;
-	size_t keep = (size_t)ceil(kept * (double)x->n);
-
 	/* at least one difference is left out, however short the series:
 	 * one step's difference must not set the scale (10 points with a
 	 * step at the fifth would otherwise trim nothing) */
-	if (keep > x->n - 1)
-		keep = x->n - 1;
-	for (size_t i = 0; i < keep; i++)
-		ss += x->dev[i] * x->dev[i];
-	/* the trimmed RMS made consistent for normal data: the sd of a
-	 * standard normal within its central fraction f,
-	 * E[Z^2 | |Z| < z] = 1 - 2 z phi(z) / f, z = Phi^-1((1 + f) / 2) */
-	f = (double)keep / (double)x->n;
-	z = gsl_cdf_ugaussian_Pinv(0.5 + 0.5 * f);
-	trim_sd = sqrt(1 - 2 * z * gsl_ran_ugaussian_pdf(z) / f);
-	ss = keep && trim_sd > 0 ? sqrt(ss / (double)keep) / trim_sd : 0;
+	double ss = trimmed_sd(x->dev, x->n, (size_t)ceil(kept * (double)x->n));
+
 	ss /= sqrt(2.0);
 	/* never below the median absolute difference read as a normal sd
 	 * (median |d| = 0.6745 sqrt(2) sd): a noiseless line's equal
