@@ -59,6 +59,47 @@ static int spike_kind(double v, const double *r, size_t n, double med,
 	return runs_beyond(r, n, med, lim, v - med) == n ? 2 : 1;
 }
 
+/* How many runs of member p's first pk points are gross and as far as a
+ * spike: history's point value leaves them out, further than
+ * pv_cp_run_tau() (5 robust within-point sds) from their point's median,
+ * and they lie further than lim from med.  Gross by the runs' own noise
+ * too, so a run's ordinary spread about its point (wider than a point's
+ * about the level) is not counted; as far as a spike, so the other mode
+ * of two-mode runs is not either.  Without a run scale (no point has 3
+ * runs) the runs further than lim from med. */
+static size_t gross_runs(const struct pv_pooled *p, size_t pk, double med,
+			 double lim)
+{
+	uint32_t *cnt = pv_malloc(st_mult(pk, sizeof(*cnt)));
+	double *tmp = pv_malloc(st_mult(p->roff[pk] ? p->roff[pk] : 1,
+					sizeof(*tmp)));
+	double tau;
+	size_t k = 0;
+
+	for (size_t j = 0; j < pk; j++)
+		cnt[j] = (uint32_t)(p->roff[j + 1] - p->roff[j]);
+	tau = pv_cp_run_tau(p->runs, cnt, p->roff, pk, p->roff[pk]);
+	if (!isfinite(tau))
+		k = runs_beyond(p->runs, p->roff[pk], med, lim, 0);
+	for (size_t j = 0; j < pk && isfinite(tau); j++) {
+		size_t nj = cnt[j];
+		double m;
+
+		if (nj < 3)
+			continue;
+		memcpy(tmp, p->runs + p->roff[j], nj * sizeof(*tmp));
+		m = pvs_median_select(p->runs + p->roff[j], nj, tmp);
+		for (size_t r = 0; r < nj; r++) {
+			double v = p->runs[p->roff[j] + r];
+
+			k += fabs(v - m) > tau && fabs(v - med) > lim;
+		}
+	}
+	free(cnt);
+	free(tmp);
+	return k;
+}
+
 /* The rates of spikes and of whole spikes among the members' baseline
  * points before their end excursions, and of runs as far (q); med[i]:
  * member i's median of those points (NAN when fewer than 2). */
@@ -89,8 +130,7 @@ static void spike_rates(const struct pv_pooled *x, size_t n, double *med,
 		}
 		seen += (double)pk;
 		if (p->roff) {
-			far += (double)runs_beyond(p->runs, p->roff[pk],
-						   med[i], lim, 0);
+			far += (double)gross_runs(p, pk, med[i], lim);
 			runs += (double)p->roff[pk];
 		} else {
 			far += (double)runs_beyond(p->y, pk, med[i], lim, 0);
@@ -440,9 +480,10 @@ static void spike_floor(struct pv_pooled *p, double med,
 	int k = spike_kind(p->cand, r, nr, med, lim);
 	double *side = dev > 0 ? up : down;
 
-	/* a family with no spike in its pooled points is tested as before
-	 * (pooled.h): no floor, whatever its runs */
-	if (!(sp->all > 0))
+	/* a family with no spike in its pooled points has no floor of
+	 * points; one whose runs hold gross ones (sp->q) still has the
+	 * chance that as many of the candidate's runs are (pooled.h) */
+	if (!(sp->all > 0) && !(sp->q > 0))
 		return;
 	rate = k == 2 ? sp->whole : sp->all;
 	if (k && sp->q > 0) {

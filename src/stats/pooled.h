@@ -55,14 +55,22 @@
  * when all its runs are that far, of all spikes when some are not -- the
  * chance that a point of this family is such a spike -- and at least the
  * binomial chance of as many of its runs as far, at the rate of the
- * baseline's runs that are (history's noisy-neighbour test, whose
- * side_outliers() it follows).  One run slower by
+ * baseline's gross runs as far (history's noisy-neighbour test, whose
+ * side_outliers() it follows).  A run counts when it is as far as a
+ * spike and history's point value leaves it out, further than 5 robust
+ * within-point sds from its point's median (pv_cp_run_tau(); with fewer
+ * than 3 runs a point, when it is as far as a spike).  The binomial floor holds in a family whose
+ * points hold no spike too, where its runs hold gross ones: 5 runs a
+ * point, 5% of them at 1.5x, give a point spike about once in 860
+ * points, so a family of 100 metrics x 10 points often holds none, and
+ * a candidate with 3 gross runs of 5 (once in 860 metrics) was a
+ * regression in 3-4% of cpsim's A/A comparisons.  One run slower by
  * half, which a noisy neighbour gives 5% of runs, is then not a
  * regression in a family of 100 metrics (it was, in 93% of cpsim's A/A
  * comparisons at one run), while three runs 10% slower in a family
- * whose spikes are split ones still are.  A family with no spike in its
- * baseline is tested as before; history finds a level that stays at its
- * third point.
+ * whose spikes are split ones still are.  A family with no spike and no
+ * gross run in its baseline is tested as before; history finds a level
+ * that stays at its third point.
  *
  * The end of the archive.  Main's newest points are where a new level is
  * most likely, and history confirms one only at its third point
