@@ -1271,6 +1271,46 @@ static void test_pooled_spikes(void **state)
 	assert_true(x[0].p_up < 1e-6);
 }
 
+/* Gross runs in a family whose points hold no spike (pooled.h): six
+ * points of five runs, each point's value within 0.01 of 0 (spike sd
+ * 0.01, limit 0.06), and in points 1 and 3 one run at +0.4, which
+ * history's point value leaves out (the run scale is about 0.01): 4 of
+ * the family's 60 runs.  A candidate whose 3 runs of 5 are at +0.4 is a
+ * spike, and its p is the chance of 3 or more of 5 runs that far at
+ * 1/15 a run, P(Bin(5, 1/15) >= 3) (scipy: binom.sf(2, 5, 1/15)). */
+static void test_pooled_gross_runs(void **state)
+{
+	static const double y[6] = { 0.0, 0.01, -0.01, 0.005, -0.005, 0.0 };
+	static const double r[30] = {
+		-0.01, -0.005, 0, 0.005, 0.01,	-0.01, 0, 0.005, 0.01, 0.4,
+		-0.01, -0.005, 0, 0.005, 0.01,	-0.01, 0, 0.005, 0.01, 0.4,
+		-0.01, -0.005, 0, 0.005, 0.01,	-0.01, -0.005, 0, 0.005, 0.01,
+	};
+	static const size_t roff[7] = { 0, 5, 10, 15, 20, 25, 30 };
+	static const double cand[5] = { 0.4, 0.4, 0.4, 0.0, 0.005 };
+	struct pv_pooled x[2];
+	struct pv_err err;
+
+	(void)state;
+	for (int i = 0; i < 2; i++)
+		x[i] = (struct pv_pooled){ .y = y, .K = 6, .cand = 0.4,
+					   .spike_sd = 0.01, .runs = r,
+					   .roff = roff, .cruns = cand,
+					   .ncruns = 5 };
+	assert_int_equal(pv_pooled_family(x, 2, 0.05, &err), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(x[i].kept, 6);
+		assert_true(x[i].spike);
+		assert_near(x[i].p_up, 0.002674567901234568, 1e-15);
+	}
+	/* a candidate no further than its family's runs: no floor */
+	x[0].cand = 0.03;
+	x[0].cruns = NULL;
+	x[0].ncruns = 0;
+	assert_int_equal(pv_pooled_family(x, 2, 0.05, &err), 0);
+	assert_false(x[0].spike);
+}
+
 /* A point's value and the run scale, against values worked by hand. */
 static void test_point_value(void **state)
 {
@@ -1450,6 +1490,7 @@ int main(void)
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_pooled),
 		cmocka_unit_test(test_pooled_spikes),
+		cmocka_unit_test(test_pooled_gross_runs),
 		cmocka_unit_test(test_pooled_end),
 		cmocka_unit_test(test_pooled_shared),
 		cmocka_unit_test(test_constant_levels),
