@@ -87,7 +87,6 @@ static size_t gross_runs(const struct pv_pooled *p, size_t pk, double med,
 
 		if (nj < 3)
 			continue;
-		memcpy(tmp, p->runs + p->roff[j], nj * sizeof(*tmp));
 		m = pvs_median_select(p->runs + p->roff[j], nj, tmp);
 		for (size_t r = 0; r < nj; r++) {
 			double v = p->runs[p->roff[j] + r];
