@@ -142,7 +142,7 @@ static size_t side_n(const struct pv_side_result *s)
 	return s->summary_only ? s->s.n : s->nsamples;
 }
 
-/* "main's newest 2 points moved +10.0% ..." (stats/pooled.h). */
+/* "main's newest 2 points moved +10.0% ..." (history/pooled.h). */
 const char *pv_result_end_note(const struct pv_result *m, struct strbuf *sb)
 {
 	if (m->end_points == 1)

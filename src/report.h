@@ -119,12 +119,12 @@ struct pv_result {
 	unsigned held : 1;          /* significant, held back by the family gate */
 	unsigned spike : 1;         /* pooled: the candidate is as far as the
 				     * baseline's spikes; its p is at least
-				     * spike_p (stats/pooled.h) */
+				     * spike_p (history/pooled.h) */
 	double spike_p;
 	/* pooled: main's newest end_points points moved end_move (relative)
 	 * from the long-run level, not yet confirmed; the candidate was
 	 * judged against both levels, its change measured from the newest
-	 * when end_from_newest (stats/pooled.h) */
+	 * when end_from_newest (history/pooled.h) */
 	size_t end_points;
 	double end_move;
 	unsigned end_from_newest : 1;
@@ -197,7 +197,7 @@ const char *pv_nothing_compared(const struct pv_report *r, struct strbuf *sb);
  * no detectable effect. */
 const char *pv_add_detectable(struct strbuf *sb, const struct pv_result *m,
 			      const char *and);
-/* When main's newest points moved (m->end_points, stats/pooled.h), that
+/* When main's newest points moved (m->end_points, history/pooled.h), that
  * clause of the reason, appended to sb: "main's newest 2 points moved
  * +10.0% from its long-run level, not confirmed yet: ...". */
 const char *pv_result_end_note(const struct pv_result *m, struct strbuf *sb);

@@ -63,7 +63,7 @@ struct pv_metric {
  * points pooled, oldest first, on the scale the points were valued
  * (the log when logscale), and the within-point scale tau the values
  * were taken with, so that the candidate's runs can be valued the same
- * way (stats/changepoint.h, pv_cp_point_value()).  The runs themselves
+ * way (history/changepoint.h, pv_cp_point_value()).  The runs themselves
  * are the side's samples, as for a tree.
  */
 struct pv_points {

@@ -27,8 +27,8 @@
 #include <gsl/gsl_cdf.h>
 #include "policy.h"
 #include "stats.h"
-#include "stats/changepoint.h"
-#include "stats/pooled.h"
+#include "history/changepoint.h"
+#include "history/pooled.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
 
@@ -577,7 +577,7 @@ static void base_level(struct pv_result *res, const struct pv_pooled *p,
  * The pooled test's statistic, interval and (with an end excursion) its
  * change, from the level the candidate is judged against: the long-run
  * one, or main's newest when that is the worse of the two in the metric's
- * direction (stats/pooled.h).
+ * direction (history/pooled.h).
  */
 static void end_change(struct pv_result *res, const struct pv_pooled *p,
 		       int up_worse, int logs)
@@ -605,7 +605,7 @@ static void end_change(struct pv_result *res, const struct pv_pooled *p,
  * A baseline pooled from an archive's points (res->points): the
  * candidate's runs are valued as the points were, and each metric with a
  * candidate value is tested against its points by the prediction t,
- * moderated over all of them as one family (stats/pooled.h).  The
+ * moderated over all of them as one family (history/pooled.h).  The
  * statistic follows scipy's sign (baseline - candidate), the interval is
  * relative.  Metrics with fewer than two comparable points are not
  * tested, and one warning counts them.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A commit that moved two metrics is where history looks in the others
-# (step 2b of stats/changepoint.h).  An archive of 30 points x 20 metrics,
+# (step 2b of history/changepoint.h).  An archive of 30 points x 20 metrics,
 # one run each, 2% noise between points (seeded): "big1" and "big2" step
 # +30% at point 15, "small" +2.5% there (a t of about 3.5: below the
 # level of a search over every split position of every metric, above the

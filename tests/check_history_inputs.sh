@@ -123,7 +123,7 @@ spiky() { # spiky DIR RUNS SPIKES CAND_FACTORS
 	"$PYTHON" tests/lib/hist_inputs_runs_archive.py "$@"
 }
 spiky "$tmp/spk1" 1 1 1.5
-# The rate is over the points before any end excursion (stats/pooled.h):
+# The rate is over the points before any end excursion (history/pooled.h):
 # 20 spikes of 200 points, less the newest point's two (b09, b19: not
 # spikes until a later point comes back) and the newest points of the
 # few metrics whose newest point is 2 sds off by chance: 18 of 190-198.

@@ -10,7 +10,7 @@
 #      step passes.  The pooled baseline that took the points' noise as
 #      the metrics' own missed the step under the fast runner and called
 #      bench00 a +11% regression (exit 1, before the shared point effect
-#      was a variance component of its own: stats/pooled.h); less the
+#      was a variance component of its own: history/pooled.h); less the
 #      newest point's shared effect, bench00's newest point is +10%, an
 #      end excursion, and the candidate is no worse than main now.
 #   2. The same archive, bench00 10% slower again in the candidate:

@@ -8,10 +8,16 @@
 #    braces stand alone at column 0, nothing else's do);
 #  - no file of src/stats/ or src/history/ makes a constant a -D knob
 #    (#ifndef NAME / #define NAME ...): a constant is named once, with
-#    its reason.
+#    its reason;
+#  - the modules' borders: no reader (src/readers/) includes a header of
+#    src/history/ (history reads through the readers, never the other
+#    way), and nothing outside src/stats/ includes its private
+#    internal.h (history's detector and pooled gate use stats' public
+#    headers).
 # Each offender is one line, "path:line: function NAME is N lines (at
-# most 120)", "path: N lines (at most 900)" or "path:line: NAME is a -D
-# knob (#ifndef): name the constant once"; the script fails on any.
+# most 120)", "path: N lines (at most 900)", "path:line: NAME is a -D
+# knob (#ifndef): name the constant once" or "path:line: includes
+# HEADER (...)"; the script fails on any.
 # First it checks its own measure on a file of known shape.
 . "$(dirname "$0")/lib/test-lib.sh"
 
@@ -175,6 +181,30 @@ for f in $files; do
 		' "$f" >>"$tmp/knobs" ;;
 	esac
 done
+# borders FILE...: a reader including history, stats' internal.h outside
+# stats.
+borders() {
+	for f in "$@"; do
+		awk -v f="$f" '
+			/^#[ \t]*include[ \t]*"/ {
+				h = $0
+				sub(/^#[ \t]*include[ \t]*"/, "", h)
+				sub(/".*/, "", h)
+				if (f ~ /^src\/readers\// && h ~ /(^|\/)history\//)
+					printf "%s:%d: includes %s (a reader never knows history)\n", f, FNR, h
+				if (f !~ /^src\/stats\// && h ~ /(^|\/)stats\/internal\.h$/)
+					printf "%s:%d: includes %s (private to src/stats/; use its public headers)\n", f, FNR, h
+			}
+		' "$f"
+	done
+}
+mkdir -p "$tmp/src/readers" "$tmp/src/history"
+printf '#include "../history/history.h"\n' >"$tmp/src/readers/x.c"
+printf '#include "../stats/internal.h"\n#include "../stats/order.h"\n' >"$tmp/src/history/y.c"
+got=$(cd "$tmp" && borders src/readers/x.c src/history/y.c | cut -d: -f1,2 | tr '\n' ' ')
+[ "$got" = "src/readers/x.c:1 src/history/y.c:1 " ] ||
+	bad "the border check found '$got' in its planted files, expected a reader including history and history including stats/internal.h"
+borders $files >"$tmp/borders"
 nf=$(grep -c . "$tmp/functions")
 # The same ends as Universal Ctags finds, where it is installed (a
 # one-line function, which the measure leaves out, is never too long).
@@ -196,6 +226,6 @@ fi
 awk -F: -v max="$MAX_FUNC" '$4 > max {
 	printf "%s:%d: function %s is %d lines (at most %d)\n", $1, $2, $3, $4, max
 }' "$tmp/functions" >"$tmp/long"
-cat "$tmp/long" "$tmp/knobs"
-n=$((n + $(grep -c . "$tmp/long") + $(grep -c . "$tmp/knobs")))
+cat "$tmp/long" "$tmp/knobs" "$tmp/borders"
+n=$((n + $(grep -c . "$tmp/long") + $(grep -c . "$tmp/knobs") + $(grep -c . "$tmp/borders")))
 [ "$n" -eq 0 ] || bad "$n offender(s) above"

@@ -1,7 +1,7 @@
 /*
  * analyse.c - each metric's series analysed: its point values, its
- * change points (stats/changepoint.h), the watch on its newest points
- * (stats/excursion.h); then the gate: each change point's verdict, floor
+ * change points (history/changepoint.h), the watch on its newest points
+ * (history/excursion.h); then the gate: each change point's verdict, floor
  * and waiver, and each metric's status (policy.h).
  *
  * A point's value is the mean of its runs on the log scale (when every
@@ -21,7 +21,7 @@
 #include "../util/banned.h"
 
 /* The robust point values of one metric (see the top of this file;
- * the statistics are stats/changepoint.c's). */
+ * the statistics are history/changepoint.c's). */
 static void point_values(struct pv_hist_metric *m)
 {
 	size_t k = m->nobs ? m->nobs : 1;
@@ -69,7 +69,7 @@ static double rel_of(const struct pv_hist_metric *m, double before,
 
 /*
  * m's watch: the excursion of its newest points after its last change
- * point (stats/excursion.h), on the values the detector saw before its
+ * point (history/excursion.h), on the values the detector saw before its
  * clipping (a newest point off its level is no spike until a later one
  * comes back), Bonferroni over the gated series.
  */

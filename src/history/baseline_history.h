@@ -4,12 +4,12 @@
  * each metric's most recent change point, at most window of them, are
  * pooled into the table's baseline side when it is loaded, before the
  * model is built; the model carries each metric's point values
- * (pv_result.points) to verdict.c, whose test is then stats/pooled.h's
+ * (pv_result.points) to verdict.c, whose test is then history/pooled.h's
  * prediction t (between-point variance counted).
  *
  * The end of the archive: main's newest one or two points may be a new
  * level history has not confirmed yet (it needs a third point).  They
- * are pooled like the others; the test (stats/pooled.h) tells whether
+ * are pooled like the others; the test (history/pooled.h) tells whether
  * they moved, and then judges the candidate against both main's long-run
  * level and its newest one.  The side's context is the pooled points'
  * (each key as the newest point that has it), so a report compares the

@@ -1,7 +1,7 @@
 /*
  * history.h - an archive of points (result trees, archived compare
  * reports, history points or a data.js, oldest first), each metric's
- * series over them, and its change points (stats/changepoint.h): the
+ * series over them, and its change points (history/changepoint.h): the
  * model the history writers read.  The archive readers (reader.h) give
  * rows; the driver (driver.c) adds them here with pv_history_add_rows().
  */
@@ -14,8 +14,8 @@
 #include "../table.h"
 #include "../util/diag.h"
 #include "../policy.h"
-#include "../stats/changepoint.h"
-#include "../stats/excursion.h"
+#include "changepoint.h"
+#include "excursion.h"
 #include "../util/arena.h"
 #include "../util/err.h"
 #include "../util/strmap.h"
@@ -56,7 +56,7 @@ struct pv_hist_obs {
 	size_t off;             /* its runs: metric's runs[off .. off + n) */
 	double mean, sd;        /* of the runs; sd NAN when n < 2 */
 	double value;           /* the point's robust mean (analyse.c's
-				 * header; stats/changepoint.c computes it,
+				 * header; history/changepoint.c computes it,
 				 * pv_cp_point_value()) */
 	double tested;          /* the value the change-point test sees:
 				 * value after the clipping (changepoint.h
@@ -107,7 +107,7 @@ struct pv_hist_metric {
 	double tau;             /* runs further from a point's median are
 				 * left out of its value (log scale) */
 	/* The newest points' move the detector cannot confirm yet
-	 * (stats/excursion.h), on the values it saw before clipping;
+	 * (history/excursion.h), on the values it saw before clipping;
 	 * watched: significant, beyond the metric's floor, and the series
 	 * reaches the archive's newest point. */
 	struct pv_cp_excursion watch;

@@ -10,27 +10,7 @@
 #include "../util/err.h"
 #include "result.h"
 #include "tdist.h"
-
-/* Arrays of up to this many doubles live on the stack. */
-#define SMALL_N 64
-
-/* Sort x[0..n) ascending (no NaN): insertion sort for the handful of
- * runs a benchmark has, GSL's sort beyond. */
-void pvs_sort(double *x, size_t n);
-
-/* pvs_sort() of at most 32 values, its insertion sort: inline, for the
- * hot callers of a few values (a constant n unrolls). */
-static inline void pvs_sort_small(double *x, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		double v = x[i];
-		size_t j = i;
-
-		for (; j > 0 && x[j - 1] > v; j--)
-			x[j] = x[j - 1];
-		x[j] = v;
-	}
-}
+#include "order.h"
 
 /* numpy's np.mean(x) (n >= 1), np.sum((x - c)**2) and scipy's
  * _var(x, ddof=1) (n >= 2), summed in numpy's pairwise order. */
@@ -40,35 +20,6 @@ double pvs_np_var1(const double *x, size_t n, double mean);
 
 /* 1 when every x[i] is finite. */
 int pvs_all_finite(const double *x, size_t n);
-
-/* The median of x[0..n) (n >= 1, no NaN, x untouched) by selection in
- * O(n), tmp[0..n) scratch; the value of a sort and
- * gsl_stats_median_from_sorted_data. */
-double pvs_median_select(const double *x, size_t n, double *tmp);
-
-/* The MAD of normal data times this is its sd. */
-#define PVS_MAD_SD 1.482602218505602
-
-/* One Hoare partition of x[0..n) (n >= 3, no NaN) around the median of
- * its first, middle and last values: afterwards x[0..*j] <= pivot <=
- * x[*i..n) and *j < *i (what lies between equals the pivot). */
-void pvs_partition(double *x, size_t n, size_t *i, size_t *j);
-
-/* The order statistics q - 1, q and q + 1 (0-based; NAN where there is
- * none) of x[0..n) (n >= 1, no NaN, x untouched) into mid[0..3), by
- * selection, tmp[0..n) scratch. */
-void pvs_middle3(const double *x, size_t n, double *tmp, size_t q,
-		 double mid[3]);
-
-/* changepoint.c's steps 1-4 on a family of series (changepoint.h); with
- * fit, each series' fitted values (its levels and slope) into fit[i].
- * pointeffect.c runs them around step 0. */
-struct pv_cp_series;
-int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
-		  double **fit, struct pv_err *err);
-
-/* The point a series' value j is (pv_cp_series.point). */
-size_t pvs_cp_point(const struct pv_cp_series *x, size_t j);
 
 /* 0 when 0 < conf < 1 and alt is known, else -1 with err filled
  * (PV_EUSAGE). */

@@ -71,7 +71,7 @@ void md_reason_cell(struct strbuf *sb, const char *reason,
  */
 void md_regress_head(struct strbuf *sb, const struct md *d, size_t n);
 /* Under the regressions table, the regressions judged at main's moved
- * end (stats/pooled.h): md_end_head, then one md_end_item each. */
+ * end (history/pooled.h): md_end_head, then one md_end_item each. */
 extern const char md_end_head[];
 void md_end_item(struct strbuf *sb, struct md *d, const struct pv_result *m);
 void md_regress_row(struct strbuf *sb, struct md *d,

@@ -381,7 +381,7 @@ static void put_wrapped(const struct tx *t, const char *s)
 
 /*
  * Under the regressions, as the comment has it, each listed one that was
- * judged against main's moved newest points too (stats/pooled.h): its
+ * judged against main's moved newest points too (history/pooled.h): its
  * name and that clause of its reason, under a heading line:
  *   Main moved at the end of its archive:
  *     BM_Parse cpu_time: main's newest 2 points moved +10.2% from its ...

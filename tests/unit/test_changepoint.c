@@ -1,10 +1,10 @@
-/* test_changepoint.c - stats/changepoint.c and stats/pooled.c. */
+/* test_changepoint.c - history/changepoint.c and history/pooled.c. */
 #include "unit.h"
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_sort.h>
-#include "stats/changepoint.h"
-#include "stats/pooled.h"
+#include "history/changepoint.h"
+#include "history/pooled.h"
 
 
 /* A standard normal from xorshift64 (Box-Muller). */

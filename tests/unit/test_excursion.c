@@ -2,7 +2,7 @@
  * watch): the t, the k chosen, the Bonferroni count, and when none. */
 #include "unit.h"
 
-#include "stats/excursion.h"
+#include "history/excursion.h"
 
 /* Five points 1..5, then two at 10, sd 1, normal df: k = 1 gives
  * (10 - 25/6) / sqrt(1 + 1/6), k = 2 gives (10 - 3) / sqrt(1/2 + 1/5),

@@ -14,7 +14,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include "../stats.h"
-#include "internal.h"
+#include "../stats/order.h"
 #include "../util/banned.h"
 
 /* Runs further than this many robust within-point sds from their

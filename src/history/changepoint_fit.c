@@ -12,7 +12,7 @@
 #include <string.h>
 #include <gsl/gsl_cdf.h>
 #include "../stats.h"
-#include "internal.h"
+#include "../stats/order.h"
 #include "../util/banned.h"
 
 /* A step of the steps-first fit is weak when its p net of the line's

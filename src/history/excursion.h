@@ -22,8 +22,8 @@
  * 2% and 0.993 at 5%; a +5% move of the newest 2 (the threshold itself)
  * was significant in 0.998 at 2%.
  */
-#ifndef PV_STATS_EXCURSION_H
-#define PV_STATS_EXCURSION_H
+#ifndef PV_HISTORY_EXCURSION_H
+#define PV_HISTORY_EXCURSION_H
 
 #include <stddef.h>
 

@@ -3,14 +3,14 @@
  * share (changepoint.h step 0: the machine each point ran on) around
  * steps 1-4 (changepoint.c's pvs_cp_detect()).
  */
-#include "changepoint.h"
+#include "changepoint_int.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_statistics_double.h>
 #include "../stats.h"
-#include "internal.h"
+#include "../stats/order.h"
 #include "../util/banned.h"
 
 /* The shared effect is estimated only at a point of at least this many

@@ -3,7 +3,7 @@
 
 #include <math.h>
 #include "changepoint.h"
-#include "tdist.h"
+#include "../stats/tdist.h"
 #include "../util/banned.h"
 
 static double mean_of(const double *y, size_t a, size_t b)

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <gsl/gsl_cdf.h>
 #include "../stats.h"
-#include "ttest.h"
-#include "internal.h"
+#include "../stats/ttest.h"
+#include "../stats/order.h"
 #include "../util/banned.h"
 
 /* Step 1: the gross points' going may not make a series more than this

@@ -11,7 +11,7 @@
 #include <gsl/gsl_cdf.h>
 #include "../stats.h"
 #include "changepoint.h"
-#include "internal.h"
+#include "../stats/order.h"
 #include "../util/banned.h"
 
 /* What a family's pooled points say of spikes (pooled.h): the share of

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../stats.h"
-#include "internal.h"
+#include "../stats/order.h"
 #include "../util/banned.h"
 
 /* In a family that drifts, a candidate's step that takes a slope's place

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <gsl/gsl_cdf.h>
 #include "../stats.h"
-#include "internal.h"
+#include "../stats/order.h"
 #include "../util/banned.h"
 
 /* A split goes as the trend's only when the slope common to the

@@ -68,8 +68,8 @@
  *   4. the report: each change point's levels, interval and location
  *      interval, and the trend test, Bonferroni over the series.
  */
-#ifndef PV_STATS_CHANGEPOINT_H
-#define PV_STATS_CHANGEPOINT_H
+#ifndef PV_HISTORY_CHANGEPOINT_H
+#define PV_HISTORY_CHANGEPOINT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -13,13 +13,25 @@
  *   pointeffect.c         the shared point effect (step 0) and the
  *                         family's entry point, pv_cp_family_shared().
  */
-#ifndef PV_STATS_CHANGEPOINT_INT_H
-#define PV_STATS_CHANGEPOINT_INT_H
+#ifndef PV_HISTORY_CHANGEPOINT_INT_H
+#define PV_HISTORY_CHANGEPOINT_INT_H
 
 #include <math.h>
 #include <stddef.h>
 #include "changepoint.h"
-#include "internal.h"
+#include "../stats/order.h"
+#include "../stats/tdist.h"
+#include "../util/err.h"
+
+/* changepoint.c's steps 1-4 on a family of series (changepoint.h); with
+ * fit, each series' fitted values (its levels and slope) into fit[i].
+ * pointeffect.c runs them around step 0. */
+struct pv_cp_series;
+int pvs_cp_detect(struct pv_cp_series *s, size_t n, double alpha,
+		  double **fit, struct pv_err *err);
+
+/* The point a series' value j is (pv_cp_series.point). */
+size_t pvs_cp_point(const struct pv_cp_series *x, size_t j);
 
 /* The longest bump (a level that came and went inside a segment) that
  * is searched for: a longer one moves its segment's mean enough for a

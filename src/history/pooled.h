@@ -102,8 +102,8 @@
  * power 0.993 with 2).  Every model's figures are in the commit that
  * chose PV_POOL_END_ALPHA.
  */
-#ifndef PV_STATS_POOLED_H
-#define PV_STATS_POOLED_H
+#ifndef PV_HISTORY_POOLED_H
+#define PV_HISTORY_POOLED_H
 
 #include <stddef.h>
 #include "../util/err.h"
