@@ -4,14 +4,17 @@ projects side by side (split.json; issue 41), under the scoring of
 ../shared/research/labelling.md.
 
     evaluate.py PERFVERDICT [--cpdetect TOOL] [--otava SRC]
-                [--only tuning|held_out] [--json OUT] [--verbose]
+                [--only tuning|held_out] [--dir DIR] [--json OUT] [--verbose]
 
 PERFVERDICT history --json runs on each project's archive (score.py
 writes it).  With --cpdetect, TOOL (a driver such as eb93deb's tests/tools/cpdetect) reads the
 project's series on stdin and prints its flags instead: the detector
 under development, outside the program.  With --otava, SRC (a directory
 holding Apache Otava's `otava` package, e.g. apache/otava 1ceb1537) is
-scored instead, with its defaults (score.py's otava()).
+scored instead, with its defaults (score.py's otava()).  With --dir,
+every project under DIR (a directory of projects in the corpus's
+layout, such as a new set labelled blind before it joins the corpus) is
+scored as one set instead of split.json's two.
 
 The corpus's labels have no R/P grade: each rater's `shifts` are the
 changes they would call clear, `unsure` the windows they marked as
@@ -116,8 +119,8 @@ def cpdetect(tool, s, src):
     return flags
 
 
-def project(pv, tool, proj, log, osrc=None):
-    d = os.path.join(score.CORPUS, proj)
+def project(pv, tool, proj, log, osrc=None, base=score.CORPUS):
+    d = os.path.join(base, proj)
     src = json.load(open(os.path.join(d, "source.json")))
     a = json.load(open(os.path.join(d, "labels.json")))["series"]
     b = json.load(open(os.path.join(d, "labels-b.json")))["series"]
@@ -152,16 +155,24 @@ def main(argv):
     only = argv[argv.index("--only") + 1] if "--only" in argv else None
     osrc = argv[argv.index("--otava") + 1] if "--otava" in argv else None
     verbose = "--verbose" in argv
-    split = json.load(open(os.path.join(HERE, "split.json")))
+    base = argv[argv.index("--dir") + 1] if "--dir" in argv else score.CORPUS
+    if "--dir" in argv:
+        split = {os.path.basename(os.path.normpath(base)): sorted(
+            p for p in os.listdir(base)
+            if os.path.isfile(os.path.join(base, p, "labels-b.json")))}
+    else:
+        split = json.load(open(os.path.join(HERE, "split.json")))
     res = {}
-    for half in ("tuning", "held_out"):
+    for half in split:
+        if half not in ("tuning", "held_out") and "--dir" not in argv:
+            continue
         if only and half != only:
             continue
         log = (lambda m: print(m, file=sys.stderr)) \
             if verbose and half == "tuning" else None
         tot = {}
         for proj in split[half]:
-            for k, v in project(pv, tool, proj, log, osrc).items():
+            for k, v in project(pv, tool, proj, log, osrc, base).items():
                 tot[k] = tot.get(k, 0) + v
         res[half] = summary(tot)
     print("| set | clear found | marked found | flags on noise | F1 |")
