@@ -9,7 +9,9 @@ Scores PERFVERDICT once on every project (evaluate.py's scoring), then,
 for seeds 1..N (default 2000) of split.py's method, the held-out set's
 clear shifts found (%) less the tuning set's.  Prints the fixed split's
 gap, the gaps' mean, sd and 5/50/95% quantiles, and the share of splits
-whose gap is at least as far from 0 as the fixed one.  A detector that
+whose gap is at least as far from 0 as the fixed one.  Projects that
+joined later (split.json's "joined") are held out in every split, as in
+the fixed one.  A detector that
 fits its tuning projects better than projects it has not seen has a
 fixed-split gap below the others (tuning above held-out); luck alone
 puts the fixed gap where the others lie.  Aggregates only: no series,
@@ -40,9 +42,14 @@ def main(argv):
     projects = sorted(os.listdir(score.CORPUS))
     per = {p: evaluate.project(pv, None, p, None) for p in projects}
     fixed = json.load(open(os.path.join(HERE, "split.json")))
+    later = [p for j in fixed.get("joined", []) for p in j["projects"]]
+    first = sorted(set(projects) - set(later))
     g0, t0, h0 = gap(per, fixed["tuning"], fixed["held_out"])
-    gaps = sorted(gap(per, *split.split(projects, s))[0]
-                  for s in range(1, n + 1))
+    gaps = []
+    for s in range(1, n + 1):
+        tune, held = split.split(first, s)
+        gaps.append(gap(per, tune, held + later)[0])
+    gaps.sort()
     q = lambda f: gaps[min(int(f * len(gaps)), len(gaps) - 1)]  # noqa: E731
     far = sum(abs(g) >= abs(g0) for g in gaps) / len(gaps)
     print(f"fixed split (seed {fixed['seed']}): tuning {t0:.1f}%, "
