@@ -35,6 +35,16 @@
  * slope segments the same values the same way, so it stops sooner). */
 #define FIXED_POINT_TURNS 6
 
+/* The mean of y[a, b) less the slope beta (a segment's level at 0). */
+static double level_of(const double *y, size_t a, size_t b, double beta)
+{
+	double m = 0;
+
+	for (size_t j = a; j < b; j++)
+		m += y[j] - beta * (double)j;
+	return m / (double)(b - a);
+}
+
 /*
  * The least-squares slope common to the segments of s, each with its own
  * level (for no split, the line through the series), of the values y:
@@ -50,11 +60,8 @@ static void seg_slope_ls(const double *y, size_t L, const struct cpset *s,
 	*sxx = 0;
 	for (size_t i = 0; i <= s->n; i++) {
 		size_t b = i < s->n ? s->k[i] : L;
-		double xbar = 0.5 * (double)(a + b - 1), m = 0;
+		double xbar = 0.5 * (double)(a + b - 1), m = level_of(y, a, b, 0);
 
-		for (size_t j = a; j < b; j++)
-			m += y[j];
-		m /= (double)(b - a);
 		for (size_t j = a; j < b; j++) {
 			ss += (y[j] - m) * (y[j] - m);
 			sxy += ((double)j - xbar) * (y[j] - m);
@@ -68,57 +75,53 @@ static void seg_slope_ls(const double *y, size_t L, const struct cpset *s,
 		*rss = 0;
 }
 
+/* Each y[j] further than cap from the fit of levels (w's segment means)
+ * and slope pulled to that distance, into w; how many were pulled. */
+static size_t pull_to_fit(const double *y, double *w, size_t L,
+			  const struct cpset *s, double slope, double cap)
+{
+	size_t a = 0, moved = 0;
+
+	for (size_t i = 0; i <= s->n; i++) {
+		size_t b = i < s->n ? s->k[i] : L;
+		double xbar = 0.5 * (double)(a + b - 1), m = level_of(w, a, b, 0);
+
+		for (size_t j = a; j < b; j++) {
+			double f = m + slope * ((double)j - xbar);
+			double r = y[j] - f;
+
+			if (fabs(r) > cap) {
+				r = r > 0 ? cap : -cap;
+				moved++;
+			}
+			w[j] = f + r;
+		}
+		a = b;
+	}
+	return moved;
+}
+
 /*
  * seg_slope_ls() with each residual counted as at most cap (step 3):
  * the values beyond it about the fitted levels and slope are pulled to
- * that distance and the slope fitted again, twice.  Three 1.5x runs in
- * four points at the end of a segment made a slope of 0.7% a point in
- * 1% noise, and a step beside it; the sd they are judged with counts
- * them as at most cap too (pvs_cp_seg_rss()).
+ * that distance and the slope fitted again, at most CAP_REFITS times.
+ * Three 1.5x runs in four points at the end of a segment made a slope
+ * of 0.7% a point in 1% noise, and a step beside it; the sd they are
+ * judged with counts them as at most cap too (pvs_cp_seg_rss()).
  */
 void pvs_cp_seg_slope(const double *y, size_t L, const struct cpset *s,
 		      double cap, double *slope, double *sxx, double *rss)
 {
-	double *w = NULL;
+	double *w;
 
 	seg_slope_ls(y, L, s, slope, sxx, rss);
-	for (int it = 0, fill = 0; it < CAP_REFITS && cap < INFINITY; it++) {
-		const double *v = w ? w : y;
-		size_t a = 0, moved = 0;
-
-		/* one pass to see whether any value is beyond cap, the
-		 * next to pull it (and its segment's) to the fit */
-		for (size_t i = 0; i <= s->n; i++) {
-			size_t b = i < s->n ? s->k[i] : L;
-			double xbar = 0.5 * (double)(a + b - 1), m = 0;
-
-			for (size_t j = a; j < b; j++)
-				m += v[j];
-			m /= (double)(b - a);
-			for (size_t j = a; j < b; j++) {
-				double f = m + *slope * ((double)j - xbar);
-				double r = y[j] - f;
-
-				if (fabs(r) > cap) {
-					r = r > 0 ? cap : -cap;
-					moved++;
-				}
-				if (fill)
-					w[j] = f + r;
-			}
-			a = b;
-		}
-		if (!moved)
+	if (!(cap < INFINITY) || !L)
+		return;
+	w = pv_malloc(st_mult(L, sizeof(*w)));
+	memcpy(w, y, L * sizeof(*w));
+	for (int it = 0; it < CAP_REFITS; it++) {
+		if (!pull_to_fit(y, w, L, s, *slope, cap))
 			break;
-		if (!fill) {
-			if (!w)
-				w = pv_malloc(st_mult(L, sizeof(*w)));
-			memcpy(w, y, L * sizeof(*w));
-			fill = 1;
-			it--;           /* the same fit again, filling w */
-			continue;
-		}
-		fill = 0;
 		seg_slope_ls(w, L, s, slope, sxx, rss);
 	}
 	free(w);
@@ -167,16 +170,6 @@ static double fixed_point(const double *y, const double *var, size_t L,
 		beta = slope;
 	}
 	return beta;
-}
-
-/* The mean of y[a, b) less the slope beta (a segment's level at 0). */
-static double level_of(const double *y, size_t a, size_t b, double beta)
-{
-	double m = 0;
-
-	for (size_t j = a; j < b; j++)
-		m += y[j] - beta * (double)j;
-	return m / (double)(b - a);
 }
 
 /* The sum of squares of y[a, b) about its level less the slope beta,
