@@ -48,9 +48,7 @@ static int by_time(const void *a, const void *b)
 {
 	const struct order_ent *x = a, *y = b;
 
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
+	return pv_hist_time_cmp(x->t, x->i, y->t, y->i);
 }
 
 static int by_point(const void *a, const void *b)

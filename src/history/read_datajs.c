@@ -47,9 +47,7 @@ static int by_time(const void *pa, const void *pb)
 {
 	const struct commit *a = pa, *b = pb;
 
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	return pv_hist_time_cmp(a->time, a->seq, b->time, b->seq);
 }
 
 static int by_id(const void *pa, const void *pb)

@@ -108,4 +108,13 @@ int pv_hist_read_point(struct pv_hist_input *in, struct pv_err *err);
 int pv_hist_point_none(const struct pv_hist_input *in,
 		       const struct pv_hist_point *p, struct pv_err *err);
 
+/* qsort's order of two entries by time, then by their first order
+ * (seq): a stable sort by time, ties as they came. */
+static inline int pv_hist_time_cmp(double ta, size_t sa, double tb, size_t sb)
+{
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	return sa < sb ? -1 : sa > sb;
+}
+
 #endif
