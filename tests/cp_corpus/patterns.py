@@ -8,8 +8,8 @@ does with each can be measured (and predicted) without those archives.
 Each family: 20 series of one run a point on the log scale (normal noise
 of the given sd), a few of them taking the pattern, the rest flat;
 FAMILIES families a pattern (default 30), seeds 1000 f + 7.  history
-runs on the family as an archive of points (as score.py writes the
-corpus), direction lower.  Printed per pattern: each true change
+runs on the family as an archive of points (score.py's history()),
+direction lower.  Printed per pattern: each true change
 point's share found (within 2 points), flags elsewhere in the
 pattern's series and in the flat ones, and how many pattern series
 reported a significant trend.
@@ -30,14 +30,13 @@ reported a significant trend.
                 90 points: the first and last are found, the middle
                 ones are not").
 """
-import csv
-import json
 import math
 import os
 import random
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import score  # noqa: E402
 
 NEAR = 2
 SERIES = 20
@@ -68,26 +67,11 @@ PATTERNS = [
 
 
 def history(pv, series):
-    with tempfile.TemporaryDirectory() as t:
-        a = os.path.join(t, "a")
-        L = len(next(iter(series.values())))
-        for i in range(L):
-            p = os.path.join(a, f"p{i:04d}")
-            os.makedirs(p)
-            with open(os.path.join(p, "results.csv"), "w", newline="") as f:
-                w = csv.writer(f)
-                w.writerow(["group", "benchmark", "metric", "unit", "value"])
-                for n, v in series.items():
-                    w.writerow(["g", n, "value", "ns", repr(v[i])])
-        conf = os.path.join(t, "pv.conf")
-        with open(conf, "w") as f:
-            f.write("[gate]\ndirection = lower\n")
-        out = os.path.join(t, "h.json")
-        r = subprocess.run([pv, "history", "-c", conf, "--json", out, a],
-                           capture_output=True, text=True)
-        if r.returncode not in (0, 1):
-            sys.exit(f"perfverdict exit {r.returncode}: {r.stderr}")
-        h = json.load(open(out))
+    """Each series' change points and whether its trend is significant,
+    the family run through score.py's archive and history."""
+    s = {n: [(i, x, "ns") for i, x in enumerate(v)]
+         for n, v in series.items()}
+    h = score.history(pv, "patterns", s, "lower")
     return {m["benchmark"]: ([c["index"] for c in m["change_points"]],
                              bool(m.get("trend") and
                                   m["trend"].get("significant")))

@@ -84,22 +84,27 @@ def archive(d, s, out):
     return npts
 
 
-def perfverdict(pv, d, s, src):
+def history(pv, d, s, direction):
+    """PERFVERDICT history --json on the series s ({name: [(index,
+    value, unit)]}) written as an archive of points: the report."""
     with tempfile.TemporaryDirectory() as t:
         a = os.path.join(t, "archive")
         os.makedirs(a)
         archive(d, s, a)
         conf = os.path.join(t, "pv.conf")
         with open(conf, "w") as f:
-            f.write(f"[gate]\ndirection = {src['direction']}\n")
+            f.write(f"[gate]\ndirection = {direction}\n")
         out = os.path.join(t, "h.json")
         r = subprocess.run([pv, "history", "-c", conf, "--json", out, a],
                            capture_output=True, text=True)
         if r.returncode not in (0, 1):
             sys.exit(f"{d}: perfverdict exit {r.returncode}: {r.stderr}")
-        h = json.load(open(out))
+        return json.load(open(out))
+
+
+def perfverdict(pv, d, s, src):
     flags = {}
-    for m in h["metrics"]:
+    for m in history(pv, d, s, src["direction"])["metrics"]:
         flags.setdefault(m["benchmark"], []).extend(
             c["index"] for c in m["change_points"])
     return flags
