@@ -38,14 +38,8 @@ static void report_point(struct pv_hist_input *in, const struct pv_report *r)
 	p->mtime = pv_iso_time(r->generated_at);
 	/* The candidate's context, as a tree's preamble: the machine rule
 	 * of --baseline-history reads it. */
-	p->ncontext = r->side[PV_CAND].ncontext;
-	if (p->ncontext) {
-		p->context = arena_alloc(in->arena, st_mult(p->ncontext, sizeof(*p->context)));
-		for (size_t i = 0; i < p->ncontext; i++) {
-			p->context[i].key = arena_strdup(in->arena, r->side[PV_CAND].context[i].key);
-			p->context[i].value = arena_strdup(in->arena, r->side[PV_CAND].context[i].value);
-		}
-	}
+	pv_hist_point_context(in, p, r->side[PV_CAND].context,
+			      r->side[PV_CAND].ncontext);
 	/* candidate.label, as pv_archive_read() read it: the file is
 	 * parsed once. */
 	if (r->label[PV_CAND])

@@ -56,14 +56,8 @@ static void tree_point(struct pv_hist_input *in, const struct pv_scan *sc,
 			newest = (double)st.st_mtime;
 		strbuf_release(&f);
 	}
-	p->ncontext = t->side[PV_CAND].ncontext;
-	if (p->ncontext) {
-		p->context = arena_alloc(in->arena, st_mult(p->ncontext, sizeof(*p->context)));
-		for (size_t i = 0; i < p->ncontext; i++) {
-			p->context[i].key = arena_strdup(in->arena, t->side[PV_CAND].context[i].key);
-			p->context[i].value = arena_strdup(in->arena, t->side[PV_CAND].context[i].value);
-		}
-	}
+	pv_hist_point_context(in, p, t->side[PV_CAND].context,
+			      t->side[PV_CAND].ncontext);
 	p->mtime = newest;
 	/* Only when it orders the points: file times differ between
 	 * checkouts of the same archive, and reports should not. */

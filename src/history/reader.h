@@ -88,6 +88,11 @@ const struct pv_hist_reader *pv_hist_reader_for(const char *name, int dir);
 
 /* A row more for in; its strings and runs must outlive in's rows. */
 struct pv_hist_row *pv_hist_input_row(struct pv_hist_input *in);
+
+/* The point p's context: a copy of kv[0..n) in in's arena (the
+ * candidate's preamble keys of a tree or an archived report). */
+void pv_hist_point_context(struct pv_hist_input *in, struct pv_hist_point *p,
+			   const struct pv_kv *kv, size_t n);
 /* Free what the reader kept (not in->table when the driver took it). */
 void pv_hist_input_release(struct pv_hist_input *in);
 

@@ -63,6 +63,19 @@ struct pv_hist_row *pv_hist_input_row(struct pv_hist_input *in)
 	return &in->rows[in->nrows++];
 }
 
+void pv_hist_point_context(struct pv_hist_input *in, struct pv_hist_point *p,
+			   const struct pv_kv *kv, size_t n)
+{
+	p->ncontext = n;
+	if (!n)
+		return;
+	p->context = arena_alloc(in->arena, st_mult(n, sizeof(*p->context)));
+	for (size_t i = 0; i < n; i++) {
+		p->context[i].key = arena_strdup(in->arena, kv[i].key);
+		p->context[i].value = arena_strdup(in->arena, kv[i].value);
+	}
+}
+
 void pv_hist_input_release(struct pv_hist_input *in)
 {
 	if (in->table) {
